@@ -1,0 +1,28 @@
+"""bpe_core: Byte-Pair Encoding, one merge at a time.
+
+The engine of BPE Explorer: pre-tokenizers, the char / end-of-word / byte-level variants, an
+incremental trainer that yields a snapshot per merge, an encoder/decoder, file formats and a CLI
+(``python -m bpe_core``). Pure Python plus ``regex``.
+
+Quick start::
+
+    from bpe_core import TrainConfig, Trainer, corpus_words
+    cfg = TrainConfig(variant="eow", num_merges=5)
+    trainer = Trainer({"low": 5, "lower": 2, "newest": 6, "widest": 3}, cfg)
+    for snap in trainer.steps():
+        print(snap.step, trainer.run.token_text(snap.left), trainer.run.token_text(snap.right), snap.count)
+"""
+
+from .inputs import InputError, decode_bytes, clean_text, parse_word_counts, looks_like_word_counts
+from .pretokenize import PRETOKENIZERS, pretokenize, word_counts
+from .run import TrainedRun, VocabEntry, WordRow
+from .trainer import RULES, STOP_REASONS, TIE_BREAKS, MergeStep, TrainConfig, Trainer, corpus_words, train
+from .variants import VARIANTS, EOW_STYLES, Variant
+
+__all__ = [
+    "InputError", "decode_bytes", "clean_text", "parse_word_counts", "looks_like_word_counts",
+    "PRETOKENIZERS", "pretokenize", "word_counts",
+    "TrainedRun", "VocabEntry", "WordRow",
+    "RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train",
+    "VARIANTS", "EOW_STYLES", "Variant",
+]

@@ -1,0 +1,141 @@
+"""Turning what a user hands us (bytes of a file, pasted text, a word-frequency list) into a corpus.
+
+Every problem is an :class:`InputError` with a message meant for a person, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+#: Largest input accepted, in bytes of UTF-8. Override with the ``BPE_EXPLORER_MAX_BYTES``
+#: environment variable (the app and the CLI both read it).
+DEFAULT_MAX_BYTES = 5_000_000
+#: Largest count accepted on a line of a word-frequency list.
+MAX_WORD_COUNT = 10**12
+
+_WORD_COUNT_LINE = re.compile(r"^\s*(\S+)[ \t]+(-?\S+)\s*$")
+
+
+class InputError(ValueError):
+    """The input cannot be used; ``str(err)`` is a one-line message for the user."""
+
+
+def max_input_bytes() -> int:
+    """The configured input limit in bytes (``BPE_EXPLORER_MAX_BYTES`` or the default)."""
+    raw = os.environ.get("BPE_EXPLORER_MAX_BYTES", "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+    return value if value > 0 else DEFAULT_MAX_BYTES
+
+
+def _format_size(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} MB"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f} kB"
+    return f"{n} bytes"
+
+
+def check_size(n_bytes: int, limit: int | None = None) -> None:
+    """Raise :class:`InputError` when ``n_bytes`` exceeds the limit (bytes), naming the limit."""
+    limit = max_input_bytes() if limit is None else limit
+    if n_bytes > limit:
+        raise InputError(
+            f"The input is {_format_size(n_bytes)}; the limit is {_format_size(limit)} "
+            f"(set BPE_EXPLORER_MAX_BYTES to change it)."
+        )
+
+
+def decode_bytes(data: bytes, limit: int | None = None) -> str:
+    """Decode a file's bytes as UTF-8 (a leading BOM is dropped).
+
+    Raises:
+        InputError: too large, binary (contains NUL bytes or a known binary signature),
+            UTF-16 (BOM), or not valid UTF-8 (the message gives the byte offset).
+    """
+    check_size(len(data), limit)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError("The file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8.")
+    if data.startswith((b"\x89PNG", b"PK\x03\x04", b"%PDF", b"\x7fELF", b"GIF8", b"\xff\xd8\xff")):
+        raise InputError("This looks like a binary file (image, archive or program), not text.")
+    if b"\x00" in data:
+        raise InputError("This looks like a binary file: it contains NUL bytes. Only UTF-8 text is accepted.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"The file is not valid UTF-8 (byte {err.start} is 0x{data[err.start]:02x}); "
+            "save it as UTF-8 (Latin-1 and other encodings are not read)."
+        ) from None
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """Check pasted text: size limit, NUL characters, lone surrogates; drop a leading BOM.
+
+    Other control characters, CRLF and lone CR are kept as they are (they are part of the text).
+
+    Raises:
+        InputError: too large, contains NUL, or contains a lone surrogate (not encodable as UTF-8).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InputError(
+            f"The text contains a lone surrogate (U+{ord(text[err.start]):04X} at character {err.start}), "
+            "which is not valid Unicode text."
+        ) from None
+    check_size(len(encoded), limit)
+    if "\x00" in text:
+        raise InputError("The text contains NUL characters (U+0000); it looks like binary data.")
+    return text
+
+
+def looks_like_word_counts(text: str) -> bool:
+    """True when every non-blank line is ``word count`` with an integer count (at least one line)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return False
+    for ln in lines:
+        m = _WORD_COUNT_LINE.match(ln)
+        if not m or not re.fullmatch(r"\d+", m.group(2)):
+            return False
+    return True
+
+
+def parse_word_counts(text: str) -> dict[str, int]:
+    """Parse a textbook word-frequency list: one ``word count`` per line → ``{word: count}``.
+
+    A word may also be written ``word: count`` or ``'word': count`` (with a trailing comma), as
+    textbooks print dictionaries. Repeated words add up; order is first appearance.
+
+    Raises:
+        InputError: a bad line (not two fields, a count that is not a positive integer, or a
+            count above :data:`MAX_WORD_COUNT`), naming the line number; or no words at all.
+    """
+    counts: dict[str, int] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().rstrip(",")
+        if not line:
+            continue
+        line = re.sub(r"^['\"](.*)['\"]\s*:\s*", r"\1 ", line)
+        line = re.sub(r"^(\S+):\s+", r"\1 ", line)
+        m = _WORD_COUNT_LINE.match(line)
+        if not m:
+            raise InputError(f"Line {lineno}: expected 'word count', got {raw.strip()[:60]!r}.")
+        word, count_text = m.group(1), m.group(2)
+        if not re.fullmatch(r"-?\d+", count_text):
+            raise InputError(f"Line {lineno}: the count {count_text[:30]!r} is not a whole number.")
+        count = int(count_text)
+        if count <= 0:
+            raise InputError(f"Line {lineno}: the count of {word!r} must be positive, got {count}.")
+        if count > MAX_WORD_COUNT:
+            raise InputError(f"Line {lineno}: the count of {word!r} is above the limit of {MAX_WORD_COUNT:,}.")
+        counts[word] = counts.get(word, 0) + count
+    if not counts:
+        raise InputError("The word-frequency list is empty: write one 'word count' per line.")
+    return counts

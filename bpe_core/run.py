@@ -1,0 +1,387 @@
+"""A training run, read-only: everything the app asks about step ``k`` of a run.
+
+Per-step data is kept as deltas, never as a copy of the corpus per step:
+
+* ``removed_at[q]`` -- for every symbol position ``q`` of the flat corpus, the step at which the token
+  boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
+  positions split at every boundary still present, so any step is answered in time linear in the word.
+* the positions rewritten at each step (to find the word types a step changed);
+* one :class:`~bpe_core.trainer.MergeStep` per step, plus the series for charts.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .byte_display import bytes_to_unicode
+
+
+@dataclass(frozen=True)
+class VocabEntry:
+    """A vocabulary entry: ``id``, its ``value`` (str or bytes), the ``step`` that created it (0 for the
+    base alphabet) and the ``left``/``right`` ids it was merged from (``None`` for base symbols)."""
+
+    id: int
+    value: object
+    step: int
+    left: int | None
+    right: int | None
+
+
+@dataclass(frozen=True)
+class WordRow:
+    """One word type at a step: its index, text, frequency, token ids after the step, and whether this
+    step changed it (``before`` holds its ids before the step when it did)."""
+
+    index: int
+    word: str
+    freq: int
+    tokens: list
+    changed: bool
+    before: list | None = None
+
+
+class TrainedRun:
+    """The state of a run, filled by :class:`~bpe_core.trainer.Trainer` and read by the app.
+
+    Steps are numbered from 1; "step k" means after merges 1..k, and step 0 is the starting
+    segmentation. All token arguments and results are token ids unless a name says otherwise.
+    """
+
+    def __init__(self, variant, config):
+        self.variant = variant
+        self.config = config
+        self.snapshots: list = []
+        self.stop_reason: str | None = None
+        self.finished = False
+        self.values: list = []
+        self.value_to_id: dict = {}
+        self.created_step: list[int] = []
+        self.created_from: list = []
+
+    # ------------------------------------------------------------------------- filled by the trainer
+    def _init_corpus(self, words, freqs, word_start, values, base_ids) -> None:
+        self.words = words
+        self.freqs = freqs
+        self._word_start = word_start
+        self._base = array("i", base_ids)
+        self.values = list(values)
+        self.value_to_id = {v: i for i, v in enumerate(self.values)}
+        self.num_base = len(self.values)
+        self.created_step = [0] * self.num_base
+        self.created_from = [None] * self.num_base
+        self._removed_at = array("i", bytes(4 * len(base_ids)))
+        self._event_pos = array("q")
+        self._event_start = array("q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
+
+    def _series_start(self, vocab_size: int, corpus_tokens: int) -> None:
+        self._vocab_series = array("q", [vocab_size])
+        self._tokens_series = array("q", [corpus_tokens])
+        self._count_series = array("q", [0])
+
+    def _add_token(self, left: int, right: int, step: int) -> tuple[int, bool]:
+        value = self.values[left] + self.values[right]
+        tid = self.value_to_id.get(value)
+        if tid is not None:
+            return tid, False
+        tid = len(self.values)
+        self.values.append(value)
+        self.value_to_id[value] = tid
+        self.created_step.append(step)
+        self.created_from.append((left, right))
+        return tid, True
+
+    def _record_step(self, step: int, merged_q, count: int, corpus_tokens: int) -> int:
+        self._event_pos.extend(merged_q)
+        self._event_start.append(len(self._event_pos))
+        self._vocab_series.append(len(self.values))
+        self._tokens_series.append(corpus_tokens)
+        self._count_series.append(count)
+        ws = self._word_start
+        changed = 0
+        end = -1
+        for q in merged_q:  # ascending, so each word type is entered once
+            if q >= end:
+                wi = bisect_right(ws, q) - 1
+                end = ws[wi + 1]
+                changed += 1
+        return changed
+
+    def _append(self, snap) -> None:
+        self.snapshots.append(snap)
+
+    def _replace_last(self, snap) -> None:
+        self.snapshots[-1] = snap
+
+    def _finish(self) -> None:
+        self.finished = True
+
+    # ---------------------------------------------------------------------------------- basic facts
+    @property
+    def vocab_size(self) -> int:
+        """Tokens in the vocabulary now (base alphabet included)."""
+        return len(self.values)
+
+    @property
+    def num_steps(self) -> int:
+        """Merges done so far."""
+        return len(self.snapshots)
+
+    @property
+    def num_words(self) -> int:
+        """Number of word types."""
+        return len(self.words)
+
+    def snapshot(self, step: int):
+        """The :class:`~bpe_core.trainer.MergeStep` of ``step`` (1-based). Raises ``IndexError``."""
+        if not 1 <= step <= len(self.snapshots):
+            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
+        return self.snapshots[step - 1]
+
+    def _clamp(self, step: int) -> int:
+        return max(0, min(int(step), len(self.snapshots)))
+
+    # ------------------------------------------------------------------------------------- tokens
+    def token_value(self, tid: int):
+        """The token's value: ``str`` (char/eow) or ``bytes`` (byte)."""
+        return self.values[tid]
+
+    def token_text(self, tid: int, mode: str = "utf8") -> str:
+        """The token as display text (byte tokens in ``mode``: utf8, hex, escaped or gpt2)."""
+        return self.variant.display(self.values[tid], mode)
+
+    def token_wire(self, tid: int) -> str:
+        """The token as written in files and JSON lines (GPT-2 alias for bytes)."""
+        return self.variant.wire(self.values[tid])
+
+    def token_hex(self, tid: int) -> str:
+        """The token's bytes in lowercase hex (UTF-8 of the text for char/eow)."""
+        return self.variant.hex(self.values[tid])
+
+    def is_partial(self, tid: int) -> bool:
+        """True for a byte-level token that is not a whole number of UTF-8 characters."""
+        return self.variant.is_partial(self.values[tid])
+
+    def symbol_length(self, tid: int) -> int:
+        """How many base symbols make up the token (bytes for byte-level, characters + marker else)."""
+        n = 0
+        stack = [tid]
+        while stack:
+            t = stack.pop()
+            src = self.created_from[t]
+            if src is None:
+                n += 1
+            else:
+                stack.extend(src)
+        return n
+
+    # ---------------------------------------------------------------------------------- corpus
+    def word(self, index: int) -> tuple[str, int]:
+        """``(word, frequency)`` of word type ``index`` (first-appearance order)."""
+        return self.words[index], self.freqs[index]
+
+    def find_word(self, word: str) -> int | None:
+        """Index of a word type, or ``None``."""
+        if not hasattr(self, "_word_index"):
+            self._word_index = {w: i for i, w in enumerate(self.words)}
+        return self._word_index.get(word)
+
+    def segmentation(self, index: int, step: int) -> list[int]:
+        """Token ids of word type ``index`` after ``step`` merges (step 0: base symbols)."""
+        step = self._clamp(step)
+        s, e = self._word_start[index], self._word_start[index + 1]
+        removed, base, values, ids = self._removed_at, self._base, self.values, self.value_to_id
+        out = []
+        i = s
+        while i < e:
+            j = i + 1
+            while j < e and 0 < removed[j] <= step:
+                j += 1
+            if j == i + 1:
+                out.append(base[i])
+            else:
+                value = values[base[i]]
+                for x in range(i + 1, j):
+                    value = value + values[base[x]]
+                out.append(ids[value])
+            i = j
+        return out
+
+    def changed_word_indices(self, step: int) -> list[int]:
+        """Indices of the word types that merge ``step`` rewrote, in order."""
+        if not 1 <= step <= len(self.snapshots):
+            return []
+        lo, hi = self._event_start[step], self._event_start[step + 1]
+        ws = self._word_start
+        out = []
+        end = -1
+        for q in self._event_pos[lo:hi]:
+            if q >= end:
+                wi = bisect_right(ws, q) - 1
+                end = ws[wi + 1]
+                out.append(wi)
+        return out
+
+    def changed_words(self, step: int, limit: int | None = None) -> list[tuple]:
+        """``[(index, word, freq, before_ids, after_ids)]`` for the word types merge ``step`` changed."""
+        idx = self.changed_word_indices(step)
+        if limit is not None:
+            idx = idx[:limit]
+        return [
+            (i, self.words[i], self.freqs[i], self.segmentation(i, step - 1), self.segmentation(i, step))
+            for i in idx
+        ]
+
+    def corpus_view(self, step: int, offset: int = 0, limit: int = 50, changed_first: bool = False) -> list[WordRow]:
+        """A page of word types at ``step``: ``limit`` rows from ``offset`` (first-appearance order).
+
+        With ``changed_first`` the word types this step changed come first.
+        """
+        step = self._clamp(step)
+        changed = self.changed_word_indices(step) if step else []
+        changed_set = set(changed)
+        if changed_first:
+            order = changed + [i for i in range(len(self.words)) if i not in changed_set]
+        else:
+            order = range(len(self.words))
+        rows = []
+        for i in order[offset : offset + limit]:
+            is_changed = i in changed_set
+            rows.append(
+                WordRow(
+                    index=i,
+                    word=self.words[i],
+                    freq=self.freqs[i],
+                    tokens=self.segmentation(i, step),
+                    changed=is_changed,
+                    before=self.segmentation(i, step - 1) if is_changed else None,
+                )
+            )
+        return rows
+
+    def corpus_tokens(self, step: int) -> int:
+        """Tokens in the whole corpus after ``step`` (frequency-weighted)."""
+        return self._tokens_series[self._clamp(step)]
+
+    # ------------------------------------------------------------------------------------ pairs
+    def tie_key(self, left: int, right: int, first_position: int = 0):
+        """The sort key the run's tie-break rule gives a pair (smaller wins)."""
+        rule = self.config.tie_break
+        if rule == "first-seen":
+            return first_position
+        if rule == "hf":
+            return (self._hf_id(left), self._hf_id(right))
+        return (rev_key(self.values[left]), rev_key(self.values[right]))
+
+    def _hf_id(self, tid: int) -> int:
+        if self.variant.is_bytes and tid < 256:
+            return _hf_base_ranks()[tid]
+        return tid
+
+    def pair_table(self, step: int, limit: int | None = None) -> list[tuple[int, int, int]]:
+        """Every pair present after ``step`` merges: ``[(left, right, count)]``, best first in the run's
+        tie-break order (so row 0 is the merge ``step + 1`` chooses, min frequency aside).
+        Computed on demand with one pass over the corpus."""
+        step = self._clamp(step)
+        counts: dict = defaultdict(int)
+        firsts: dict = {}
+        pos = 0
+        for i, f in enumerate(self.freqs):
+            seg = self.segmentation(i, step)
+            for a, b in zip(seg, seg[1:]):
+                key = (a, b)
+                counts[key] += f
+                if key not in firsts:
+                    firsts[key] = pos
+                pos += 1
+        rows = sorted(counts.items(), key=lambda kv: (-kv[1], self.tie_key(kv[0][0], kv[0][1], firsts[kv[0]])))
+        if limit is not None:
+            rows = rows[:limit]
+        return [(a, b, c) for (a, b), c in rows]
+
+    # ------------------------------------------------------------------------------- vocabulary
+    def vocabulary(self, step: int | None = None) -> list[VocabEntry]:
+        """The vocabulary after ``step`` merges (default: all), in id order."""
+        step = len(self.snapshots) if step is None else self._clamp(step)
+        out = []
+        for tid, value in enumerate(self.values):
+            made = self.created_step[tid]
+            if made > step:
+                continue
+            src = self.created_from[tid]
+            out.append(VocabEntry(tid, value, made, src[0] if src else None, src[1] if src else None))
+        return out
+
+    def vocab_size_at(self, step: int) -> int:
+        """Vocabulary size after ``step`` merges."""
+        return self._vocab_series[self._clamp(step)]
+
+    def merges(self, step: int | None = None) -> list[tuple[int, int]]:
+        """The merged pairs of steps 1..``step`` (default: all), in rank order."""
+        snaps = self.snapshots if step is None else self.snapshots[: self._clamp(step)]
+        return [(s.left, s.right) for s in snaps]
+
+    def merge_tree(self, tid: int) -> dict:
+        """How a token was built: ``{"id", "step", "children": [left_tree, right_tree]}``.
+
+        Base symbols have ``step`` 0 and no children; ``step`` is the merge that first made the token.
+        """
+        src = self.created_from[tid]
+        if src is None:
+            return {"id": tid, "step": 0, "children": []}
+        return {"id": tid, "step": self.created_step[tid], "children": [self.merge_tree(src[0]), self.merge_tree(src[1])]}
+
+    def series(self) -> dict[str, list[int]]:
+        """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of
+        the merge made at that step; 0 at step 0)."""
+        n = len(self.snapshots)
+        return {
+            "step": list(range(n + 1)),
+            "vocab_size": list(self._vocab_series[: n + 1]),
+            "corpus_tokens": list(self._tokens_series[: n + 1]),
+            "count": list(self._count_series[: n + 1]),
+        }
+
+    def tokenizer(self, step: int | None = None):
+        """A :class:`~bpe_core.encoder.Tokenizer` with the merges of steps 1..``step`` (default: all)."""
+        from .encoder import Tokenizer
+
+        return Tokenizer.from_run(self, step)
+
+    def memory_bytes(self) -> int:
+        """Rough size of the per-step data (arrays and snapshots), for the benchmarks."""
+        import sys
+
+        total = sum(a.itemsize * len(a) for a in (self._removed_at, self._event_pos, self._event_start, self._base))
+        for s in self.snapshots:
+            total += sys.getsizeof(s) + sys.getsizeof(s.tied) + sys.getsizeof(s.top_pairs)
+            total += sum(sys.getsizeof(t) for t in s.tied) + sum(sys.getsizeof(t) for t in s.top_pairs)
+        return total
+
+
+def rev_key(value) -> tuple:
+    """Ascending sort key for *descending* lexicographic order of a str or bytes value.
+
+    Code units are negated; a final sentinel larger than any negated unit makes ``"abc"`` sort
+    before its prefix ``"ab"``, as ``"abc" > "ab"`` in plain string order.
+    """
+    units = value if isinstance(value, bytes) else map(ord, value)
+    return tuple(-u for u in units) + (1,)
+
+
+@lru_cache(maxsize=1)
+def _hf_base_ranks() -> tuple:
+    alias = bytes_to_unicode()
+    ranks = [0] * 256
+    for rank, b in enumerate(sorted(range(256), key=lambda b: alias[b])):
+        ranks[b] = rank
+    return tuple(ranks)
+
+
+def hf_base_ranks() -> list[int]:
+    """Hugging Face's id for each byte 0..255: bytes ordered by the code point of their GPT-2 alias."""
+    return list(_hf_base_ranks())

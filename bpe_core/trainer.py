@@ -1,0 +1,501 @@
+"""The BPE merge loop: learn merges one at a time and yield a snapshot after each.
+
+The rules (shown in the app's "How BPE works" page, and in :data:`RULES`):
+
+1. **Counting.** Every adjacent pair of tokens inside every word type is counted, weighted by the
+   word's frequency. Overlapping windows all count: ``a a a`` holds the pair ``(a, a)`` twice.
+   Pairs never cross pre-token boundaries.
+2. **Choosing.** The pair with the highest count wins. Ties are broken by ``tie_break``:
+
+   * ``first-seen`` (default): the pair whose first occurrence is earliest, scanning word types in
+     order of first appearance and then positions left to right. This is what the textbook
+     ``max(pairs, key=pairs.get)`` loop, tiktoken's ``_educational.bpe_train`` and karpathy/minbpe do
+     (Python's ``max`` keeps the first of equal keys in dict insertion order).
+   * ``hf``: Hugging Face ``tokenizers``' ``BpeTrainer``: the smallest ``(id_left, id_right)``, where ids
+     go to the base alphabet sorted by code point (byte-level: by the code point of each byte's
+     GPT-2 alias) and then to merged tokens in creation order.
+   * ``lexical``: subword-nmt's ``learn_bpe``: the lexicographically largest ``(left, right)`` pair of
+     strings (byte-level: of byte strings).
+3. **Applying.** A merge replaces each occurrence left to right without overlap: ``a a a`` → ``aa a``.
+4. **Tokens are strings.** The new token's value is ``left + right``. If two merges make the same string
+   (``ab + c`` and ``a + bc``), it is one vocabulary entry with one id, as in Hugging Face
+   ``tokenizers`` and tiktoken's trainer; the vocabulary does not grow at the second merge.
+5. **Stopping.** Before each merge: stop after ``num_merges`` merges (``"num_merges"``), when the
+   vocabulary holds ``vocab_size`` tokens (``"vocab_size"``, base alphabet included), when no pair is
+   left (``"no_pairs"``), or when the best count is below ``min_frequency`` (``"min_frequency"``;
+   default 2, so a pair seen once is not merged).
+
+The loop is incremental (the "linked symbols + position index" scheme of fast BPE trainers): after the
+initial count, one merge costs time proportional to the occurrences of the merged pair and their
+neighbours -- never a rescan of the corpus or of a whole long word. Positions index one flat array of
+every word type's symbols; each pair keeps the set of positions where it starts; a heap with lazy
+invalidation finds the best pair.
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .pretokenize import PRETOKENIZERS, word_counts
+from .run import TrainedRun, hf_base_ranks, rev_key
+from .variants import DEFAULT_PRETOKENIZER, Variant
+
+TIE_BREAKS = ("first-seen", "hf", "lexical")
+STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
+
+RULES = {
+    "counting": "Every adjacent pair inside each word type is counted, weighted by the word's frequency; "
+    "overlapping windows all count (a a a holds (a, a) twice). Pairs never cross pre-token boundaries.",
+    "applying": "A merge rewrites each occurrence left to right without overlap: a a a becomes aa a.",
+    "first-seen": "Ties go to the pair seen first: word types in order of first appearance, then left to right "
+    "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe).",
+    "hf": "Ties go to the smallest (id_left, id_right): alphabet ids sorted by code point (byte-level: by the GPT-2 "
+    "alias character), then merged tokens in creation order (Hugging Face tokenizers' BpeTrainer).",
+    "lexical": "Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe).",
+    "tokens": "A token is its string: two merges that build the same string give one vocabulary entry.",
+    "stopping": "Stop after the requested number of merges, when the vocabulary reaches the requested size, "
+    "when the best pair's count is below the minimum frequency, or when no pair is left.",
+}
+
+_SHIFT = 32
+_MASK = (1 << _SHIFT) - 1
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Settings of one training run.
+
+    Args:
+        variant: ``"char"``, ``"eow"`` or ``"byte"`` (see :mod:`bpe_core.variants`).
+        pretokenizer: ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or ``"none"``; ``None`` picks the
+            variant's default (whitespace for char/eow, gpt2 for byte).
+        num_merges: stop after this many merges (``None``: no limit).
+        vocab_size: stop when the vocabulary (base alphabet included, 256 for byte) has this many
+            tokens (``None``: no limit).
+        min_frequency: stop when the best pair's count is below this (default 2).
+        tie_break: ``"first-seen"``, ``"hf"`` or ``"lexical"`` (see the module docstring).
+        eow_style / eow_marker: end-of-word settings for ``eow``.
+        top_k: how many pairs each snapshot keeps for the pair-frequency table.
+        max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
+
+    Raises:
+        ValueError: from :meth:`validate` for any value out of range.
+    """
+
+    variant: str = "byte"
+    pretokenizer: str | None = None
+    num_merges: int | None = None
+    vocab_size: int | None = None
+    min_frequency: int = 2
+    tie_break: str = "first-seen"
+    eow_style: str = "separate"
+    eow_marker: str = "</w>"
+    top_k: int = 10
+    max_tied: int = 20
+
+    @property
+    def resolved_pretokenizer(self) -> str:
+        """The pre-tokenizer actually used (the variant's default when unset)."""
+        return self.pretokenizer or DEFAULT_PRETOKENIZER[self.variant]
+
+    def make_variant(self) -> Variant:
+        """The :class:`~bpe_core.variants.Variant` these settings describe."""
+        return Variant(self.variant, self.eow_style, self.eow_marker)
+
+    def validate(self) -> "TrainConfig":
+        """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
+        self.make_variant()
+        if self.resolved_pretokenizer not in PRETOKENIZERS:
+            raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {', '.join(PRETOKENIZERS)}")
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"unknown tie-break {self.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
+        if self.num_merges is not None and self.num_merges < 0:
+            raise ValueError("the number of merges must be 0 or more")
+        if self.vocab_size is not None and self.vocab_size < 1:
+            raise ValueError("the vocabulary size must be at least 1")
+        if self.min_frequency < 1:
+            raise ValueError("the minimum frequency must be at least 1")
+        if self.top_k < 1 or self.max_tied < 1:
+            raise ValueError("top_k and max_tied must be at least 1")
+        return self
+
+
+@dataclass(frozen=True)
+class MergeStep:
+    """One merge: what the app shows for step ``step``. Immutable.
+
+    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`.
+
+    Attributes:
+        step: 1-based merge number (also the rank of the merge, counting from 1).
+        left, right: the merged pair (token ids).
+        token: id of the resulting token; ``is_new`` is False when that string already existed.
+        count: the pair's count (frequency-weighted occurrences) when chosen.
+        ties: how many pairs had that count (exact), ``tied`` lists the first ``max_tied`` of them in
+            tie-break order (the chosen pair first), ``tie_break`` names the rule that chose.
+        top_pairs: the top-K ``(left, right, count)`` before the merge, in tie-break order.
+        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
+            (each word type's token count times its frequency); occurrences: positions rewritten
+            (unweighted); words_changed: how many word types changed.
+        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
+    """
+
+    step: int
+    left: int
+    right: int
+    token: int
+    is_new: bool
+    count: int
+    ties: int
+    tied: tuple
+    tie_break: str
+    top_pairs: tuple
+    vocab_size: int
+    corpus_tokens: int
+    occurrences: int
+    words_changed: int
+    stop_reason: str | None = None
+    run: "object" = field(default=None, compare=False, repr=False)
+
+    def changed_words(self, limit: int | None = None) -> list:
+        """Word types this merge changed: ``[(word_index, word, freq, before_ids, after_ids)]``."""
+        return self.run.changed_words(self.step, limit)
+
+
+class Trainer:
+    """Incremental BPE trainer over the word types of a corpus.
+
+    Args:
+        words: ``{word: frequency}`` in first-appearance order (from :func:`corpus_words`).
+        config: a :class:`TrainConfig`.
+
+    Use ``for snap in trainer.steps(): ...``; :attr:`run` answers questions about the steps so far
+    (see :class:`bpe_core.run.TrainedRun`). Raises ``ValueError`` for bad settings.
+    """
+
+    def __init__(self, words: dict[str, int], config: TrainConfig):
+        self.config = config.validate()
+        self.variant = config.make_variant()
+        self.run = TrainedRun(self.variant, config)
+        self._build(words)
+
+    # ----------------------------------------------------------------------------------------- set-up
+    def _build(self, words: dict[str, int]) -> None:
+        run = self.run
+        variant = self.variant
+        word_list = list(words)
+        freqs = [int(words[w]) for w in word_list]
+        if any(f <= 0 for f in freqs):
+            raise ValueError("word frequencies must be positive")
+        word_start = array("q")
+        pos_freq: list[int] = []
+        if variant.is_bytes:
+            values: list = [bytes((b,)) for b in range(256)]
+            base = bytearray()
+            for w, f in zip(word_list, freqs):
+                data = w.encode("utf-8")
+                word_start.append(len(base))
+                base += data
+                pos_freq += [f] * len(data)
+            base_ids = list(base)
+        else:
+            symbols: list = []
+            for w, f in zip(word_list, freqs):
+                syms = variant.symbols(w)
+                word_start.append(len(symbols))
+                symbols += syms
+                pos_freq += [f] * len(syms)
+            marker_last = (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
+            if variant.kind == "eow" and variant.eow_style == "separate":
+                marker = variant.eow_marker
+                values = sorted(set(symbols) - {marker}) + ([marker] if symbols else [])
+            elif marker_last is not None:
+                values = sorted(set(symbols), key=marker_last)
+            else:
+                values = sorted(set(symbols))
+            index = {v: i for i, v in enumerate(values)}
+            base_ids = [index[s] for s in symbols]
+        n = len(base_ids)
+        word_start.append(n)
+
+        run._init_corpus(word_list, freqs, word_start, values, base_ids)
+        self._n_base = len(values)
+        self._tok = list(base_ids)
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        for i in range(len(word_list)):
+            s, e = word_start[i], word_start[i + 1]
+            if e > s:
+                nxt[e - 1] = -1
+                prv[s] = -1
+        self._nxt, self._prv, self._pos_freq = nxt, prv, pos_freq
+        self._removed_at = run._removed_at
+
+        # Initial pair count: the only full pass over the corpus.
+        count: dict[int, int] = defaultdict(int)
+        where: dict[int, set] = defaultdict(set)
+        first: dict[int, int] = {}
+        tok = self._tok
+        for p in range(n - 1):
+            if nxt[p] < 0:
+                continue
+            pk = (tok[p] << _SHIFT) | tok[p + 1]
+            count[pk] += pos_freq[p]
+            s = where[pk]
+            if not s:
+                first[pk] = p
+            s.add(p)
+        self._count, self._where, self._first = dict(count), dict(where), first
+        hist: dict[int, int] = defaultdict(int)
+        for c in self._count.values():
+            hist[c] += 1
+        self._hist = hist
+
+        # Tie-break keys per token id (grown as merges add tokens).
+        rule = self.config.tie_break
+        if rule == "hf":
+            if variant.is_bytes:
+                self._hf_id = hf_base_ranks()
+            else:
+                self._hf_id = list(range(len(values)))
+        elif rule == "lexical":
+            self._lex = [rev_key(v) for v in values]
+        self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
+        heapq.heapify(self._heap)
+        self._corpus_tokens = sum(pos_freq)
+        run._series_start(len(values), self._corpus_tokens)
+
+    def _tiebreak(self, pk: int):
+        rule = self.config.tie_break
+        if rule == "first-seen":
+            return self._first[pk]
+        left, right = pk >> _SHIFT, pk & _MASK
+        if rule == "hf":
+            return (self._hf_id[left] << _SHIFT) | self._hf_id[right]
+        return (self._lex[left], self._lex[right])
+
+    # ------------------------------------------------------------------------------------ best pairs
+    def _peek(self, want: int, max_tied: int) -> list:
+        """Pop valid heap entries until ``want`` pairs and the tied ones (up to ``max_tied``) are in
+        hand; push them back and return ``[(count, pk)]`` best first.
+
+        Heap entries may be stale (counts only fall between pushes, and a pair is re-pushed whenever
+        its count rises), so a popped entry whose count or first position no longer holds is
+        corrected and pushed again instead of being used.
+        """
+        heap, count, where, first = self._heap, self._count, self._where, self._first
+        first_seen = self.config.tie_break == "first-seen"
+        good: list = []
+        seen: set = set()
+        best = None
+        tied = 0
+        while heap:
+            entry = heapq.heappop(heap)
+            negc, tb, pk = entry
+            c = count.get(pk, 0)
+            if c <= 0:
+                continue
+            if first_seen:
+                f = first[pk]
+                if f not in where[pk]:
+                    f = first[pk] = min(where[pk])
+                if -negc != c or tb != f:
+                    heapq.heappush(heap, (-c, f, pk))
+                    continue
+            elif -negc != c:
+                heapq.heappush(heap, (-c, tb, pk))
+                continue
+            if pk in seen:
+                continue
+            seen.add(pk)
+            good.append(entry)
+            if best is None:
+                best = c
+            if c == best:
+                tied += 1
+            if len(good) >= want and (c < best or tied >= max_tied):
+                break
+        for entry in good:
+            heapq.heappush(heap, entry)
+        return [(-e[0], e[2]) for e in good]
+
+    # ------------------------------------------------------------------------------------ the loop
+    def steps(self) -> Iterator[MergeStep]:
+        """Run the merge loop, yielding one :class:`MergeStep` per merge.
+
+        The last snapshot carries ``stop_reason``; if training stops before any merge,
+        nothing is yielded and ``run.stop_reason`` says why.
+        """
+        cfg = self.config
+        run = self.run
+        pending: MergeStep | None = None
+        step = 0
+        while True:
+            reason = None
+            top: list = []
+            if cfg.num_merges is not None and step >= cfg.num_merges:
+                reason = "num_merges"
+            elif cfg.vocab_size is not None and run.vocab_size >= cfg.vocab_size:
+                reason = "vocab_size"
+            else:
+                top = self._peek(cfg.top_k, cfg.max_tied)
+                if not top:
+                    reason = "no_pairs"
+                elif top[0][0] < cfg.min_frequency:
+                    reason = "min_frequency"
+            if reason is not None:
+                run.stop_reason = reason
+                if pending is not None:
+                    pending = _with_stop(pending, reason)
+                    run._replace_last(pending)
+                    yield pending
+                return
+            if pending is not None:
+                yield pending
+            step += 1
+            pending = self._merge(step, top)
+
+    def _merge(self, step: int, top: list) -> MergeStep:
+        best_count, pk = top[0]
+        a, b = pk >> _SHIFT, pk & _MASK
+        run = self.run
+        ties = self._hist.get(best_count, 0)
+        tied = tuple((p >> _SHIFT, p & _MASK) for c, p in top if c == best_count)[: self.config.max_tied]
+        top_pairs = tuple((p >> _SHIFT, p & _MASK, c) for c, p in top[: self.config.top_k])
+        new_id, is_new = run._add_token(a, b, step)
+        if is_new:
+            if self.config.tie_break == "hf":
+                self._hf_id.append(len(self._hf_id))
+            elif self.config.tie_break == "lexical":
+                self._lex.append(rev_key(run.values[new_id]))
+
+        tok, nxt, prv, pos_freq = self._tok, self._nxt, self._prv, self._pos_freq
+        count, where, first, hist = self._count, self._where, self._first, self._hist
+        removed_at = self._removed_at
+        track_first = self.config.tie_break == "first-seen"
+        raised: set = set()
+
+        def dec(key: int, pos: int, f: int) -> None:
+            c = count[key]
+            hist[c] -= 1
+            c -= f
+            if c:
+                count[key] = c
+                hist[c] += 1
+                where[key].discard(pos)
+            else:
+                del count[key], where[key]
+
+        def inc(key: int, pos: int, f: int) -> None:
+            c = count.get(key, 0)
+            if c:
+                hist[c] -= 1
+                where[key].add(pos)
+                if track_first and pos < first[key]:
+                    first[key] = pos
+            else:
+                where[key] = {pos}
+                first[key] = pos
+            c += f
+            count[key] = c
+            hist[c] += 1
+            raised.add(key)
+
+        positions = sorted(where.pop(pk))
+        merged_q = array("q")
+        removed_tokens = 0
+        for p in positions:
+            if tok[p] != a:
+                continue  # swallowed by the previous occurrence of an overlapping pair (a a a)
+            q = nxt[p]
+            if q < 0 or tok[q] != b:
+                continue
+            f = pos_freq[p]
+            o = prv[p]
+            r = nxt[q]
+            if o >= 0:
+                left_key = (tok[o] << _SHIFT) | a
+                if left_key != pk:
+                    dec(left_key, o, f)
+                inc((tok[o] << _SHIFT) | new_id, o, f)
+            if r >= 0:
+                right_key = (b << _SHIFT) | tok[r]
+                if right_key != pk:
+                    dec(right_key, q, f)
+                inc((new_id << _SHIFT) | tok[r], p, f)
+                prv[r] = p
+            tok[p] = new_id
+            tok[q] = -1
+            nxt[p] = r
+            removed_at[q] = step
+            merged_q.append(q)
+            removed_tokens += f
+
+        old = count.pop(pk)
+        hist[old] -= 1
+        first.pop(pk, None)
+        self._corpus_tokens -= removed_tokens
+        for key in raised:
+            c = count.get(key, 0)
+            if c > 0:
+                heapq.heappush(self._heap, (-c, self._tiebreak(key), key))
+        words_changed = run._record_step(step, merged_q, best_count, self._corpus_tokens)
+        snap = MergeStep(
+            step=step,
+            left=a,
+            right=b,
+            token=new_id,
+            is_new=is_new,
+            count=best_count,
+            ties=ties,
+            tied=tied,
+            tie_break=self.config.tie_break,
+            top_pairs=top_pairs,
+            vocab_size=run.vocab_size,
+            corpus_tokens=self._corpus_tokens,
+            occurrences=len(merged_q),
+            words_changed=words_changed,
+            run=run,
+        )
+        run._append(snap)
+        return snap
+
+
+def _with_stop(snap: MergeStep, reason: str) -> MergeStep:
+    from dataclasses import replace
+
+    return replace(snap, stop_reason=reason)
+
+
+def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:
+    """Pre-tokenize ``text`` with the config's pre-tokenizer: ``{word: frequency}``, first-appearance order."""
+    return word_counts(text, config.resolved_pretokenizer)
+
+
+def train(
+    words: dict[str, int],
+    config: TrainConfig,
+    progress: Callable[[int], None] | None = None,
+) -> TrainedRun:
+    """Train to the end and return the finished :class:`~bpe_core.run.TrainedRun`.
+
+    Args:
+        words: ``{word: frequency}`` (see :func:`corpus_words` and
+            :func:`bpe_core.inputs.parse_word_counts`).
+        config: the settings.
+        progress: called with the number of merges done, every 100 merges and at the end.
+    """
+    trainer = Trainer(words, config)
+    done = 0
+    for snap in trainer.steps():
+        done = snap.step
+        if progress is not None and done % 100 == 0:
+            progress(done)
+    if progress is not None:
+        progress(done)
+    trainer.run._finish()
+    return trainer.run
