@@ -1,0 +1,238 @@
+#!/bin/sh
+# BPE Explorer: set up (only what is missing) and run.
+#
+#   sh run.sh app  [streamlit args]   start the app on http://localhost:8501
+#   sh run.sh test [pytest args]      run every test, real-browser tests included
+#
+# Both commands are idempotent.  The virtual environment lives in .venv and is
+# reused; packages are (re)installed only when a requirements*.txt file changed
+# (the hash is kept in .venv/.requirements.sha256).  `test` also makes sure a
+# Chromium for Playwright exists: `chromium`/`chromium-browser` from PATH, else
+# (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download.
+#
+# Environment: PYTHON=/path/to/python3 picks the interpreter used to create .venv
+# (default: the first of python3, python3.13, python3.12, python3.11 that is >= 3.11).
+set -eu
+
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+STAMP="$VENV/.requirements.sha256"
+LOCK="$ROOT/.run.sh.lock"
+
+log() { printf 'run.sh: %s\n' "$*" >&2; }
+die() { printf 'run.sh: error: %s\n' "$*" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+is_root() { [ "$(id -u)" = 0 ]; }
+is_apt_system() { have apt-get && [ -f /etc/debian_version ]; }
+
+usage() {
+    cat >&2 <<'EOF'
+usage: sh run.sh app  [streamlit args]   set up and start the app (http://localhost:8501)
+       sh run.sh test [pytest args]      set up and run every test (browser tests included)
+EOF
+    exit 2
+}
+
+# --- apt (root on Debian/Ubuntu only) -----------------------------------------
+APT_UPDATED=
+apt_install() {
+    if [ -z "$APT_UPDATED" ]; then
+        log "apt-get update"
+        DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || return 1
+        APT_UPDATED=1
+    fi
+    log "apt-get install -y $*"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2
+}
+
+# --- one setup at a time (several developers share this working tree) ----------
+release_lock() { rm -rf "$LOCK"; }
+acquire_lock() {
+    waited=0
+    while ! mkdir "$LOCK" 2>/dev/null; do
+        holder=$(cat "$LOCK/pid" 2>/dev/null || true)
+        if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then
+            log "removing stale lock left by process $holder"
+            rm -rf "$LOCK"
+            continue
+        fi
+        [ "$waited" -eq 0 ] && log "another run.sh is setting up (pid ${holder:-?}); waiting"
+        waited=$((waited + 1))
+        [ "$waited" -le 900 ] || die "still locked after 15 minutes: $LOCK (remove it if no run.sh is running)"
+        sleep 1
+    done
+    echo $$ >"$LOCK/pid"
+    trap release_lock EXIT
+    trap 'release_lock; exit 130' INT
+    trap 'release_lock; exit 143' TERM
+}
+
+# --- Python and the virtual environment ---------------------------------------
+# streamlit==1.67.0 (requirements.txt) requires Python >= 3.11.
+py_ok() {
+    "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1
+}
+
+find_python() {
+    for c in python3 python3.13 python3.12 python3.11 python; do
+        if have "$c" && py_ok "$c"; then
+            command -v "$c"
+            return 0
+        fi
+    done
+    return 1
+}
+
+venv_ok() {
+    [ -x "$PY" ] && py_ok "$PY" && "$PY" -c 'import pip' >/dev/null 2>&1
+}
+
+create_venv() {
+    if [ -n "${PYTHON:-}" ]; then
+        py_ok "$PYTHON" || die "PYTHON=$PYTHON is not a Python >= 3.11"
+        py=$PYTHON
+    elif ! py=$(find_python); then
+        if is_root && is_apt_system; then
+            log "no Python >= 3.11 found; installing python3.11 with apt-get"
+            apt_install python3.11 python3.11-venv || true
+        fi
+        py=$(find_python) || die "Python >= 3.11 is required (the pinned streamlit==1.67.0 needs it); found: $(python3 -V 2>&1 || echo 'no python3'). Install python3.11 (or newer) and re-run, or set PYTHON=/path/to/python3.11."
+    fi
+    log "creating .venv with $py ($("$py" -V 2>&1))"
+    rm -rf "$VENV"
+    if "$py" -m venv "$VENV"; then
+        return 0
+    fi
+    rm -rf "$VENV"
+    # Debian/Ubuntu ship venv/ensurepip separately from python3.
+    is_root && is_apt_system || die "'$py -m venv' failed; install the venv module (Debian/Ubuntu: apt-get install python3-venv) and re-run"
+    ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    apt_install python3-venv || true
+    if ! "$py" -m venv "$VENV"; then
+        rm -rf "$VENV"
+        apt_install "python$ver-venv" || die "could not install python3-venv / python$ver-venv"
+        "$py" -m venv "$VENV" || { rm -rf "$VENV"; die "'$py -m venv' still fails"; }
+    fi
+}
+
+requirements_hash() {
+    "$PY" - <<'EOF'
+import glob, hashlib, sys
+h = hashlib.sha256(sys.version.encode())
+for name in sorted(glob.glob("requirements*.txt")):
+    h.update(name.encode() + b"\0")
+    with open(name, "rb") as f:
+        h.update(f.read() + b"\0")
+print(h.hexdigest())
+EOF
+}
+
+# $1 = app (requirements.txt) or dev (requirements-dev.txt, which includes the app's)
+ensure_venv() {
+    level=$1
+    venv_ok || create_venv
+    want=$(requirements_hash)
+    have_stamp=$(cat "$STAMP" 2>/dev/null || true)
+    case "$level:$have_stamp" in
+        "app:$want app" | "app:$want dev" | "dev:$want dev") return 0 ;;
+    esac
+    if [ "$level" = dev ]; then req=requirements-dev.txt; else req=requirements.txt; fi
+    log "installing $req into .venv (requirements changed or first run)"
+    "$PY" -m pip install --disable-pip-version-check -q -r "$req" >&2 ||
+        die "pip install -r $req failed"
+    echo "$want $level" >"$STAMP.tmp" && mv "$STAMP.tmp" "$STAMP"
+}
+
+# --- Chromium for the real-browser tests --------------------------------------
+find_chromium() {
+    for c in chromium chromium-browser; do
+        p=$(command -v "$c" 2>/dev/null) || continue
+        # Ubuntu's chromium-browser can be a stub that only asks for the snap.
+        if "$p" --version >/dev/null 2>&1; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+
+fonts_ok() {
+    have fc-list || return 1
+    families=$(fc-list : family 2>/dev/null)
+    printf '%s\n' "$families" | grep -qi 'Noto Sans CJK' &&
+        printf '%s\n' "$families" | grep -qi 'Noto Color Emoji'
+}
+
+FONTS="fonts-noto-cjk fonts-noto-color-emoji"
+
+ensure_browser() {
+    chromium=$(find_chromium || true)
+    fonts=yes
+    fonts_ok || fonts=
+    if is_root && is_apt_system; then
+        if [ -z "$chromium" ]; then
+            # shellcheck disable=SC2086
+            apt_install chromium $FONTS || log "apt-get could not install chromium"
+            chromium=$(find_chromium || true)
+            fonts_ok && fonts=yes
+        fi
+        if [ -z "$fonts" ]; then
+            # shellcheck disable=SC2086
+            apt_install $FONTS || log "apt-get could not install $FONTS"
+            fonts_ok && fonts=yes
+        fi
+    fi
+    [ -n "$fonts" ] || log "warning: Noto CJK / Noto Color Emoji fonts not found; CJK and emoji will render as boxes in screenshots"
+    if [ -n "$chromium" ]; then
+        BPE_CHROMIUM=$chromium
+        export BPE_CHROMIUM
+        return 0
+    fi
+    log "no system Chromium; falling back to 'python -m playwright install chromium'"
+    if is_root && is_apt_system; then
+        "$PY" -m playwright install --with-deps chromium >&2 || die "could not install a Chromium for Playwright"
+    else
+        "$PY" -m playwright install chromium >&2 || die "could not install a Chromium for Playwright (install 'chromium' with your package manager and re-run)"
+    fi
+}
+
+# --- commands -------------------------------------------------------------------
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+
+case "$cmd" in
+    app)
+        acquire_lock
+        ensure_venv app
+        release_lock
+        trap - EXIT INT TERM
+        log "starting BPE Explorer on http://localhost:8501 (Ctrl-C to stop)"
+        exec "$PY" -m streamlit run app.py \
+            --server.showEmailPrompt false \
+            --browser.gatherUsageStats false \
+            "$@"
+        ;;
+    test)
+        acquire_lock
+        ensure_venv dev
+        ensure_browser
+        release_lock
+        trap - EXIT INT TERM
+        set +e
+        "$PY" -m pytest "$@"
+        rc=$?
+        set -e
+        if [ "$rc" -eq 5 ]; then
+            log "error: pytest collected no tests (exit code 5); that counts as a failure"
+        fi
+        exit "$rc"
+        ;;
+    -h | --help | help) usage ;;
+    *)
+        log "unknown command: $cmd"
+        usage
+        ;;
+esac

@@ -1,0 +1,319 @@
+"""Shared helpers for the real-browser tests (Playwright sync API + Chromium).
+
+The pytest fixtures built on these live in ``tests/conftest.py``:
+``app_server`` (base URL of the real app), ``browser`` and ``page``.
+Tests import the helpers directly (``pytest.ini`` puts ``tests/`` on the path)::
+
+    from browser import open_app, wait_for_app, assert_no_exception, save_screenshot
+
+What Streamlit 1.67 renders (checked in a real Chromium):
+``[data-testid="stApp"]`` carries ``data-test-connection-state`` (``CONNECTED``
+once the websocket is up) and ``data-test-script-state`` (``initial`` before the
+first run, then ``running`` / ``rerunRequested`` / ``notRunning`` /
+``compilationError``). Elements left over from a previous run are marked
+``data-stale="true"`` until the rerun replaces them; ``stStatusWidget`` (the
+"Running..." indicator) exists only while a run is in progress.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
+README_SCREENSHOT = REPO_ROOT / "docs" / "screenshot.png"
+
+# Flags that work for Debian's chromium in containers and CI.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+DEFAULT_TIMEOUT_MS = 30_000
+
+APP_SELECTOR = '[data-testid="stApp"]'
+EXCEPTION_SELECTOR = '[data-testid="stException"]'
+
+
+class BrowserTestSetupError(RuntimeError):
+    """The app server or the browser could not be started."""
+
+
+# --------------------------------------------------------------------------
+# The real app in a subprocess
+# --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class StreamlitServer:
+    """``streamlit run <script>`` on a free port, from the repo root.
+
+    Output (stdout and stderr) goes to ``test-artifacts/streamlit-server.log``.
+    """
+
+    def __init__(self, script: str = "app.py", log_path: Path | None = None):
+        self.script = script
+        self.log_path = log_path or ARTIFACTS_DIR / "streamlit-server.log"
+        self.port: int | None = None
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self, port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "streamlit", "run", self.script,
+            "--server.port", str(port),
+            "--server.address", "127.0.0.1",
+            "--server.headless", "true",
+            "--browser.gatherUsageStats", "false",
+            # Tests write files into the repo (docs/screenshot.png): no reruns on change.
+            "--server.fileWatcherType", "none",
+        ]  # fmt: skip
+
+    def log_text(self, last_chars: int = 6000) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no server log)"
+        return text[-last_chars:] if len(text) > last_chars else text
+
+    def start(self, timeout: float = 60.0, attempts: int = 3) -> str:
+        if not (REPO_ROOT / self.script).exists():
+            raise BrowserTestSetupError(f"{REPO_ROOT / self.script} does not exist")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        for attempt in range(1, attempts + 1):
+            self.port = free_port()
+            env = dict(os.environ, PYTHONUNBUFFERED="1")
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen(
+                    self.command(self.port),
+                    cwd=REPO_ROOT,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                    start_new_session=True,  # own process group: stop() kills all of it
+                )
+            try:
+                self._wait_healthy(timeout)
+                return self.url
+            except BrowserTestSetupError:
+                self.stop()
+                # Someone grabbed the port between free_port() and the bind: retry.
+                if attempt < attempts and "already in use" in self.log_text():
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def _wait_healthy(self, timeout: float) -> None:
+        assert self.proc is not None
+        health = f"{self.url}/_stcore/health"
+        deadline = time.monotonic() + timeout
+        last_error = "no answer yet"
+        while True:
+            rc = self.proc.poll()
+            if rc is not None:
+                raise BrowserTestSetupError(
+                    f"Streamlit exited with code {rc} before becoming healthy.\n"
+                    f"Command: {' '.join(self.command(self.port))}\n"
+                    f"--- server output ({self.log_path}) ---\n{self.log_text()}"
+                )
+            try:
+                with urllib.request.urlopen(health, timeout=2) as resp:
+                    body = resp.read().decode(errors="replace").strip()
+                    if resp.status == 200 and body == "ok":
+                        return
+                    last_error = f"HTTP {resp.status}: {body[:200]!r}"
+            except (urllib.error.URLError, OSError) as exc:
+                last_error = repr(exc)
+            if time.monotonic() > deadline:
+                raise BrowserTestSetupError(
+                    f"Streamlit did not answer ok on {health} within {timeout:.0f} s "
+                    f"(last: {last_error}).\n"
+                    f"--- server output ({self.log_path}) ---\n{self.log_text()}"
+                )
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------
+# Chromium
+# --------------------------------------------------------------------------
+
+
+def find_chromium() -> str | None:
+    """System Chromium to use: $BPE_CHROMIUM (set by run.sh), else `chromium` or
+    `chromium-browser` from PATH. None means Playwright's own browser."""
+    explicit = os.environ.get("BPE_CHROMIUM")
+    if explicit:
+        return explicit
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def launch_chromium(playwright):
+    """Launch headless Chromium; raise BrowserTestSetupError with a clear message."""
+    executable = find_chromium()
+    kwargs = {"headless": True, "args": list(CHROMIUM_ARGS)}
+    if executable:
+        kwargs["executable_path"] = executable
+    try:
+        return playwright.chromium.launch(**kwargs)
+    except Exception as exc:  # playwright raises its own Error types
+        which = executable or "Playwright's bundled Chromium (none on PATH)"
+        raise BrowserTestSetupError(
+            f"Could not launch Chromium ({which}): {exc}\n"
+            "Run the tests with `sh run.sh test`, which installs a browser "
+            "(Debian/Ubuntu as root: apt-get install chromium; otherwise "
+            "`python -m playwright install chromium`)."
+        ) from exc
+
+
+# --------------------------------------------------------------------------
+# Waiting for Streamlit
+# --------------------------------------------------------------------------
+
+
+def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS, settle_ms: int = 150) -> None:
+    """Wait until Streamlit is connected and has finished running the script.
+
+    Call it after ``page.goto`` (``open_app`` does) and after every interaction
+    that triggers a rerun (click, typing + Enter, slider...). ``settle_ms`` gives
+    a just-triggered rerun time to start, so we do not see the previous run's
+    "notRunning" state. Ends also on a compilation error (so tests can report
+    the ``stException``), and raises AssertionError with the app's state on timeout.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    if settle_ms:
+        page.wait_for_timeout(settle_ms)
+    steps = [
+        ("connect to the server", f'{APP_SELECTOR}[data-test-connection-state="CONNECTED"]', "attached"),
+        (
+            "finish running the script",
+            f'{APP_SELECTOR}[data-test-script-state="notRunning"], '
+            f'{APP_SELECTOR}[data-test-script-state="compilationError"]',
+            "attached",
+        ),
+        ("hide the running indicator", '[data-testid="stStatusWidget"]', "detached"),
+        ("replace stale elements", '[data-stale="true"]', "detached"),
+    ]
+    for what, selector, state in steps:
+        try:
+            page.wait_for_selector(selector, state=state, timeout=timeout)
+        except PlaywrightTimeoutError:
+            raise AssertionError(
+                f"Streamlit did not {what} within {timeout} ms at {page.url} "
+                f"({describe_app_state(page)})"
+            ) from None
+
+
+def describe_app_state(page) -> str:
+    try:
+        app = page.locator(APP_SELECTOR).first
+        if app.count() == 0:
+            return "no stApp element"
+        return (
+            f"connection={app.get_attribute('data-test-connection-state')}, "
+            f"script={app.get_attribute('data-test-script-state')}"
+        )
+    except Exception as exc:  # page may be closed or navigating
+        return f"state unknown: {exc}"
+
+
+def open_app(page, url: str, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Navigate to ``url`` (the app's base URL, or base URL + "/<page>") and wait."""
+    page.goto(url, wait_until="domcontentloaded", timeout=timeout)
+    wait_for_app(page, timeout=timeout, settle_ms=0)
+
+
+def exception_texts(page) -> list[str]:
+    """Texts of the exceptions the app shows: ``stException`` boxes (uncaught
+    exceptions in the script) and the dialog Streamlit opens for a script that
+    does not compile (``data-test-script-state="compilationError"``, the
+    traceback in ``stErrorCodeBlock``)."""
+    texts = [t.strip() for t in page.locator(EXCEPTION_SELECTOR).all_inner_texts()]
+    state = page.locator(APP_SELECTOR).first.get_attribute("data-test-script-state")
+    if state == "compilationError":
+        dialog = page.locator('[data-testid="stDialog"]').filter(
+            has=page.locator('[data-testid="stErrorCodeBlock"]')
+        )
+        detail = "\n".join(t.strip() for t in dialog.all_inner_texts()) or "(no details shown)"
+        texts.append(f"the script does not compile:\n{detail}")
+    return texts
+
+
+def assert_no_exception(page) -> None:
+    """Fail with the exception text if the app shows a Streamlit exception
+    (an ``stException`` box, or the compilation-error dialog)."""
+    texts = exception_texts(page)
+    assert not texts, "the app shows a Streamlit exception:\n\n" + "\n\n---\n\n".join(texts)
+
+
+# --------------------------------------------------------------------------
+# Screenshots
+# --------------------------------------------------------------------------
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._/-]+")
+
+
+def save_screenshot(page, name: str, full_page: bool = False) -> Path:
+    """Write ``test-artifacts/<name>.png`` and return its path.
+
+    ``name == "app"`` also refreshes ``docs/screenshot.png`` (the README image);
+    only the main-page test should use that name. Subfolders are allowed
+    ("failures/test_x"); other unsafe characters become "_".
+    """
+    safe = _SAFE_NAME.sub("_", name).strip("/").replace("..", "_") or "screenshot"
+    path = ARTIFACTS_DIR / f"{safe}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    png = page.screenshot(full_page=full_page, animations="disabled")
+    path.write_bytes(png)
+    if name == "app":
+        README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        # Rewrite only on change, so an unchanged app leaves git status clean.
+        if not README_SCREENSHOT.exists() or README_SCREENSHOT.read_bytes() != png:
+            README_SCREENSHOT.write_bytes(png)
+    return path

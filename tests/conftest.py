@@ -1,0 +1,133 @@
+"""Shared pytest fixtures.
+
+Real-browser tests (mark them ``@pytest.mark.browser``) use:
+
+* ``app_server`` (session): base URL (``http://127.0.0.1:<port>``) of the real
+  app, ``streamlit run app.py`` started from the repo root.
+* ``browser`` (session): headless Chromium (Playwright sync API), the system
+  ``chromium`` when there is one.
+* ``page`` (per test): a fresh context + page (1280x900, light theme); on failure
+  a screenshot goes to ``test-artifacts/failures/``.
+
+Helpers (``from browser import ...``): ``open_app``, ``wait_for_app``,
+``assert_no_exception``, ``save_screenshot``.
+
+Nothing here ever skips: a missing browser, server or dependency is a failure.
+A skip caused by a missing import (``pytest.importorskip``) is turned into a
+failure as well.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import (
+    ARTIFACTS_DIR,
+    DEFAULT_TIMEOUT_MS,
+    BrowserTestSetupError,
+    StreamlitServer,
+    launch_chromium,
+    save_screenshot,
+)
+
+
+@pytest.fixture(scope="session")
+def app_server():
+    """Start the real app once per session; yield its base URL; stop it."""
+    server = StreamlitServer("app.py")
+    try:
+        url = server.start(timeout=60)
+    except BrowserTestSetupError as exc:
+        pytest.fail(f"could not start the app server:\n{exc}", pytrace=False)
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        pytest.fail(
+            f"playwright is not installed ({exc}); run `sh run.sh test`", pytrace=False
+        )
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    try:
+        chromium = launch_chromium(playwright_instance)
+    except BrowserTestSetupError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield chromium
+    chromium.close()
+
+
+_PHASE_REPORTS = pytest.StashKey[dict]()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        color_scheme="light",
+        reduced_motion="reduce",
+        locale="en-US",
+    )
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        reports = request.node.stash.get(_PHASE_REPORTS, {})
+        if any(rep.failed for rep in reports.values()):
+            name = re.sub(r"[^A-Za-z0-9._-]+", "_", request.node.nodeid)
+            try:
+                path = save_screenshot(pg, f"failures/{name}", full_page=True)
+                print(f"screenshot of the failing page: {path.relative_to(ARTIFACTS_DIR.parent)}")
+            except Exception as exc:  # never hide the real failure
+                print(f"could not save a failure screenshot: {exc}")
+        context.close()
+
+
+# --------------------------------------------------------------------------
+# Hooks
+# --------------------------------------------------------------------------
+
+_IMPORT_SKIP = re.compile(r"could not import|No module named", re.IGNORECASE)
+
+
+def _fail_import_skip(report) -> None:
+    """A skip because something could not be imported is a failure here."""
+    if not report.skipped or getattr(report, "wasxfail", None) is not None:
+        return
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    if _IMPORT_SKIP.search(reason):
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{reason}\n"
+            "Skipping for a missing dependency is not allowed in this project: "
+            "add it to requirements-dev.txt (sh run.sh test installs it)."
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    _fail_import_skip(report)
+    item.stash.setdefault(_PHASE_REPORTS, {})[report.when] = report
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    report = yield
+    _fail_import_skip(report)
+    return report
