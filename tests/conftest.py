@@ -37,10 +37,13 @@ from browser import (
 def app_server():
     """Start the real app once per session; yield its base URL; stop it."""
     server = StreamlitServer("app.py")
+    error = None
     try:
         url = server.start(timeout=60)
     except BrowserTestSetupError as exc:
-        pytest.fail(f"could not start the app server:\n{exc}", pytrace=False)
+        error = str(exc)
+    if error is not None:  # outside `except`: no chained traceback in the report
+        pytest.fail(f"could not start the app server:\n{error}", pytrace=False)
     try:
         yield url
     finally:
@@ -52,19 +55,22 @@ def playwright_instance():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
-        pytest.fail(
-            f"playwright is not installed ({exc}); run `sh run.sh test`", pytrace=False
-        )
+        sync_playwright, error = None, f"playwright is not installed ({exc}); run `sh run.sh test`"
+    if sync_playwright is None:
+        pytest.fail(error, pytrace=False)
     with sync_playwright() as pw:
         yield pw
 
 
 @pytest.fixture(scope="session")
 def browser(playwright_instance):
+    error = None
     try:
         chromium = launch_chromium(playwright_instance)
     except BrowserTestSetupError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        error = str(exc)
+    if error is not None:
+        pytest.fail(error, pytrace=False)
     yield chromium
     chromium.close()
 
