@@ -75,6 +75,7 @@ class TrainedRun:
         self.created_step = [0] * self.num_base
         self.created_from = [None] * self.num_base
         self._removed_at = array("i", bytes(4 * len(base_ids)))
+        self._removed_upto = 0  # steps whose events are already written into _removed_at
         self._event_pos = array("q")
         self._event_start = array("q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
 
@@ -95,21 +96,12 @@ class TrainedRun:
         self.created_from.append((left, right))
         return tid, True
 
-    def _record_step(self, step: int, merged_q, count: int, corpus_tokens: int) -> int:
+    def _record_step(self, merged_q, count: int, corpus_tokens: int) -> None:
         self._event_pos.extend(merged_q)
         self._event_start.append(len(self._event_pos))
         self._vocab_series.append(len(self.values))
         self._tokens_series.append(corpus_tokens)
         self._count_series.append(count)
-        ws = self._word_start
-        changed = 0
-        end = -1
-        for q in merged_q:  # ascending, so each word type is entered once
-            if q >= end:
-                wi = bisect_right(ws, q) - 1
-                end = ws[wi + 1]
-                changed += 1
-        return changed
 
     def _append(self, snap) -> None:
         self.snapshots.append(snap)
@@ -190,9 +182,20 @@ class TrainedRun:
             self._word_index = {w: i for i, w in enumerate(self.words)}
         return self._word_index.get(word)
 
+    def _sync_removed(self) -> None:
+        # The trainer only logs each step's positions; boundary steps are written here, on first read.
+        n = len(self.snapshots)
+        if self._removed_upto < n:
+            removed, events, starts = self._removed_at, self._event_pos, self._event_start
+            for k in range(self._removed_upto + 1, n + 1):
+                for q in events[starts[k] : starts[k + 1]]:
+                    removed[q] = k
+            self._removed_upto = n
+
     def segmentation(self, index: int, step: int) -> list[int]:
         """Token ids of word type ``index`` after ``step`` merges (step 0: base symbols)."""
         step = self._clamp(step)
+        self._sync_removed()
         s, e = self._word_start[index], self._word_start[index + 1]
         removed, base, values, ids = self._removed_at, self._base, self.values, self.value_to_id
         out = []

@@ -35,6 +35,7 @@ invalidation finds the best pair.
 from __future__ import annotations
 
 import heapq
+from itertools import islice
 from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -61,7 +62,7 @@ RULES = {
     "when the best pair's count is below the minimum frequency, or when no pair is left.",
 }
 
-_SHIFT = 32
+_SHIFT = 32  # a pair (left, right) is stored as the int left << 32 | right (faster to hash than a tuple)
 _MASK = (1 << _SHIFT) - 1
 
 
@@ -95,7 +96,7 @@ class TrainConfig:
     eow_style: str = "separate"
     eow_marker: str = "</w>"
     top_k: int = 10
-    max_tied: int = 20
+    max_tied: int = 10
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -140,7 +141,7 @@ class MergeStep:
         top_pairs: the top-K ``(left, right, count)`` before the merge, in tie-break order.
         vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
             (each word type's token count times its frequency); occurrences: positions rewritten
-            (unweighted); words_changed: how many word types changed.
+            (unweighted).
         stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
     """
 
@@ -157,13 +158,17 @@ class MergeStep:
     vocab_size: int
     corpus_tokens: int
     occurrences: int
-    words_changed: int
     stop_reason: str | None = None
     run: "object" = field(default=None, compare=False, repr=False)
 
     def changed_words(self, limit: int | None = None) -> list:
         """Word types this merge changed: ``[(word_index, word, freq, before_ids, after_ids)]``."""
         return self.run.changed_words(self.step, limit)
+
+    @property
+    def words_changed(self) -> int:
+        """How many word types this merge changed (computed on demand from the run's deltas)."""
+        return len(self.run.changed_word_indices(self.step))
 
 
 class Trainer:
@@ -233,23 +238,25 @@ class Trainer:
                 nxt[e - 1] = -1
                 prv[s] = -1
         self._nxt, self._prv, self._pos_freq = nxt, prv, pos_freq
-        self._removed_at = run._removed_at
 
-        # Initial pair count: the only full pass over the corpus.
+        # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
+        # positions: every position where the pair has occurred. Entries go stale when a neighbouring
+        # merge rewrites them and are filtered when read (a pair never comes back to a position it left,
+        # because tokens only grow), which is cheaper than deleting them one by one.
         count: dict[int, int] = defaultdict(int)
-        where: dict[int, set] = defaultdict(set)
-        first: dict[int, int] = {}
+        where: dict[int, list] = defaultdict(list)  # ascending candidate positions per pair
         tok = self._tok
-        for p in range(n - 1):
-            if nxt[p] < 0:
-                continue
-            pk = (tok[p] << _SHIFT) | tok[p + 1]
-            count[pk] += pos_freq[p]
-            s = where[pk]
-            if not s:
-                first[pk] = p
-            s.add(p)
-        self._count, self._where, self._first = dict(count), dict(where), first
+        for i in range(len(word_list)):
+            f = freqs[i]
+            for p in range(word_start[i], word_start[i + 1] - 1):
+                pk = (tok[p] << _SHIFT) | tok[p + 1]
+                count[pk] += f
+                where[pk].append(p)
+        self._count, self._where = dict(count), where
+        # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
+        # pair's first occurrence (positions are ordered by word type, then offset) is found by
+        # skipping stale candidates once each.
+        self._head: dict[int, int] = {}
         hist: dict[int, int] = defaultdict(int)
         for c in self._count.values():
             hist[c] += 1
@@ -257,6 +264,7 @@ class Trainer:
 
         # Tie-break keys per token id (grown as merges add tokens).
         rule = self.config.tie_break
+        self._hf_id: list[int] = []
         if rule == "hf":
             if variant.is_bytes:
                 self._hf_id = hf_base_ranks()
@@ -272,7 +280,7 @@ class Trainer:
     def _tiebreak(self, pk: int):
         rule = self.config.tie_break
         if rule == "first-seen":
-            return self._first[pk]
+            return self._where[pk][self._head.get(pk, 0)]
         left, right = pk >> _SHIFT, pk & _MASK
         if rule == "hf":
             return (self._hf_id[left] << _SHIFT) | self._hf_id[right]
@@ -283,31 +291,41 @@ class Trainer:
         """Pop valid heap entries until ``want`` pairs and the tied ones (up to ``max_tied``) are in
         hand; push them back and return ``[(count, pk)]`` best first.
 
-        Heap entries may be stale (counts only fall between pushes, and a pair is re-pushed whenever
-        its count rises), so a popped entry whose count or first position no longer holds is
-        corrected and pushed again instead of being used.
+        Heap entries ``(-count, tie-break value, pair)`` may be stale: a pair's count only falls
+        between pushes, and it is re-pushed whenever it gains occurrences, so an entry whose count or
+        first position no longer holds is corrected and pushed again instead of being used.
         """
-        heap, count, where, first = self._heap, self._count, self._where, self._first
+        heap, count, where, head, tok, nxt = self._heap, self._count, self._where, self._head, self._tok, self._nxt
         first_seen = self.config.tie_break == "first-seen"
+        pop, push = heapq.heappop, heapq.heappush
         good: list = []
         seen: set = set()
         best = None
         tied = 0
         while heap:
-            entry = heapq.heappop(heap)
+            entry = pop(heap)
             negc, tb, pk = entry
             c = count.get(pk, 0)
             if c <= 0:
                 continue
             if first_seen:
-                f = first[pk]
-                if f not in where[pk]:
-                    f = first[pk] = min(where[pk])
-                if -negc != c or tb != f:
-                    heapq.heappush(heap, (-c, f, pk))
+                # The pair's first live position, skipping candidates gone stale (each only once).
+                a, b = pk >> _SHIFT, pk & _MASK
+                lst = where[pk]
+                i = head.get(pk, 0)
+                while True:
+                    p = lst[i]
+                    if tok[p] == a:
+                        q = nxt[p]
+                        if q >= 0 and tok[q] == b:
+                            break
+                    i += 1
+                head[pk] = i
+                if -negc != c or tb != p:
+                    push(heap, (-c, p, pk))
                     continue
             elif -negc != c:
-                heapq.heappush(heap, (-c, tb, pk))
+                push(heap, (-c, tb, pk))
                 continue
             if pk in seen:
                 continue
@@ -320,7 +338,7 @@ class Trainer:
             if len(good) >= want and (c < best or tied >= max_tied):
                 break
         for entry in good:
-            heapq.heappush(heap, entry)
+            push(heap, entry)
         return [(-e[0], e[2]) for e in good]
 
     # ------------------------------------------------------------------------------------ the loop
@@ -360,6 +378,7 @@ class Trainer:
             pending = self._merge(step, top)
 
     def _merge(self, step: int, top: list) -> MergeStep:
+        """Apply merge number ``step`` (the pair ``top[0]``) to every occurrence, left to right."""
         best_count, pk = top[0]
         a, b = pk >> _SHIFT, pk & _MASK
         run = self.run
@@ -374,43 +393,16 @@ class Trainer:
                 self._lex.append(rev_key(run.values[new_id]))
 
         tok, nxt, prv, pos_freq = self._tok, self._nxt, self._prv, self._pos_freq
-        count, where, first, hist = self._count, self._where, self._first, self._hist
-        removed_at = self._removed_at
-        track_first = self.config.tie_break == "first-seen"
-        raised: set = set()
-
-        def dec(key: int, pos: int, f: int) -> None:
-            c = count[key]
-            hist[c] -= 1
-            c -= f
-            if c:
-                count[key] = c
-                hist[c] += 1
-                where[key].discard(pos)
-            else:
-                del count[key], where[key]
-
-        def inc(key: int, pos: int, f: int) -> None:
-            c = count.get(key, 0)
-            if c:
-                hist[c] -= 1
-                where[key].add(pos)
-                if track_first and pos < first[key]:
-                    first[key] = pos
-            else:
-                where[key] = {pos}
-                first[key] = pos
-            c += f
-            count[key] = c
-            hist[c] += 1
-            raised.add(key)
-
-        positions = sorted(where.pop(pk))
+        count, where, hist = self._count, self._where, self._hist
+        new_left = new_id << _SHIFT
+        # Count changes are summed per pair and applied once after the pass.
+        delta: dict[int, int] = defaultdict(int)
         merged_q = array("q")
         removed_tokens = 0
-        for p in positions:
+        positions = where.pop(pk)
+        for p in islice(positions, self._head.pop(pk, 0), None):
             if tok[p] != a:
-                continue  # swallowed by the previous occurrence of an overlapping pair (a a a)
+                continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
             q = nxt[p]
             if q < 0 or tok[q] != b:
                 continue
@@ -418,32 +410,63 @@ class Trainer:
             o = prv[p]
             r = nxt[q]
             if o >= 0:
-                left_key = (tok[o] << _SHIFT) | a
-                if left_key != pk:
-                    dec(left_key, o, f)
-                inc((tok[o] << _SHIFT) | new_id, o, f)
+                x = tok[o] << _SHIFT
+                k = x | a
+                if k != pk:
+                    delta[k] -= f
+                k = x | new_id
+                delta[k] += f
+                where[k].append(o)
             if r >= 0:
-                right_key = (b << _SHIFT) | tok[r]
-                if right_key != pk:
-                    dec(right_key, q, f)
-                inc((new_id << _SHIFT) | tok[r], p, f)
+                y = tok[r]
+                k = (b << _SHIFT) | y
+                if k != pk:
+                    delta[k] -= f
+                k = new_left | y
+                delta[k] += f
+                where[k].append(p)
                 prv[r] = p
             tok[p] = new_id
             tok[q] = -1
             nxt[p] = r
-            removed_at[q] = step
             merged_q.append(q)
             removed_tokens += f
 
         old = count.pop(pk)
         hist[old] -= 1
-        first.pop(pk, None)
+        heap, head = self._heap, self._head
+        rule = self.config.tie_break
+        hf_id = self._hf_id if rule == "hf" else None
+        for k, d in delta.items():
+            old = count.get(k, 0)
+            c = old + d
+            if old:
+                hist[old] -= 1
+            if c <= 0:
+                count.pop(k, None)
+                where.pop(k, None)
+                head.pop(k, None)
+                continue
+            count[k] = c
+            hist[c] += 1
+            if k >> _SHIFT == new_id or k & _MASK == new_id:
+                # The pair gained occurrences (it contains the new token): re-push it. A pair's
+                # positions are appended in ascending order during the one merge that makes its later
+                # token -- unless that token already existed (two merges made the same string), when
+                # older candidates are in the list too and it must be re-sorted.
+                lst = where[k]
+                if not is_new:
+                    lst.sort()
+                    head.pop(k, None)
+                if hf_id is not None:
+                    tb = (hf_id[k >> _SHIFT] << _SHIFT) | hf_id[k & _MASK]
+                elif rule == "first-seen":
+                    tb = lst[0]  # a lower bound of the first live position: candidates are ascending
+                else:
+                    tb = self._tiebreak(k)
+                heapq.heappush(heap, (-c, tb, k))
         self._corpus_tokens -= removed_tokens
-        for key in raised:
-            c = count.get(key, 0)
-            if c > 0:
-                heapq.heappush(self._heap, (-c, self._tiebreak(key), key))
-        words_changed = run._record_step(step, merged_q, best_count, self._corpus_tokens)
+        run._record_step(merged_q, best_count, self._corpus_tokens)
         snap = MergeStep(
             step=step,
             left=a,
@@ -458,7 +481,6 @@ class Trainer:
             vocab_size=run.vocab_size,
             corpus_tokens=self._corpus_tokens,
             occurrences=len(merged_q),
-            words_changed=words_changed,
             run=run,
         )
         run._append(snap)
