@@ -1,11 +1,48 @@
-"""Placeholder entry point for BPE Explorer.
+"""BPE Explorer: the stepper. Pick or paste a corpus, then step through BPE training merge by merge.
 
-Created by the tooling/CI work so that `sh run.sh app` has something to serve;
-the app developer will replace this file with the real front end.
+Thin on purpose: sidebar input -> one cached training run -> render the current step.
+Everything shared with the other pages lives in ``ui/``.
 """
 
 import streamlit as st
 
-st.set_page_config(page_title="BPE Explorer")
+from ui import render, state, training
+
+st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
+
+sel = state.sidebar()
+render.setup_page(sel)
+
 st.title("BPE Explorer")
-st.write("Byte-Pair Encoding, one merge at a time. (Placeholder page: the real app is on its way.)")
+if sel.ok:
+    st.caption(f"Byte-Pair Encoding, one merge at a time · {sel.label}")
+
+run = training.get_run(sel)
+if run is None:
+    st.stop()
+
+mode = sel.byte_mode
+present = sel.presentation
+step = render.step_controls(run, presentation=present)
+state.write_url(sel, step)
+
+left, right = st.columns([3, 2], gap="medium")
+with left:
+    render.merge_card(run, step, mode, present)
+with right:
+    render.pair_table(run, step, mode, present)
+
+st.subheader("Corpus")
+render.corpus_table(run, step, mode, present)
+
+left, right = st.columns([3, 2], gap="medium")
+with left:
+    st.subheader("Vocabulary")
+    render.vocabulary(run, step, mode, present)
+with right:
+    st.subheader("Over all steps")
+    render.charts(run, step, present, columns=False)
+
+if not present:
+    with st.expander("The rules this trainer follows"):
+        st.html(render.rules_html(run))
