@@ -10,8 +10,9 @@
 # Chromium for Playwright exists: `chromium`/`chromium-browser` from PATH, else
 # (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download.
 #
-# Environment: PYTHON=/path/to/python3 picks the interpreter used to create .venv
-# (default: the first of python3, python3.13, python3.12, python3.11 that is >= 3.11).
+# Environment: PYTHON=/path/to/python3 picks the interpreter used for .venv
+# (default: the newest Python >= 3.10 among python3, python3.N and python on PATH).
+# Python 3.10 gets the older pins marked `python_version < "3.11"` in requirements*.txt.
 set -eu
 
 cd "$(dirname "$0")"
@@ -70,35 +71,61 @@ acquire_lock() {
 }
 
 # --- Python and the virtual environment ---------------------------------------
-# streamlit==1.67.0 (requirements.txt) requires Python >= 3.11.
-py_ok() {
-    "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1
+# Python >= 3.10.  requirements*.txt pin the newest releases (streamlit==1.67.0,
+# pandas==3.1.1, ... need >= 3.11) and, through `python_version < "3.11"` markers,
+# the newest releases that still support 3.10.
+PY_MIN=3.10  # keep in step with the (3, 10) in py_version
+
+# Prints "MAJOR MINOR" of interpreter $1 if it runs and is >= PY_MIN; fails otherwise.
+py_version() {
+    "$1" -c 'import sys; v = sys.version_info; sys.exit(1) if v < (3, 10) else print(v[0], v[1])' 2>/dev/null
 }
 
+py_ok() {
+    py_version "$1" >/dev/null
+}
+
+# The newest Python >= PY_MIN on PATH (pyenv shims of inactive versions fail to run
+# and are skipped).
 find_python() {
-    for c in python3 python3.13 python3.12 python3.11 python; do
-        if have "$c" && py_ok "$c"; then
-            command -v "$c"
-            return 0
+    best=
+    best_key=-1
+    for c in python3 python3.20 python3.19 python3.18 python3.17 python3.16 python3.15 \
+        python3.14 python3.13 python3.12 python3.11 python3.10 python; do
+        have "$c" || continue
+        v=$(py_version "$c") || continue
+        key=$(( ${v% *} * 1000 + ${v#* } ))
+        if [ "$key" -gt "$best_key" ]; then
+            best=$(command -v "$c")
+            best_key=$key
         fi
     done
-    return 1
+    [ -n "$best" ] && echo "$best"
 }
 
 venv_ok() {
-    [ -x "$PY" ] && py_ok "$PY" && "$PY" -c 'import pip' >/dev/null 2>&1
+    [ -x "$PY" ] && py_ok "$PY" && "$PY" -c 'import pip' >/dev/null 2>&1 || return 1
+    # An explicit PYTHON of another version than .venv's: rebuild .venv with it.
+    if [ -n "${PYTHON:-}" ] && [ "$(py_version "$PY")" != "$(py_version "$PYTHON" || true)" ]; then
+        log ".venv uses Python $(py_version "$PY" | tr ' ' .), PYTHON=$PYTHON does not; recreating .venv"
+        return 1
+    fi
 }
 
 create_venv() {
     if [ -n "${PYTHON:-}" ]; then
-        py_ok "$PYTHON" || die "PYTHON=$PYTHON is not a Python >= 3.11"
+        py_ok "$PYTHON" || die "PYTHON=$PYTHON is not a Python >= $PY_MIN"
         py=$PYTHON
     elif ! py=$(find_python); then
         if is_root && is_apt_system; then
-            log "no Python >= 3.11 found; installing python3.11 with apt-get"
-            apt_install python3.11 python3.11-venv || true
+            log "no Python >= $PY_MIN found; installing python3 and python3-venv with apt-get"
+            apt_install python3 python3-venv || true
+            py=$(find_python) || {
+                log "the distribution's python3 is older than $PY_MIN; trying python3.11 from apt-get"
+                apt_install python3.11 python3.11-venv || true
+            }
         fi
-        py=$(find_python) || die "Python >= 3.11 is required (the pinned streamlit==1.67.0 needs it); found: $(python3 -V 2>&1 || echo 'no python3'). Install python3.11 (or newer) and re-run, or set PYTHON=/path/to/python3.11."
+        py=$(find_python) || die "Python >= $PY_MIN is required; found: $(python3 -V 2>&1 || echo 'no python3'). Install python3.10 (or newer) and re-run, or set PYTHON=/path/to/python3.x."
     fi
     log "creating .venv with $py ($("$py" -V 2>&1))"
     rm -rf "$VENV"
