@@ -7,15 +7,20 @@ Everything shared with the other pages lives in ``ui/``.
 import streamlit as st
 
 from ui import render, state, training
+from ui.text import md_escape
 
 st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
 
 sel = state.sidebar()
+if sel.presentation:
+    # Presentation links open with the sidebar folded: more room for the class to read.
+    st.set_page_config(initial_sidebar_state="collapsed")
 render.setup_page(sel)
 
-st.title("BPE Explorer")
+if not sel.presentation:
+    st.title("BPE Explorer")
 if sel.ok:
-    st.caption(f"Byte-Pair Encoding, one merge at a time · {sel.label}")
+    st.caption(md_escape(f"Byte-Pair Encoding, one merge at a time · {sel.label}"))
 
 run = training.get_run(sel)
 if run is None:
@@ -26,7 +31,7 @@ present = sel.presentation
 step = render.step_controls(run, presentation=present)
 state.write_url(sel, step)
 
-left, right = st.columns([3, 2], gap="medium")
+left, right = st.columns([5, 4], gap="medium")
 with left:
     render.merge_card(run, step, mode, present)
 with right:

@@ -29,6 +29,7 @@ Typical page::
 from __future__ import annotations
 
 import threading
+import unicodedata
 import weakref
 
 import altair as alt
@@ -117,6 +118,9 @@ _CSS = """
 .bpe-tree > li { padding-top: 0; } .bpe-tree > li::before, .bpe-tree > li::after { display: none; }
 .bpe-tree .stepnum { font-size: .7rem; color: #555; }
 .bpe-muted { color: #555; font-size: .9rem; }
+.bpe-table td.barcell { width: 22%; min-width: 2.5rem; }
+
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
 </style>
 """
 
@@ -125,7 +129,9 @@ _CSS_PRESENTATION = """
 html { font-size: 21px; }
 [data-testid="stToolbar"], [data-testid="stDecoration"] { display: none; }
 .bpe-chip { font-size: 1.15rem; border-width: 2px; }
-.bpe-merge .bpe-chip { font-size: 2rem; }
+.bpe-merge .bpe-chip { font-size: 1.35rem; }
+.bpe-merge { font-size: 1.2rem; }
+.bpe-chip { padding: 1px 5px; }
 .bpe-step-label { font-size: 2rem; }
 .bpe-reason { font-size: 1.25rem; }
 .bpe-bar { background: #33528a; height: 1rem; }
@@ -149,6 +155,11 @@ def setup_page(selection=None, title: str = "BPE Explorer") -> None:
 def palette(presentation: bool) -> tuple[str, ...]:
     """Token colours: ColorBrewer Set3, or Paul Tol's colour-blind-safe "light" scheme."""
     return PALETTE_COLOURBLIND if presentation else PALETTE
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 word"``, ``"2 words"`` (thousands separated)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 # --------------------------------------------------------------------------------------- chips
@@ -257,15 +268,16 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     if ss.get(auto_key) and step >= n:
         ss[auto_key] = False  # nothing left to play
 
-    cols = st.columns([1, 1, 1, 1, 2.4, 2], vertical_alignment="center")
-    cols[0].button("⏮ First", key=f"{key}.first", on_click=_go, args=("first", n), disabled=step == 0,
-                   width="stretch", help="Step 0: the starting segmentation")  # fmt: skip
+    widths = [0.7, 1.5, 1.5, 0.7, 2.6, 1.6] if presentation else [1, 1.1, 1.1, 1, 2.4, 2]
+    cols = st.columns(widths, vertical_alignment="center")
+    cols[0].button("⏮" if presentation else "⏮ First", key=f"{key}.first", on_click=_go, args=("first", n),
+                   disabled=step == 0, width="stretch", help="First: step 0, the starting segmentation")  # fmt: skip
     cols[1].button("◀ Prev", key=f"{key}.prev", on_click=_go, args=("prev", n), disabled=step == 0,
-                   shortcut="Left", width="stretch")  # fmt: skip
+                   shortcut="Left", width="stretch", help="Previous step (← key)")  # fmt: skip
     cols[2].button("Next ▶", key=f"{key}.next", on_click=_go, args=("next", n), disabled=step >= n,
-                   shortcut="Right", width="stretch")  # fmt: skip
-    cols[3].button("Last ⏭", key=f"{key}.last", on_click=_go, args=("last", n), disabled=step >= n,
-                   width="stretch")  # fmt: skip
+                   shortcut="Right", width="stretch", help="Next step (→ key)")  # fmt: skip
+    cols[3].button("⏭" if presentation else "Last ⏭", key=f"{key}.last", on_click=_go, args=("last", n),
+                   disabled=step >= n, width="stretch", help="Last step")  # fmt: skip
     with cols[4]:
         st.html(step_label_html(step, n))
     with cols[5]:
@@ -314,6 +326,14 @@ def _pair_text(run: TrainedRun, left: int, right: int, mode: str) -> str:
     return f"{token_label(run, left, mode)} + {token_label(run, right, mode)}"
 
 
+def _word_ref(word: str) -> str:
+    """A word for a sentence: quoted when it has anything but letters, digits and marks."""
+    shown = visible(word)
+    if all(c.isalnum() or unicodedata.category(c).startswith("M") for c in word):
+        return shown
+    return f"“{shown}”"
+
+
 def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int = 3) -> str:
     """Plain-language reason for merge ``step`` (>= 1), built from the data (plain text, not escaped).
 
@@ -337,15 +357,15 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
     parts = []
     for total, _idx, word, windows, freq in contributions[:max_words]:
         detail = f" ({windows} × {freq:,})" if windows > 1 and freq > 1 else ""
-        parts.append(f"{total:,} in {visible(word)}{detail}")
+        parts.append(f"{total:,} in {_word_ref(word)}{detail}")
     rest = contributions[max_words:]
     if rest:
         other = sum(c[0] for c in rest)
         parts.append(f"{other:,} in {len(rest):,} other word{'s' if len(rest) != 1 else ''}")
     text = f"{pair} occurs {snap.count:,} {times}"
     if len(contributions) == 1 and not rest:
-        text += f": all in {visible(contributions[0][2])}"
-        if contributions[0][3] > 1:
+        text += f": all in {_word_ref(contributions[0][2])}"
+        if contributions[0][3] > 1 and contributions[0][4] > 1:
             text += f" ({contributions[0][3]} × {contributions[0][4]:,})"
         text += "."
     else:
@@ -433,8 +453,8 @@ def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
         lines = [
             f"<div class='bpe-merge'><span>Start: every word is split into its "
             f"{'bytes' if run.variant.is_bytes else 'characters'}</span></div>",
-            f"<div class='bpe-reason'>{run.num_words:,} word types ({words:,} words), "
-            f"{run.corpus_tokens(0):,} tokens, a vocabulary of {run.vocab_size_at(0):,} base symbols.</div>",
+            f"<div class='bpe-reason'>{plural(run.num_words, 'word type')} ({plural(words, 'word')}), "
+            f"{plural(run.corpus_tokens(0), 'token')}, a vocabulary of {plural(run.vocab_size_at(0), 'base symbol')}.</div>",
         ]
         if n:
             first = run.snapshot(1)
@@ -464,13 +484,18 @@ def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
         f"{snap.corpus_tokens:,} tokens (was {run.corpus_tokens(step - 1):,}); vocabulary {snap.vocab_size:,}.</div>"
     )
     rule = (
-        f"<div class='bpe-rule'><b>Rules in use:</b> highest count wins; {esc_raw(RULES['counting'].split(';')[0])}; "
-        f"overlapping windows all count. Ties: {esc_raw(RULES[snap.tie_break])}</div>"
+        f"<div class='bpe-rule'><b>Rules in use.</b> The pair with the highest count wins. "
+        f"Counting: {esc_raw(RULES['counting'])} Ties ({esc_raw(snap.tie_break)}): {esc_raw(RULES[snap.tie_break])}</div>"
     )
     stop = ""
     if step == n and run.stop_reason:
         stop = f"<div class='bpe-reason'><b>Last merge.</b> {esc_raw(stop_reason_text(run))}</div>"
-    st.html(f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason}{stats}{stop}{rule if not presentation else ''}</div>")
+    if presentation:
+        rule = (
+            f"<div class='bpe-rule'>Rule: the highest count wins (overlapping windows count); "
+            f"ties go to {esc_raw(snap.tie_break)}.</div>"
+        )
+    st.html(f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason}{stats}{stop}{rule}</div>")
 
 
 def _memo_total_words(run: TrainedRun) -> int:
@@ -506,15 +531,17 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         width = max(1.0, 100.0 * c / top)
         body.append(
             f"<tr class='{'chosen' if chosen else ''}'><td class='num'>{rank}</td>"
-            f"<td>{chip_html(run, l, mode, presentation)} + {chip_html(run, r, mode, presentation)}{badge}</td>"
-            f"<td class='num'>{c:,}</td><td style='width:35%'><div class='bpe-bar' style='width:{width:.1f}%'></div></td></tr>"
+            f"<td class='pair'>{chip_html(run, l, mode, presentation)} + {chip_html(run, r, mode, presentation)}</td>"
+            f"<td class='num'>{c:,}</td><td class='barcell'><div class='bpe-bar' style='width:{width:.1f}%'></div></td>"
+            f"<td>{badge}</td></tr>"
         )
     extra = snap.ties - sum(1 for _, _, c in rows if c == snap.count)
     note = f"<p class='bpe-muted'>… and {extra:,} more pair{'s' if extra != 1 else ''} tied at {snap.count:,}.</p>" if extra > 0 else ""
-    when = "before this merge" if step >= 1 else "now (the first merge takes the top one)"
+    when = f"before merge {step:,}" if step >= 1 else "now (merge 1 takes the top one)"
     return (
-        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>Pair counts {when}</th>"
-        f"<th>count</th><th></th></tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+        f"<p class='bpe-muted'>Pair counts {when}</p>"
+        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>pair</th>"
+        f"<th>count</th><th></th><th></th></tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
     )
 
 
@@ -560,7 +587,7 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
         limit = st.selectbox("Word types shown", options, key=rows_key) if len(options) > 1 else limit
     total = _memo_total_words(run)
     head = (
-        f"{n_words:,} word types, {total:,} words; {run.corpus_tokens(step):,} tokens now "
+        f"{plural(n_words, 'word type')}, {plural(total, 'word')}; {plural(run.corpus_tokens(step), 'token')} now "
         f"(was {run.corpus_tokens(0):,} at step 0)."
     )
     if step >= 1:

@@ -23,10 +23,31 @@ _INVISIBLE_CATEGORIES = {"Cf", "Mn", "Me", "Cc", "Co", "Cn", "Zs", "Zl", "Zp"}
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&])")
 
 
+_NAMES = {0x200D: "ZWJ", 0x200C: "ZWNJ", 0xFE0F: "VS16", 0xFE0E: "VS15", 0x200B: "ZWSP", 0xFEFF: "BOM"}
+
+
+def _is_invisible(c: str) -> bool:
+    return unicodedata.category(c) in _INVISIBLE_CATEGORIES and c not in _VISIBLE
+
+
 def visible(text: str) -> str:
-    """``text`` with whitespace and control characters replaced by visible glyphs (not escaped)."""
-    if text and all(unicodedata.category(c) in _INVISIBLE_CATEGORIES and c not in _VISIBLE for c in text):
+    """``text`` with whitespace and control characters replaced by visible glyphs (not escaped).
+
+    Invisible characters (zero-width joiner, variation selectors, other format characters) stay
+    as they are inside a character sequence they modify (👨‍👩‍👧 still renders as one family), but
+    are written ``‹ZWJ›``/``‹U+XXXX›`` at the start of a token or after ASCII, where they would
+    silently vanish; a token of nothing but such characters is its code points (``U+200D``).
+    """
+    if text and all(_is_invisible(c) for c in text):
         return " ".join(f"U+{ord(c):04X}" for c in text)
+    if any(_is_invisible(c) for c in text):
+        chars = []
+        for i, c in enumerate(text):
+            if _is_invisible(c) and (i == 0 or ord(text[i - 1]) < 0x80):
+                chars.append(f"‹{_NAMES.get(ord(c), f'U+{ord(c):04X}')}›")
+            else:
+                chars.append(c)
+        text = "".join(chars)
     out = text.translate(_TABLE)
     # Other Unicode spaces (ideographic space, thin space...) would be invisible too.
     if any(c.isspace() for c in out):

@@ -1,0 +1,406 @@
+"""The stepper (app.py) through Streamlit's AppTest, plus the ui/ helpers it is built from.
+
+These run the real script: sidebar -> shared run cache -> render. No browser (see
+test_app_browser.py for that).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpe_core import TrainConfig, train
+from ui import render, state
+from ui.presets import PRESETS, PRESETS_DIR
+from ui.text import esc, md_escape, visible
+from ui.training import RunCache
+
+TIMEOUT = 60
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+def new_app(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = str(v)
+    return at.run()
+
+
+def bodies(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
+
+
+def body_with(at: AppTest, marker: str) -> str:
+    for b in bodies(at):
+        if marker in b:
+            return b
+    raise AssertionError(f"no st.html element containing {marker!r}; got {[b[:80] for b in bodies(at)]}")
+
+
+def text_of(fragment: str) -> str:
+    """Visible text of an HTML fragment (tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+
+
+def shown_step(at: AppTest) -> tuple[int, int]:
+    label = body_with(at, "bpe-step-label")
+    m = re.search(r'data-step="(\d+)">Step ([\d,]+) <span class="of">of ([\d,]+)', label)
+    assert m, label
+    return int(m.group(1)), int(m.group(3).replace(",", ""))
+
+
+def merge_line(at: AppTest) -> str:
+    """The merge card's head, e.g. 'Merge 1: e + s → es count 9'."""
+    card = body_with(at, "bpe-merge-card")
+    head = re.search(r"<div class='bpe-merge'.*?</div>", card, re.S).group(0)
+    return " ".join(text_of(head).split())
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# ------------------------------------------------------------------------------ default preset
+def test_default_preset_loads_with_no_input():
+    at = new_app()
+    no_exception(at)
+    assert not at.error
+    assert shown_step(at) == (0, 10)
+    assert "Start: every word is split into its characters" in text_of(body_with(at, "bpe-merge-card"))
+    corpus = text_of(body_with(at, "bpe-corpus"))
+    for word in ("low", "lower", "newest", "widest"):
+        assert word in corpus
+    assert dict(at.query_params) == {"preset": "textbook-low", "step": "0"}
+
+
+# ------------------------------------------------------------------------------ step controls
+def test_step_buttons_move_and_write_the_url():
+    at = new_app()
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at) == (1, 10)
+    assert merge_line(at) == "Merge 1: e + s → es count 9"
+    reason = text_of(body_with(at, "bpe-reason"))
+    assert "e + s occurs 9 times: 6 in newest, 3 in widest." in reason
+    assert "3 pairs were tied at 9 and the first-seen rule chose e + s" in reason
+    assert at.query_params["step"] == "1"
+
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 2
+    assert merge_line(at) == "Merge 2: es + t → est count 9"
+    at.button(key="stepper.prev").click().run()
+    assert shown_step(at)[0] == 1
+    at.button(key="stepper.last").click().run()
+    assert shown_step(at) == (10, 10)
+    assert at.button(key="stepper.next").disabled
+    at.button(key="stepper.first").click().run()
+    assert shown_step(at)[0] == 0
+    assert at.button(key="stepper.prev").disabled
+
+    at.slider(key="stepper.slider").set_value(7).run()
+    assert shown_step(at)[0] == 7
+    at.number_input(key="stepper.box").set_value(3).run()
+    assert shown_step(at)[0] == 3
+    assert merge_line(at) == "Merge 3: est + </w> → est</w> count 9"
+    assert at.query_params["step"] == "3"
+    no_exception(at)
+
+
+def test_step_from_the_url_first_and_later_reruns():
+    at = new_app(step=5)
+    assert shown_step(at) == (5, 10)
+    assert merge_line(at) == "Merge 5: lo + w → low count 7"
+    # A later rerun with a changed query string (as the load benchmark sends) is adopted too.
+    at.query_params["step"] = "8"
+    at.run()
+    assert shown_step(at)[0] == 8
+    # ...while a rerun with the URL the app wrote keeps the session's own step.
+    at.button(key="stepper.prev").click().run()
+    assert shown_step(at)[0] == 7
+    at.run()
+    assert shown_step(at)[0] == 7
+
+
+def test_url_carries_preset_and_settings():
+    at = new_app(preset="textbook-lowest", tie="lexical", merges=4, step=1)
+    no_exception(at)
+    assert at.selectbox(key="w.preset").value == "textbook-lowest"
+    assert at.selectbox(key="w.tie").value == "lexical"
+    assert shown_step(at) == (1, 4)
+    # Only what differs from the preset's recommended settings is written back, and the step always.
+    assert dict(at.query_params) == {"preset": "textbook-lowest", "merges": "4", "tie": "lexical", "step": "1"}
+
+
+def test_bad_url_values_give_messages_not_exceptions():
+    at = new_app(preset="no-such-preset", step="abc", variant="quantum", minf="-3")
+    no_exception(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "unknown preset" in warnings
+    assert "step" in warnings and "quantum" in warnings and "minf" in warnings
+    assert shown_step(at) == (0, 10)
+    at.query_params["step"] = "999"
+    at.run()
+    assert shown_step(at) == (10, 10)  # clamped to the last step
+
+
+# ------------------------------------------------------------------------------ settings
+def test_settings_change_the_results():
+    at = new_app(step=1)
+    assert merge_line(at).startswith("Merge 1: e + s")
+    at.selectbox(key="w.tie").select("lexical").run()
+    # subword-nmt's rule: the lexicographically largest of the tied pairs (e s, s t, t </w>).
+    assert merge_line(at).startswith("Merge 1: t + </w>")
+    at.selectbox(key="w.tie").select("first-seen").run()
+    at.radio(key="w.eow").set_value("attached").run()
+    assert merge_line(at).startswith("Merge 1: e + s")
+    assert "t</w>" in text_of(body_with(at, "bpe-corpus"))
+    at.number_input(key="w.merges").set_value(3).run()
+    assert shown_step(at) == (1, 3)
+    at.selectbox(key="w.variant").select("char").run()
+    assert "</w>" not in text_of(body_with(at, "bpe-corpus"))
+    assert at.query_params["variant"] == "char"
+    at.number_input(key="w.minf").set_value(50).run()
+    no_exception(at)
+    assert shown_step(at) == (0, 0)
+    card = text_of(body_with(at, "bpe-merge-card"))
+    assert "the most frequent pair left occurs 9 times, below the minimum frequency of 50" in card
+
+
+def test_vocabulary_size_limit():
+    at = new_app()
+    at.radio(key="w.limit").set_value("vocab").run()
+    at.number_input(key="w.vocab").set_value(14).run()
+    no_exception(at)
+    assert shown_step(at) == (0, 3)  # 11 base symbols + 3 merges
+    assert at.query_params["vocab"] == "14"
+
+
+def test_byte_display_modes_and_partial_tokens():
+    at = new_app(preset="nihao", step=1)
+    card = body_with(at, "bpe-merge-card")
+    assert "partial" in card and "\\xe4\\xbd" in card  # utf8 mode: orphan bytes as \xNN
+    at.radio(key="w.bytes").set_value("hex").run()
+    card = body_with(at, "bpe-merge-card")
+    assert "e4 bd" in card
+    at.radio(key="w.bytes").set_value("gpt2").run()
+    card = body_with(at, "bpe-merge-card")
+    assert "<span class=\"hex\">e4 bd</span>" in card  # gpt2 mode: hex under partial tokens
+    assert at.query_params["bytes"] == "gpt2"
+
+
+def test_presentation_mode_fewer_controls_and_palette():
+    at = new_app(present=1, step=2)
+    no_exception(at)
+    assert at.toggle(key="w.present").value is True
+    assert not at.slider  # no jump slider, no number box
+    assert not [n for n in at.number_input if n.key == "stepper.box"]
+    css = "".join(bodies(at))
+    assert "html { font-size: 21px; }" in css
+    assert render.PALETTE_COLOURBLIND[0] in css or any(c in css for c in render.PALETTE_COLOURBLIND)
+    assert not any(c in css for c in render.PALETTE if c not in render.PALETTE_COLOURBLIND)
+
+
+# ------------------------------------------------------------------------------ input
+def test_paste_text_and_word_counts():
+    at = new_app()
+    at.radio(key="w.source").set_value("paste").run()
+    assert "empty" in " ".join(e.value for e in at.error)
+    at.text_area(key="w.paste").input("hug hug hug pug pun bun hugs").run()
+    no_exception(at)
+    assert not at.error
+    at.button(key="stepper.next").click().run()
+    assert merge_line(at).startswith("Merge 1: u + g")
+    assert "preset" not in at.query_params
+
+    at.radio(key="w.source").set_value("words").run()
+    at.text_area(key="w.words").input("low 5\nlower 2\nnewest 6\nwidest 3").run()
+    at.button(key="stepper.next").click().run()
+    assert merge_line(at) == "Merge 1: e + s → es count 9"
+
+
+def test_upload_file_and_bad_files():
+    at = new_app()
+    at.radio(key="w.source").set_value("upload").run()
+    at.file_uploader(key="w.upload").set_value(("low.txt", "low low lower newest newest".encode(), "text/plain")).run()
+    no_exception(at)
+    assert not at.error
+    assert shown_step(at)[1] > 0
+    at.file_uploader(key="w.upload").set_value(("latin1.txt", "caf\xe9 caf\xe9".encode("latin-1"), "text/plain")).run()
+    errors = " ".join(e.value for e in at.error)
+    assert "not valid UTF" in errors
+    at.file_uploader(key="w.upload").set_value(("img.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "text/plain")).run()
+    assert "binary" in " ".join(e.value for e in at.error)
+    no_exception(at)
+
+
+@pytest.mark.parametrize(
+    "variant, text, expected",
+    [
+        ("eow", "   \n\t  ", "The text is empty"),
+        ("char", "a", "no adjacent pair is left"),
+        ("eow", "a", "the most frequent pair left occurs 1 time, below the minimum frequency of 2"),
+    ],
+)
+def test_degenerate_texts_explain_themselves(variant, text, expected):
+    at = new_app(variant=variant)
+    at.radio(key="w.source").set_value("paste").run()
+    at.text_area(key="w.paste").input(text).run()
+    no_exception(at)
+    shown = " ".join(e.value for e in at.error) + " ".join(bodies(at))
+    assert expected in shown
+
+
+def test_bad_inputs_show_messages():
+    at = new_app()
+    at.radio(key="w.source").set_value("words").run()
+    at.text_area(key="w.words").input("low 5\nlower two").run()
+    no_exception(at)
+    assert "Line 2" in " ".join(e.value for e in at.error)
+
+    at = new_app()
+    at.number_input(key="w.merges").set_value(state.max_merges() + 1).run()
+    no_exception(at)
+    assert f"the limit is {state.max_merges():,}" in " ".join(e.value for e in at.error).replace("\\", "")
+
+    at = new_app()
+    at.text_input(key="w.marker").input("a b").run()
+    no_exception(at)
+    assert "marker" in " ".join(e.value for e in at.error)
+
+
+def test_text_size_limit(monkeypatch):
+    monkeypatch.setenv("BPE_EXPLORER_MAX_BYTES", "100")
+    at = new_app()
+    at.radio(key="w.source").set_value("paste").run()
+    at.text_area(key="w.paste").input("word " * 50).run()
+    no_exception(at)
+    message = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "the limit is 100 bytes" in message
+
+
+def test_pasted_html_is_escaped_everywhere():
+    evil = "<img src=x onerror=alert(1)><style>*{display:none}</style> **bold** :red[x] $x$"
+    at = new_app()
+    at.radio(key="w.source").set_value("paste").run()
+    at.text_area(key="w.paste").input(evil).run()
+    at.number_input(key="w.minf").set_value(1).run()
+    at.button(key="stepper.next").click().run()
+    no_exception(at)
+    for b in bodies(at):
+        assert "<img" not in b
+        # Our own CSS is one st.html of <style> blocks; no other element holds a tag the user wrote.
+        if b.lstrip().startswith("<style>"):
+            assert "*{display:none}" not in b
+        else:
+            assert "<style>" not in b
+    corpus = body_with(at, "bpe-corpus")
+    assert "&lt;img" in corpus and "&lt;/style&gt;" in corpus
+    # Nothing the user wrote reaches Markdown unescaped.
+    for el in list(at.markdown) + list(at.caption) + list(at.error) + list(at.warning):
+        assert "<img" not in el.value and "**bold**" not in el.value
+
+
+# ------------------------------------------------------------------------------ helpers
+def test_visible_whitespace_and_controls():
+    assert visible(" the\n") == "␣the↵"
+    assert visible("a\tb\r") == "a→b␍"
+    assert visible("\x01") == "␁"
+    assert visible("\u200d") == "U+200D"
+    assert visible("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # kept inside an emoji sequence
+    assert esc("<b> & 'q'") == "&lt;b&gt;␣&amp;␣&#x27;q&#x27;"
+    assert md_escape(":red[x] **y**") == r"\:red\[x\] \*\*y\*\*"
+
+
+def test_merge_reason_and_stop_reason_texts():
+    cfg = TrainConfig(variant="eow", pretokenizer="whitespace", num_merges=10)
+    run = train(PRESETS["textbook-low"].words, cfg)
+    assert render.merge_reason(run, 1) == (
+        "e + s occurs 9 times: 6 in newest, 3 in widest. 3 pairs were tied at 9 and the first-seen rule "
+        "chose e + s (its first occurrence comes earliest in the corpus); also tied: s + t, t + </w>."
+    )
+    assert render.merge_reason(run, 9) == "low + </w> occurs 5 times: all in low. No other pair occurs 5 times."
+    assert render.stop_reason_text(run) == "Training stopped after the 10 merges asked for."
+    run = train({"aaaa": 1}, TrainConfig(variant="char", min_frequency=1))
+    assert "Overlapping windows all count" in render.merge_reason(run, 1)
+    assert "(3 × 1)" not in render.merge_reason(run, 1)  # freq 1: no multiplication shown
+
+
+def test_merge_tree_and_token_lookup():
+    cfg = TrainConfig(variant="eow", pretokenizer="whitespace", num_merges=10)
+    run = train(PRESETS["textbook-low"].words, cfg)
+    tid = render.find_token(run, "est</w>")
+    assert tid is not None and run.created_step[tid] == 3
+    assert render.find_token(run, "est</w>", step=2) is None  # not made yet at step 2
+    tree = text_of(render.merge_tree_html(run, tid))
+    assert tree.split() == ["est</w>", "step", "3", "est", "step", "2", "es", "step", "1", "e", "base", "s", "base",
+                            "t", "base", "</w>", "base"]  # fmt: skip
+
+
+def test_presets_are_in_the_repo_and_carry_provenance():
+    assert (PRESETS_DIR / "README.md").exists()
+    readme = (PRESETS_DIR / "README.md").read_text(encoding="utf-8")
+    for preset in PRESETS.values():
+        assert preset.provenance
+        if preset.file:
+            assert (PRESETS_DIR / preset.file).exists()
+            assert preset.file in readme
+    book = PRESETS["pg16457-book"].load_text()
+    assert len(book.encode("utf-8")) == 495_815 and "\r\n" in book
+    assert "🇨🇳" in PRESETS["zh-emoji"].load_text() and "👨\u200d👩\u200d👧" in PRESETS["zh-emoji"].load_text()
+
+
+# ------------------------------------------------------------------------------ shared cache
+def _tiny_run(cfg=TrainConfig(variant="char", num_merges=2, min_frequency=1)):
+    return train({"abcabc": 2, "abd": 1}, cfg)
+
+
+def test_run_cache_trains_once_for_concurrent_sessions():
+    cache = RunCache(max_entries=4, max_bytes=10**9)
+    calls = []
+    gate = threading.Event()
+
+    def make_run(progress):
+        calls.append(1)
+        gate.wait(2)
+        progress(1)
+        return _tiny_run()
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(cache.get_or_train("k", make_run))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    gate.set()
+    for t in threads:
+        t.join(10)
+    assert len(calls) == 1 and len(results) == 8 and len({id(r) for r in results}) == 1
+    assert cache.get("k") is results[0] and cache.trainings == 1
+
+
+def test_run_cache_is_bounded_by_entries_and_bytes():
+    cache = RunCache(max_entries=2, max_bytes=10**9)
+    for key in ("a", "b", "c"):
+        cache.get_or_train(key, lambda progress: _tiny_run())
+    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") is not None
+    size = _tiny_run().memory_bytes()
+    cache = RunCache(max_entries=10, max_bytes=2 * size + 2500)
+    for key in ("a", "b", "c"):
+        cache.get_or_train(key, lambda progress: _tiny_run(), input_bytes=1000)
+    assert len(cache) == 2 and cache.total_bytes <= cache.max_bytes
+    too_big = RunCache(max_entries=10, max_bytes=10)
+    assert too_big.get_or_train("x", lambda progress: _tiny_run()) is not None
+    assert len(too_big) == 0  # returned to the caller, not kept
+
+
+def test_run_cache_hands_errors_to_every_waiter():
+    cache = RunCache()
+
+    def bad(progress):
+        raise ValueError("nope")
+
+    with pytest.raises(ValueError, match="nope"):
+        cache.get_or_train("bad", bad)
+    assert cache.get("bad") is None
