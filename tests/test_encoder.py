@@ -321,3 +321,22 @@ def test_eow_decode_turns_markers_into_spaces():
     assert all(c for _, _, c in att.decode_detail(att.encode("lowest")))
     char = train(TEXTBOOK, TrainConfig(variant="char", num_merges=10)).tokenizer()
     assert char.decode(char.encode("low lower")) == "lowlower"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.dictionaries(st.text("abcé你 ", min_size=1, max_size=10), st.integers(1, 6), min_size=1, max_size=10),
+    kind=st.sampled_from(["char", "eow-separate", "eow-attached", "byte"]),
+    tie_break=st.sampled_from(["first-seen", "hf", "lexical"]),
+    merges=st.integers(0, 30),
+)
+def test_rank_encoder_replays_any_small_training_run(words, kind, tie_break, merges):
+    variant, _, style = kind.partition("-")
+    cfg = TrainConfig(variant=variant, eow_style=style or "separate", num_merges=merges, min_frequency=1, tie_break=tie_break)
+    run = train(words, cfg)
+    for step in sorted({0, run.num_steps // 2, run.num_steps}):
+        tok = Tokenizer.from_run(run, step)
+        for i in range(run.num_words):
+            word, _ = run.word(i)
+            assert list(tok.encode_piece(word)) == run.segmentation(i, step)
+            assert list(tok.trace_piece(word).ids) == run.segmentation(i, step)

@@ -1,0 +1,296 @@
+"""Command line: ``python -m bpe_core train|encode``.
+
+::
+
+    python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|none]
+        [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
+        [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
+    python -m bpe_core encode --model DIR [FILE] [--jsonl]
+
+FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
+else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
+``word count`` is read as a word-frequency list. ``--jsonl`` prints one JSON object per merge and a
+final ``{"stop": reason, "merges": n}`` line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .encoder import Tokenizer
+from .files import load_model, merges_txt_problem, save_model
+from .inputs import InputError, decode_bytes, looks_like_word_counts, max_input_bytes, parse_word_counts
+from .pretokenize import PRETOKENIZERS
+from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
+from .variants import EOW_STYLES, VARIANTS
+
+PROG = "bpe_core"
+
+
+class UsageError(Exception):
+    """Bad command-line settings (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, no usage dump
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (``train`` and ``encode`` sub-commands)."""
+    parser = _Parser(
+        prog=f"python -m {PROG}",
+        description="Byte-Pair Encoding, one merge at a time: train merges on a text file, or encode with a saved model.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="{train,encode}", parser_class=_Parser)
+    sub.required = True
+
+    tr = sub.add_parser("train", help="learn merges from a UTF-8 text file (or a 'word count' list)",
+                        description="Learn BPE merges from FILE (UTF-8 text, or one 'word count' per line).")
+    tr.add_argument("file", metavar="FILE", help="input file; - for stdin")
+    tr.add_argument("--variant", choices=VARIANTS, default="byte", help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)")
+    tr.add_argument("--pretokenizer", choices=PRETOKENIZERS, default=None, help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)")
+    stop = tr.add_mutually_exclusive_group()
+    stop.add_argument("--merges", type=int, metavar="N", help="stop after N merges")
+    stop.add_argument("--vocab-size", type=int, metavar="V", help="stop when the vocabulary holds V tokens (base alphabet included; 256 bytes for byte)")
+    tr.add_argument("--min-frequency", type=int, default=2, metavar="F", help="stop when the best pair occurs fewer than F times (default: 2)")
+    tr.add_argument("--tie-break", choices=TIE_BREAKS, default="first-seen", help="which of equally frequent pairs wins (default: first-seen)")
+    tr.add_argument("--eow-style", choices=EOW_STYLES, default="separate", help="eow marker as its own symbol or attached to the last character (default: separate)")
+    tr.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
+    tr.add_argument("--out", metavar="DIR", help="write merges.txt, vocab.json, tokenizer.json (byte, eow attached) and bpe_explorer.json to DIR")
+    tr.add_argument("--jsonl", action="store_true", help="one JSON object per merge, then a stop line")
+
+    en = sub.add_parser("encode", help="encode a UTF-8 text file with a saved model",
+                        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt).")
+    en.add_argument("--model", required=True, metavar="DIR", help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt)")
+    en.add_argument("file", metavar="FILE", nargs="?", default="-", help="input file; - or absent for stdin")
+    en.add_argument("--jsonl", action="store_true", help='print {"ids": [...], "tokens": [...]}')
+    return parser
+
+
+# ------------------------------------------------------------------------------------------ input
+def _fmt_size(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} MB"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f} kB"
+    return f"{n} bytes"
+
+
+def read_input(path: str) -> str:
+    """Read FILE (``-``: stdin) as UTF-8 text. Raises :class:`InputError` with a one-line message."""
+    limit = max_input_bytes()
+    if path == "-":
+        stream = sys.stdin.buffer
+        chunks = []
+        total = 0
+        while True:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise InputError(
+                    f"The input is more than {_fmt_size(limit)}, the limit (set BPE_EXPLORER_MAX_BYTES to change it)."
+                )
+        data = b"".join(chunks)
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(limit + 1)
+                if len(data) > limit:
+                    import os
+
+                    size = os.fstat(fh.fileno()).st_size
+                    raise InputError(
+                        f"{path} is {_fmt_size(max(size, len(data)))}; the limit is {_fmt_size(limit)} "
+                        "(set BPE_EXPLORER_MAX_BYTES to change it)."
+                    )
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file.") from None
+        except IsADirectoryError:
+            raise InputError(f"{path} is a directory, not a file.") from None
+        except PermissionError:
+            raise InputError(f"{path}: permission denied.") from None
+        except OSError as err:
+            raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
+    try:
+        return decode_bytes(data, limit)
+    except InputError as err:
+        name = "stdin" if path == "-" else path
+        raise InputError(f"{name}: {err}") from None
+
+
+# ------------------------------------------------------------------------------------------ output
+def _readable(value) -> str:
+    """A token for the plain-text output: GPT-2 alias for bytes; text quoted when it has whitespace."""
+    if isinstance(value, bytes):
+        from .byte_display import to_gpt2
+
+        return to_gpt2(value)
+    if not value or any(c.isspace() or not c.isprintable() for c in value):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def _jsonl(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def merge_record(run, snap) -> dict:
+    """The ``--jsonl`` object of one merge."""
+    return {
+        "step": snap.step,
+        "left": run.token_wire(snap.left),
+        "right": run.token_wire(snap.right),
+        "token": run.token_wire(snap.token),
+        "count": snap.count,
+        "left_hex": run.token_hex(snap.left),
+        "right_hex": run.token_hex(snap.right),
+        "ties": snap.ties,
+        "vocab_size": snap.vocab_size,
+        "corpus_tokens": snap.corpus_tokens,
+    }
+
+
+def _progress(total: int | None):
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, file=sys.stderr, unit="merge", desc="training", leave=False, dynamic_ncols=True)
+
+
+# ---------------------------------------------------------------------------------------- commands
+def cmd_train(args, out=None, err=None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    cfg = TrainConfig(
+        variant=args.variant,
+        pretokenizer=args.pretokenizer,
+        num_merges=args.merges,
+        vocab_size=args.vocab_size,
+        min_frequency=args.min_frequency,
+        tie_break=args.tie_break,
+        eow_style=args.eow_style,
+        eow_marker=args.eow_marker,
+    )
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    text = read_input(args.file)
+    if looks_like_word_counts(text):
+        words = parse_word_counts(text)
+        source = "word-frequency list"
+    else:
+        words = corpus_words(text, cfg)
+        source = "text"
+    trainer = Trainer(words, cfg)
+    run = trainer.run
+    if not args.jsonl:
+        print(
+            f"# {len(words)} word types from the {source}, {run.num_base} base symbols; variant {cfg.variant}, "
+            f"pre-tokenizer {cfg.resolved_pretokenizer}, tie-break {cfg.tie_break}, min frequency {cfg.min_frequency}",
+            file=out,
+        )
+    total = cfg.num_merges
+    if cfg.vocab_size is not None:
+        total = max(0, cfg.vocab_size - run.num_base)
+    bar = _progress(total)
+    try:
+        for snap in trainer.steps():
+            if args.jsonl:
+                print(_jsonl(merge_record(run, snap)), file=out)
+            else:
+                left, right, token = (_readable(run.token_value(t)) for t in (snap.left, snap.right, snap.token))
+                print(f"{snap.step}  {left} + {right} -> {token}  ({snap.count})", file=out)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    if hasattr(run, "_finish"):
+        run._finish()
+    n = run.num_steps
+    if args.jsonl:
+        print(_jsonl({"stop": run.stop_reason, "merges": n}), file=out)
+    else:
+        print(
+            f"# stopped: {run.stop_reason} after {n} merge{'s' if n != 1 else ''}; vocabulary {run.vocab_size} tokens; "
+            f"corpus {run.corpus_tokens(n)} tokens (was {run.corpus_tokens(0)})",
+            file=out,
+        )
+    out.flush()
+    if args.out:
+        _save(run, args.out, out if not args.jsonl else err, err)
+    return 0
+
+
+def _save(run, out_dir: str, info, err) -> None:
+    tok = Tokenizer.from_run(run)
+    problem = merges_txt_problem(tok)
+    if problem:
+        print(f"{PROG}: {problem}; writing the other files", file=err)
+    try:
+        paths = save_model(tok, out_dir, strict=False)
+    except OSError as exc:
+        raise InputError(f"cannot write to {out_dir}: {exc.strerror or exc}.") from None
+    print(f"# wrote {', '.join(str(p) for p in paths)}", file=info)
+
+
+def cmd_encode(args, out=None, err=None) -> int:
+    out = out or sys.stdout
+    tok = load_model(args.model)
+    text = read_input(args.file)
+    ids = tok.encode(text)
+    tokens = [tok.token_wire(i) for i in ids]
+    if args.jsonl:
+        print(_jsonl({"ids": ids, "tokens": tokens}), file=out)
+    else:
+        print(" ".join(_readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in ids), file=out)
+        print(" ".join(str(i) for i in ids), file=out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 bad input or settings, 1 unexpected error)."""
+    for stream, errors in ((sys.stdout, "strict"), (sys.stderr, "backslashreplace")):
+        try:  # JSON lines and tokens are UTF-8 whatever the locale says
+            stream.reconfigure(encoding="utf-8", errors=errors)
+        except (AttributeError, ValueError, OSError):
+            pass
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "train":
+            return cmd_train(args)
+        return cmd_encode(args)
+    except UsageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except InputError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, and keep Python from complaining at exit.
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except ValueError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # never a traceback
+        print(f"{PROG}: unexpected error ({type(exc).__name__}): {exc}", file=sys.stderr)
+        return 1

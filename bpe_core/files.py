@@ -1,0 +1,396 @@
+"""Saving and loading models: GPT-2 / Hugging Face files plus a small manifest.
+
+A model directory holds:
+
+* ``merges.txt`` -- ``#version: 0.2`` then one ``left right`` per merge, in rank order (the GPT-2 layout;
+  byte-level tokens in GPT-2's ``bytes_to_unicode`` form, so ``Ġthe`` is `` the``).
+* ``vocab.json`` -- ``{token: id}`` in the same form; char/eow include ``"<unk>"``.
+* ``tokenizer.json`` -- a Hugging Face ``tokenizers`` file, for byte-level runs and eow runs with the
+  attached marker style (the layouts HF's BPE model can express). It loads with
+  ``tokenizers.Tokenizer.from_file`` and encodes to the same ids.
+* ``bpe_explorer.json`` -- the variant, pre-tokenizer and end-of-word settings (and, when known, the
+  training frequencies of the tokens), so :func:`load_model` rebuilds the same :class:`Tokenizer`.
+
+A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4 or
+none pre-tokenizers); :func:`save_model` then raises ``ValueError`` naming the token, or, with
+``strict=False``, skips ``merges.txt`` and keeps the merges in ``bpe_explorer.json`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .byte_display import from_gpt2
+from .encoder import UNK_TOKEN, Tokenizer
+from .inputs import InputError
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, PRETOKENIZERS
+from .variants import Variant
+
+MERGES_HEADER = "#version: 0.2"
+MANIFEST = "bpe_explorer.json"
+FORMAT_NAME = "bpe_explorer"
+FORMAT_VERSION = 1
+
+
+def _as_tokenizer(run_or_tokenizer, step: int | None = None) -> Tokenizer:
+    if isinstance(run_or_tokenizer, Tokenizer):
+        return run_or_tokenizer
+    return Tokenizer.from_run(run_or_tokenizer, step)
+
+
+# --------------------------------------------------------------------------------------- writing
+def merges_txt_problem(run_or_tokenizer, step: int | None = None) -> str | None:
+    """Why ``merges.txt`` cannot hold this model (a token with whitespace), or ``None`` when it can."""
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    for rank, (left, right) in enumerate(tok.merges, start=1):
+        for side in (left, right):
+            wire = tok.variant.wire(side)
+            if not wire or any(c.isspace() for c in wire):
+                return (
+                    f"merges.txt cannot hold merge {rank}: the token {wire!r} contains whitespace "
+                    f"(train with the whitespace pre-tokenizer or the byte variant to get a merges.txt)"
+                )
+    return None
+
+
+def merges_txt(run_or_tokenizer, step: int | None = None) -> str:
+    """The text of ``merges.txt``. Raises ``ValueError`` when a token contains whitespace."""
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    problem = merges_txt_problem(tok)
+    if problem:
+        raise ValueError(problem)
+    wire = tok.variant.wire
+    lines = [MERGES_HEADER] + [f"{wire(left)} {wire(right)}" for left, right in tok.merges]
+    return "\n".join(lines) + "\n"
+
+
+def vocab_dict(run_or_tokenizer, step: int | None = None) -> dict[str, int]:
+    """``{wire_token: id}`` in id order (char/eow: ``"<unk>"`` last)."""
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    out = {tok.variant.wire(tok.values[i]): i for i in sorted(tok.values)}
+    if tok.unk_id is not None and UNK_TOKEN not in out:
+        out[UNK_TOKEN] = tok.unk_id
+    return out
+
+
+def vocab_json(run_or_tokenizer, step: int | None = None) -> str:
+    """The text of ``vocab.json``."""
+    return json.dumps(vocab_dict(run_or_tokenizer, step), ensure_ascii=False)
+
+
+def _split(pattern: str) -> dict:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}
+
+
+def _byte_level(use_regex: bool) -> dict:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": use_regex}
+
+
+def _text_splitter(pretokenizer: str) -> dict | None:
+    """The HF pre-tokenizer that splits text as our pre-tokenizer does (before any byte mapping)."""
+    if pretokenizer == "whitespace":
+        return {"type": "WhitespaceSplit"}
+    if pretokenizer == "gpt2":
+        return _split(GPT2_PATTERN)
+    if pretokenizer == "gpt4":
+        return _split(GPT4_PATTERN)
+    return None
+
+
+def tokenizer_json_supported(run_or_tokenizer) -> bool:
+    """True for the variants a ``tokenizer.json`` can express: byte-level, and eow with the attached marker."""
+    variant = run_or_tokenizer.variant
+    return variant.is_bytes or (variant.kind == "eow" and variant.eow_style == "attached")
+
+
+def tokenizer_json(run_or_tokenizer, step: int | None = None) -> str:
+    """A Hugging Face ``tokenizer.json`` for a byte-level or attached-eow model.
+
+    Byte-level: ``ByteLevel(add_prefix_space=False, use_regex=True)`` for the gpt2 pre-tokenizer; for the
+    others a ``Sequence`` of the splitter (``Split`` with the same regex / ``WhitespaceSplit``) and
+    ``ByteLevel(use_regex=False)``; ByteLevel decoder. eow attached: BPE with ``end_of_word_suffix`` and
+    ``unk_token`` ``<unk>``, the splitter as pre-tokenizer, ``BPEDecoder(suffix)``.
+
+    Raises:
+        ValueError: char, or eow with the separate marker (HF's BPE cannot express them).
+    """
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    variant = tok.variant
+    if not tokenizer_json_supported(tok):
+        raise ValueError(
+            f"tokenizer.json needs the byte variant or eow with the attached marker style "
+            f"(this model is {variant.kind}{' ' + variant.eow_style if variant.kind == 'eow' else ''})"
+        )
+    splitter = _text_splitter(tok.pretokenizer)
+    if variant.is_bytes:
+        if tok.pretokenizer == "gpt2":
+            pre = _byte_level(True)
+        elif splitter is None:
+            pre = _byte_level(False)
+        else:
+            pre = {"type": "Sequence", "pretokenizers": [splitter, _byte_level(False)]}
+        decoder = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+        unk, suffix = None, None
+    else:
+        pre = splitter
+        decoder = {"type": "BPEDecoder", "suffix": variant.eow_marker}
+        unk, suffix = UNK_TOKEN, variant.eow_marker
+    wire = variant.wire
+    model = {
+        "type": "BPE",
+        "dropout": None,
+        "unk_token": unk,
+        "continuing_subword_prefix": None,
+        "end_of_word_suffix": suffix,
+        "fuse_unk": False,
+        "byte_fallback": False,
+        "ignore_merges": False,
+        "vocab": vocab_dict(tok),
+        "merges": [[wire(left), wire(right)] for left, right in tok.merges],
+    }
+    doc = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": pre,
+        "post_processor": None,
+        "decoder": decoder,
+        "model": model,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def manifest(run_or_tokenizer, step: int | None = None, merges: bool = False, frequencies: bool = True) -> dict:
+    """The ``bpe_explorer.json`` content: variant, pre-tokenizer, eow settings; the token frequencies
+    (``[count per id]``) when known; the merges (``[[left, right]]``) only when asked."""
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    v = tok.variant
+    doc = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "variant": v.kind,
+        "pretokenizer": tok.pretokenizer,
+        "eow_style": v.eow_style,
+        "eow_marker": v.eow_marker,
+        "num_merges": tok.num_merges,
+        "unk_token": UNK_TOKEN if tok.unk_id is not None else None,
+    }
+    freq = tok.frequencies() if frequencies else None
+    if freq is not None:
+        doc["frequencies"] = {str(i): int(freq.get(i, 0)) for i in sorted(tok.values)}
+    if merges:
+        doc["merges"] = [[v.wire(left), v.wire(right)] for left, right in tok.merges]
+    return doc
+
+
+def save_model(run_or_tokenizer, out_dir, step: int | None = None, strict: bool = True) -> list[Path]:
+    """Write ``merges.txt``, ``vocab.json``, ``tokenizer.json`` (byte-level / eow attached) and
+    ``bpe_explorer.json`` into ``out_dir`` (created if needed).
+
+    Args:
+        run_or_tokenizer: a :class:`~bpe_core.run.TrainedRun` or a :class:`Tokenizer`.
+        step: for a run, save the model after merges 1..``step`` (default: all).
+        strict: when ``merges.txt`` cannot hold a token (whitespace inside), raise ``ValueError``
+            before writing anything (default), or (``False``) skip ``merges.txt`` and store the merges
+            in ``bpe_explorer.json``.
+
+    Returns:
+        The paths written.
+    """
+    tok = _as_tokenizer(run_or_tokenizer, step)
+    problem = merges_txt_problem(tok)
+    if problem and strict:
+        raise ValueError(problem)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def write(name: str, text: str) -> None:
+        path = out / name
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        written.append(path)
+
+    if problem:
+        stale = out / "merges.txt"
+        if stale.exists():
+            stale.unlink()  # never leave a merges.txt from another model next to this vocab.json
+    else:
+        write("merges.txt", merges_txt(tok))
+    write("vocab.json", vocab_json(tok))
+    if tokenizer_json_supported(tok):
+        write("tokenizer.json", tokenizer_json(tok))
+    else:
+        stale = out / "tokenizer.json"
+        if stale.exists():
+            stale.unlink()
+    write(MANIFEST, json.dumps(manifest(tok, merges=bool(problem)), ensure_ascii=False, indent=1))
+    return written
+
+
+# --------------------------------------------------------------------------------------- reading
+def _text(data, name: str) -> str:
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{name} is not valid UTF-8 (byte {err.start}).") from None
+    return data[1:] if data.startswith("\ufeff") else data
+
+
+def _parse_vocab(vocab_text, name: str = "vocab.json") -> dict[str, int]:
+    text = _text(vocab_text, name)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{name} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}).") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{name} must be a JSON object {{token: id}}, got {type(data).__name__}.")
+    seen: dict[int, str] = {}
+    for token, tid in data.items():
+        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+            raise InputError(f"{name}: the id of {token!r} must be a non-negative integer, got {tid!r}.")
+        if tid in seen:
+            raise InputError(f"{name}: id {tid} is given to both {seen[tid]!r} and {token!r}.")
+        seen[tid] = token
+    return data
+
+
+def _parse_merges(merges_text, name: str = "merges.txt") -> list[tuple[int, str, str]]:
+    """``[(line_number, left, right)]`` from a merges.txt text."""
+    text = _text(merges_text, name)
+    out = []
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        if not line.strip():
+            continue
+        if lineno == 1 and line.startswith("#version"):
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise InputError(f"{name} line {lineno}: expected 'left right' (two tokens and one space), got {line[:60]!r}.")
+        out.append((lineno, parts[0], parts[1]))
+    return out
+
+
+def _check_merges(merges: list, vocab: dict[str, int], name: str = "merges.txt") -> None:
+    for lineno, left, right in merges:
+        for side in (left, right, left + right):
+            if side not in vocab:
+                what = "result" if side == left + right else "token"
+                raise InputError(f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json.")
+
+
+def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
+    """A byte-level :class:`Tokenizer` (gpt2 pre-tokenizer) from a GPT-2-style ``vocab.json`` + ``merges.txt``.
+
+    Ids are those of ``vocab.json``. Entries that are not ``bytes_to_unicode`` strings (special tokens such
+    as ``<|endoftext|>`` are, harmlessly) are kept as their UTF-8 bytes; no merge may use them.
+
+    Raises:
+        InputError: bad JSON, a bad merges line, a merge whose sides or result are not in the vocabulary,
+            a missing byte, or two entries for the same bytes (a one-line message naming the line).
+    """
+    vocab_wire = _parse_vocab(vocab_json_text)
+    merges = _parse_merges(merges_text)
+    _check_merges(merges, vocab_wire)
+    vocab: dict[bytes, int] = {}
+    alias_ok: set = set()
+    for wire, tid in vocab_wire.items():
+        try:
+            value = from_gpt2(wire)
+            alias_ok.add(wire)
+        except ValueError:
+            value = wire.encode("utf-8")
+        if value in vocab:
+            raise InputError(f"vocab.json: {wire!r} and another entry stand for the same bytes {value!r}.")
+        vocab[value] = tid
+    for lineno, left, right in merges:
+        for side in (left, right):
+            if side not in alias_ok:
+                raise InputError(f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode).")
+    missing = [b for b in range(256) if bytes((b,)) not in vocab]
+    if missing:
+        raise InputError(f"vocab.json lacks {len(missing)} of the 256 single bytes (first: byte 0x{missing[0]:02x}).")
+    pairs = [(from_gpt2(left), from_gpt2(right)) for _, left, right in merges]
+    try:
+        return Tokenizer(Variant("byte"), "gpt2", pairs, vocab)
+    except ValueError as err:
+        raise InputError(f"vocab.json/merges.txt: {err}.") from None
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path} does not exist.") from None
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
+    return _text(data, path.name)
+
+
+def load_model(model_dir) -> Tokenizer:
+    """Rebuild the :class:`Tokenizer` saved by :func:`save_model` in ``model_dir``.
+
+    A directory with only ``vocab.json`` + ``merges.txt`` (no ``bpe_explorer.json``) is read as GPT-2
+    files (:func:`load_gpt2_files`).
+
+    Raises:
+        InputError: a missing directory or file, or malformed content (one-line message).
+    """
+    d = Path(model_dir)
+    if not d.is_dir():
+        raise InputError(f"{d} is not a model directory (it does not exist or is not a directory).")
+    man_path = d / MANIFEST
+    if not man_path.exists():
+        if (d / "vocab.json").exists() and (d / "merges.txt").exists():
+            return load_gpt2_files(_read(d / "vocab.json"), _read(d / "merges.txt"))
+        raise InputError(f"{d} holds neither {MANIFEST} nor a vocab.json + merges.txt pair.")
+    try:
+        man = json.loads(_read(man_path))
+    except json.JSONDecodeError as err:
+        raise InputError(f"{MANIFEST} is not valid JSON (line {err.lineno}: {err.msg}).") from None
+    if not isinstance(man, dict) or man.get("format") != FORMAT_NAME:
+        raise InputError(f"{MANIFEST} is not a BPE Explorer manifest.")
+    try:
+        variant = Variant(man.get("variant", "byte"), man.get("eow_style", "separate"), man.get("eow_marker", "</w>"))
+    except ValueError as err:
+        raise InputError(f"{MANIFEST}: {err}.") from None
+    pretokenizer = man.get("pretokenizer")
+    if pretokenizer not in PRETOKENIZERS:
+        raise InputError(f"{MANIFEST}: unknown pre-tokenizer {pretokenizer!r}.")
+    vocab_wire = _parse_vocab(_read(d / "vocab.json"))
+    if (d / "merges.txt").exists():
+        merges = _parse_merges(_read(d / "merges.txt"))
+    elif isinstance(man.get("merges"), list):
+        merges = []
+        for i, pair in enumerate(man["merges"], start=1):
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x for x in pair)):
+                raise InputError(f"{MANIFEST}: merge {i} is not a [left, right] pair of strings.")
+            merges.append((i, pair[0], pair[1]))
+    else:
+        raise InputError(f"{d} has no merges.txt (and {MANIFEST} holds no merges).")
+    _check_merges(merges, vocab_wire)
+
+    if variant.is_bytes:
+        try:
+            vocab = {from_gpt2(w): i for w, i in vocab_wire.items()}
+            pairs = [(from_gpt2(left), from_gpt2(right)) for _, left, right in merges]
+        except ValueError as err:
+            raise InputError(f"vocab.json/merges.txt: {err}.") from None
+    else:
+        vocab = dict(vocab_wire)
+        pairs = [(left, right) for _, left, right in merges]
+    freq = None
+    if isinstance(man.get("frequencies"), dict):
+        try:
+            freq = {int(k): int(v) for k, v in man["frequencies"].items()}
+        except (TypeError, ValueError):
+            raise InputError(f"{MANIFEST}: frequencies must map ids to counts.") from None
+    try:
+        return Tokenizer(variant, pretokenizer, pairs, vocab, freq)
+    except ValueError as err:
+        raise InputError(f"{d}: {err}.") from None
