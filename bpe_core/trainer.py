@@ -38,8 +38,8 @@ import heapq
 from itertools import islice
 from array import array
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator, NamedTuple
 
 from .pretokenize import PRETOKENIZERS, word_counts
 from .run import TrainedRun, hf_base_ranks, rev_key
@@ -125,11 +125,12 @@ class TrainConfig:
         return self
 
 
-@dataclass(frozen=True)
-class MergeStep:
-    """One merge: what the app shows for step ``step``. Immutable.
+class MergeStep(NamedTuple):
+    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
+    compared by value, so a replayed run's snapshots compare equal).
 
-    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`.
+    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
+    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
 
     Attributes:
         step: 1-based merge number (also the rank of the merge, counting from 1).
@@ -141,7 +142,7 @@ class MergeStep:
         top_pairs: the top-K ``(left, right, count)`` before the merge, in tie-break order.
         vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
             (each word type's token count times its frequency); occurrences: positions rewritten
-            (unweighted).
+            (unweighted); words_changed: word types rewritten.
         stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
     """
 
@@ -158,17 +159,8 @@ class MergeStep:
     vocab_size: int
     corpus_tokens: int
     occurrences: int
+    words_changed: int
     stop_reason: str | None = None
-    run: "object" = field(default=None, compare=False, repr=False)
-
-    def changed_words(self, limit: int | None = None) -> list:
-        """Word types this merge changed: ``[(word_index, word, freq, before_ids, after_ids)]``."""
-        return self.run.changed_words(self.step, limit)
-
-    @property
-    def words_changed(self) -> int:
-        """How many word types this merge changed (computed on demand from the run's deltas)."""
-        return len(self.run.changed_word_indices(self.step))
 
 
 class Trainer:
@@ -197,7 +189,8 @@ class Trainer:
         if any(f <= 0 for f in freqs):
             raise ValueError("word frequencies must be positive")
         word_start = array("q")
-        pos_freq: list[int] = []
+        pos_freq: list[int] = []  # per symbol position: its word type's frequency
+        pos_word: list[int] = []  # per symbol position: its word type's index
         if variant.is_bytes:
             values: list = [bytes((b,)) for b in range(256)]
             base = bytearray()
@@ -206,6 +199,7 @@ class Trainer:
                 word_start.append(len(base))
                 base += data
                 pos_freq += [f] * len(data)
+                pos_word += [len(word_start) - 1] * len(data)
             base_ids = list(base)
         else:
             symbols: list = []
@@ -214,6 +208,7 @@ class Trainer:
                 word_start.append(len(symbols))
                 symbols += syms
                 pos_freq += [f] * len(syms)
+                pos_word += [len(word_start) - 1] * len(syms)
             marker_last = (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
             if variant.kind == "eow" and variant.eow_style == "separate":
                 marker = variant.eow_marker
@@ -237,7 +232,7 @@ class Trainer:
             if e > s:
                 nxt[e - 1] = -1
                 prv[s] = -1
-        self._nxt, self._prv, self._pos_freq = nxt, prv, pos_freq
+        self._nxt, self._prv, self._pos_freq, self._pos_word = nxt, prv, pos_freq, pos_word
 
         # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
         # positions: every position where the pair has occurred. Entries go stale when a neighbouring
@@ -368,7 +363,7 @@ class Trainer:
             if reason is not None:
                 run.stop_reason = reason
                 if pending is not None:
-                    pending = _with_stop(pending, reason)
+                    pending = pending._replace(stop_reason=reason)
                     run._replace_last(pending)
                     yield pending
                 return
@@ -383,8 +378,8 @@ class Trainer:
         a, b = pk >> _SHIFT, pk & _MASK
         run = self.run
         ties = self._hist.get(best_count, 0)
-        tied = tuple((p >> _SHIFT, p & _MASK) for c, p in top if c == best_count)[: self.config.max_tied]
-        top_pairs = tuple((p >> _SHIFT, p & _MASK, c) for c, p in top[: self.config.top_k])
+        tied = tuple([(p >> _SHIFT, p & _MASK) for c, p in top if c == best_count][: self.config.max_tied])
+        top_pairs = tuple([(p >> _SHIFT, p & _MASK, c) for c, p in top[: self.config.top_k]])
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
             if self.config.tie_break == "hf":
@@ -392,13 +387,15 @@ class Trainer:
             elif self.config.tie_break == "lexical":
                 self._lex.append(rev_key(run.values[new_id]))
 
-        tok, nxt, prv, pos_freq = self._tok, self._nxt, self._prv, self._pos_freq
+        tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
         count, where, hist = self._count, self._where, self._hist
         new_left = new_id << _SHIFT
         # Count changes are summed per pair and applied once after the pass.
         delta: dict[int, int] = defaultdict(int)
         merged_q = array("q")
         removed_tokens = 0
+        words_changed = 0
+        last_word = -1
         positions = where.pop(pk)
         for p in islice(positions, self._head.pop(pk, 0), None):
             if tok[p] != a:
@@ -431,6 +428,9 @@ class Trainer:
             nxt[p] = r
             merged_q.append(q)
             removed_tokens += f
+            if pos_word[p] != last_word:  # positions ascend, so each word type is entered once
+                last_word = pos_word[p]
+                words_changed += 1
 
         old = count.pop(pk)
         hist[old] -= 1
@@ -481,16 +481,10 @@ class Trainer:
             vocab_size=run.vocab_size,
             corpus_tokens=self._corpus_tokens,
             occurrences=len(merged_q),
-            run=run,
+            words_changed=words_changed,
         )
         run._append(snap)
         return snap
-
-
-def _with_stop(snap: MergeStep, reason: str) -> MergeStep:
-    from dataclasses import replace
-
-    return replace(snap, stop_reason=reason)
 
 
 def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:
