@@ -1,0 +1,256 @@
+"""Training speed and memory: bpe_core vs Hugging Face tokenizers vs subword-nmt vs the textbook loop.
+
+Usage::
+
+    .venv/bin/python benchmarks/train_speed.py [--merges 10000] [--textbook-merges 10] [--repeat 3]
+
+Two workloads, as in issue 3:
+
+* pg16457 (English, 496 kB): ``eow``, whitespace pre-tokenizer, 10,000 merges, min frequency 2.
+  Hugging Face and subword-nmt glue the end-of-word marker to the last character, so bpe_core runs the
+  ``attached`` style for the like-for-like ratio; the ``separate`` style (the classic tutorial) is shown too.
+* hongloumeng (Chinese, 2.5 MB): byte-level, GPT-2 pre-tokenizer, 10,000 merges, min frequency 2.
+  subword-nmt is not byte-level; it is given the same pre-tokens written as GPT-2 byte-alias strings,
+  which makes its character-level BPE a byte-level one.
+
+Every contender runs in its own fresh Python process (so peak RSS is its own) ``--repeat`` times; the
+table shows the best wall time (pre-tokenization + counting + training, file already in memory), the
+ratio to Hugging Face, and the process's peak RSS minus that of an idle process with the same imports.
+For bpe_core, "run MB" is what the finished run retains (all snapshots and per-step deltas), measured
+with tracemalloc in a separate pass so the timing is not slowed by it. The textbook loop (recount the
+whole vocabulary and rewrite every word with a regex at each merge) runs ``--textbook-merges`` merges
+and is extrapolated linearly, which flatters it: its later merges are no cheaper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+sys.path.insert(0, str(ROOT))
+
+WORKLOADS = {
+    "pg16457": {"file": "pg16457.txt", "variant": "eow", "pretokenizer": "whitespace"},
+    "hongloumeng": {"file": "hongloumeng.txt", "variant": "byte", "pretokenizer": "gpt2"},
+}
+
+
+def read(name: str) -> str:
+    with open(CORPORA / WORKLOADS[name]["file"], encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+# --------------------------------------------------------------------------------------- contenders
+def run_ours(name: str, merges: int, style: str = "attached", measure_memory: bool = False) -> dict:
+    from bpe_core import TrainConfig, corpus_words, train
+
+    spec = WORKLOADS[name]
+    text = read(name)
+    cfg = TrainConfig(
+        variant=spec["variant"], pretokenizer=spec["pretokenizer"], num_merges=merges, min_frequency=2, eow_style=style
+    )
+    if measure_memory:
+        tracemalloc.start()
+    t0 = time.perf_counter()
+    run = train(corpus_words(text, cfg), cfg)
+    elapsed = time.perf_counter() - t0
+    out = {"seconds": elapsed, "merges": run.num_steps, "stop": run.stop_reason}
+    if measure_memory:
+        import gc
+
+        gc.collect()
+        current, peak = tracemalloc.get_traced_memory()
+        out["run_mb"] = current / 1e6
+        out["traced_peak_mb"] = peak / 1e6
+    return out
+
+
+def run_hf(name: str, merges: int) -> dict:
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    spec = WORKLOADS[name]
+    text = read(name)
+    t0 = time.perf_counter()
+    if spec["variant"] == "byte":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        trainer = trainers.BpeTrainer(
+            vocab_size=256 + merges,
+            min_frequency=2,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+            show_progress=False,
+        )
+    else:
+        tok = Tokenizer(models.BPE(end_of_word_suffix="</w>"))
+        tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+        # HF's vocabulary counts the alphabet and the suffixed alphabet; size it so it makes `merges` merges.
+        words = text.split()
+        alphabet = {c for w in words for c in w} | {w[-1] + "</w>" for w in words}
+        trainer = trainers.BpeTrainer(
+            vocab_size=len(alphabet) + merges, min_frequency=2, end_of_word_suffix="</w>", show_progress=False
+        )
+    tok.train_from_iterator([text], trainer)
+    elapsed = time.perf_counter() - t0
+    n = len(json.loads(tok.to_str())["model"]["merges"])
+    return {"seconds": elapsed, "merges": n}
+
+
+def _alias_words(name: str) -> Counter:
+    from bpe_core import TrainConfig, corpus_words
+    from bpe_core.byte_display import to_gpt2
+
+    spec = WORKLOADS[name]
+    words = corpus_words(read(name), TrainConfig(variant=spec["variant"], pretokenizer=spec["pretokenizer"]))
+    if spec["variant"] == "byte":
+        return Counter({to_gpt2(w.encode("utf-8")): f for w, f in words.items()})
+    return Counter(words)
+
+
+def run_subword_nmt(name: str, merges: int) -> dict:
+    import io
+
+    from subword_nmt.learn_bpe import learn_bpe
+
+    t0 = time.perf_counter()
+    words = _alias_words(name)
+    dict_input = io.StringIO("".join(f"{w} {c}\n" for w, c in words.items()))
+    out = io.StringIO()
+    learn_bpe(dict_input, out, merges, min_frequency=2, is_dict=True)
+    elapsed = time.perf_counter() - t0
+    n = sum(1 for line in out.getvalue().splitlines() if line and not line.startswith("#"))
+    return {"seconds": elapsed, "merges": n}
+
+
+def run_textbook(name: str, merges: int) -> dict:
+    """The tutorial's loop: recount every pair of every word, then rewrite each word with a regex."""
+    t0 = time.perf_counter()
+    words = _alias_words(name)
+    if WORKLOADS[name]["variant"] == "eow":
+        vocab = {" ".join(w) + "</w>": c for w, c in words.items()}  # attached marker, like HF
+    else:
+        vocab = {" ".join(w): c for w, c in words.items()}
+    done = 0
+    for _ in range(merges):
+        pairs: dict = defaultdict(int)
+        for word, freq in vocab.items():
+            symbols = word.split()
+            for i in range(len(symbols) - 1):
+                pairs[symbols[i], symbols[i + 1]] += freq
+        if not pairs:
+            break
+        best = max(pairs, key=pairs.get)
+        if pairs[best] < 2:
+            break
+        pattern = re.compile(r"(?<!\S)" + re.escape(" ".join(best)) + r"(?!\S)")
+        vocab = {pattern.sub("".join(best), word): freq for word, freq in vocab.items()}
+        done += 1
+    elapsed = time.perf_counter() - t0
+    return {"seconds": elapsed, "merges": done}
+
+
+def run_idle(name: str, merges: int) -> dict:
+    import bpe_core  # noqa: F401
+    import tokenizers  # noqa: F401
+
+    read(name)
+    return {"seconds": 0.0, "merges": 0}
+
+
+CONTENDERS = {
+    "idle": run_idle,
+    "ours-attached": lambda n, m: run_ours(n, m, "attached"),
+    "ours-separate": lambda n, m: run_ours(n, m, "separate"),
+    "ours-memory": lambda n, m: run_ours(n, m, "separate" if WORKLOADS[n]["variant"] == "eow" else "attached", True),
+    "hf": run_hf,
+    "subword-nmt": run_subword_nmt,
+    "textbook": run_textbook,
+}
+
+
+def worker(contender: str, name: str, merges: int) -> None:
+    result = CONTENDERS[contender](name, merges)
+    result["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
+
+
+def spawn(contender: str, name: str, merges: int) -> dict:
+    env = dict(os.environ, RAYON_NUM_THREADS=os.environ.get("RAYON_NUM_THREADS", ""))
+    if not env["RAYON_NUM_THREADS"]:
+        del env["RAYON_NUM_THREADS"]
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker", contender, name, str(merges)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--merges", type=int, default=10_000)
+    parser.add_argument("--textbook-merges", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--worker", nargs=3, metavar=("CONTENDER", "WORKLOAD", "MERGES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker[0], args.worker[1], int(args.worker[2]))
+        return
+
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; best of {args.repeat} runs, each in a fresh process")
+    header = f"{'workload':<12} {'contender':<16} {'merges':>7} {'seconds':>9} {'x HF':>6} {'peak MB':>8} {'run MB':>7}  note"
+    print(header)
+    print("-" * len(header))
+    for name in WORKLOADS:
+        idle = spawn("idle", name, 0)["maxrss_mb"]
+        rows = {}
+        order = ["hf", "ours-attached"] + (["ours-separate"] if WORKLOADS[name]["variant"] == "eow" else [])
+        order += ["subword-nmt", "textbook"]
+        for contender in order:
+            merges = args.textbook_merges if contender == "textbook" else args.merges
+            repeat = 1 if contender == "textbook" else args.repeat
+            results = [spawn(contender, name, merges) for _ in range(repeat)]
+            best = min(results, key=lambda r: r["seconds"])
+            best["maxrss_mb"] = max(r["maxrss_mb"] for r in results)
+            rows[contender] = best
+        mem = spawn("ours-memory", name, args.merges)
+        hf_seconds = rows["hf"]["seconds"]
+        for contender, r in rows.items():
+            seconds = r["seconds"]
+            note = ""
+            if contender == "textbook":
+                per_merge = seconds / max(r["merges"], 1)
+                note = f"{r['merges']} merges in {seconds:.1f}s, extrapolated to {args.merges}"
+                seconds = per_merge * args.merges
+            run_mb = ""
+            if contender.startswith("ours") and contender.endswith(mem_style(name)):
+                run_mb = f"{mem['run_mb']:.1f}"
+            if "stop" in r and r["stop"] != "num_merges":
+                note += f" stopped: {r['stop']}"
+            shown = args.merges if contender == "textbook" else r["merges"]
+            print(
+                f"{name:<12} {contender:<16} {shown:>7} {seconds:>9.2f} {seconds / hf_seconds:>6.2f} "
+                f"{r['maxrss_mb'] - idle:>8.1f} {run_mb:>7}  {note}"
+            )
+        print()
+    print("targets: ours <= 1.5x HF on pg16457, <= 3x HF on hongloumeng, pg16457 run <= 100 MB")
+
+
+def mem_style(name: str) -> str:
+    return "separate" if WORKLOADS[name]["variant"] == "eow" else "attached"
+
+
+if __name__ == "__main__":
+    main()
