@@ -215,12 +215,19 @@ def test_longest_match_unknown_remainder_is_one_unknown_token():
 
 
 def test_longest_match_handles_very_long_words_without_recursion():
-    tok = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10)).tokenizer()
-    word = "lowestnewer" * 20_000  # 220,000 characters, one pre-token
-    ids = tok.encode_longest_match(word)
-    assert tok.decode(ids) == word
+    # The tutorial's recursion goes one level deeper per token tried: with 5,000 distinct characters,
+    # ordered so that each level splits off only the first character, it would need 5,000 frames.
+    chars = [chr(0x4E00 + i) for i in range(5000)]
+    vocab = {c: i for i, c in enumerate(chars)}
+    tok = Tokenizer("char", "none", [], vocab, frequencies={i: 5000 - i for i in range(5000)})
+    word = "".join(chars)
+    assert tok.encode_longest_match(word) == list(range(5000))
+    # a long real word, with merges
+    eow = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10)).tokenizer()
+    long_word = "lowestnewer" * 5_000
+    assert eow.decode(eow.encode_longest_match(long_word)) == long_word
     byte_tok = train(corpus_words(read_corpus("pg16457.txt", 0, 20_000), TrainConfig()), TrainConfig(num_merges=100)).tokenizer()
-    long_piece = "abc" * 50_000
+    long_piece = "abc" * 20_000
     assert byte_tok.decode(byte_tok.encode_longest_match(long_piece)) == long_piece
 
 
