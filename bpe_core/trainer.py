@@ -34,6 +34,7 @@ invalidation finds the best pair.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from itertools import islice
 from array import array
@@ -269,6 +270,7 @@ class Trainer:
             self._lex = [rev_key(v) for v in values]
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
+        self._top: list = []  # the entries _peek returned last, kept out of the heap
         self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
 
@@ -282,59 +284,73 @@ class Trainer:
         return (self._lex[left], self._lex[right])
 
     # ------------------------------------------------------------------------------------ best pairs
-    def _peek(self, want: int, max_tied: int) -> list:
-        """Pop valid heap entries until ``want`` pairs and the tied ones (up to ``max_tied``) are in
-        hand; push them back and return ``[(count, pk)]`` best first.
+    def _exact(self, pk: int):
+        """The pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if it is gone."""
+        c = self._count.get(pk, 0)
+        if c <= 0:
+            return None
+        if self.config.tie_break != "first-seen":
+            return (-c, self._tiebreak(pk), pk)
+        # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
+        tok, nxt = self._tok, self._nxt
+        a, b = pk >> _SHIFT, pk & _MASK
+        lst = self._where[pk]
+        i = self._head.get(pk, 0)
+        while True:
+            p = lst[i]
+            if tok[p] == a:
+                q = nxt[p]
+                if q >= 0 and tok[q] == b:
+                    break
+            i += 1
+        self._head[pk] = i
+        return (-c, p, pk)
 
-        Heap entries ``(-count, tie-break value, pair)`` may be stale: a pair's count only falls
-        between pushes, and it is re-pushed whenever it gains occurrences, so an entry whose count or
-        first position no longer holds is corrected and pushed again instead of being used.
+    def _peek(self, want: int, max_tied: int) -> list:
+        """The best pairs now: ``[(count, pair)]``, best first -- at least ``want`` of them (if there are
+        that many) and every pair tied with the best up to ``max_tied``.
+
+        Heap entries ``(-count, tie-break value, pair)`` may be stale: a pair's count only falls between
+        pushes and it is re-pushed whenever it gains occurrences, so a stale entry is never better than
+        the truth; when one surfaces it is corrected and pushed again. The pairs returned last time are
+        kept aside (``_top``) rather than pushed back, because most of them are still on top: they are
+        re-checked, then only heap entries that could beat them are popped.
         """
-        heap, count, where, head, tok, nxt = self._heap, self._count, self._where, self._head, self._tok, self._nxt
-        first_seen = self.config.tie_break == "first-seen"
+        heap = self._heap
         pop, push = heapq.heappop, heapq.heappush
-        good: list = []
-        seen: set = set()
-        best = None
-        tied = 0
-        while heap:
-            entry = pop(heap)
-            negc, tb, pk = entry
-            c = count.get(pk, 0)
-            if c <= 0:
-                continue
-            if first_seen:
-                # The pair's first live position, skipping candidates gone stale (each only once).
-                a, b = pk >> _SHIFT, pk & _MASK
-                lst = where[pk]
-                i = head.get(pk, 0)
-                while True:
-                    p = lst[i]
-                    if tok[p] == a:
-                        q = nxt[p]
-                        if q >= 0 and tok[q] == b:
-                            break
-                    i += 1
-                head[pk] = i
-                if -negc != c or tb != p:
-                    push(heap, (-c, p, pk))
-                    continue
-            elif -negc != c:
-                push(heap, (-c, tb, pk))
-                continue
-            if pk in seen:
-                continue
-            seen.add(pk)
-            good.append(entry)
-            if best is None:
-                best = c
-            if c == best:
-                tied += 1
-            if len(good) >= want and (c < best or tied >= max_tied):
+        exact = self._exact
+        cands = [e for e in map(exact, (e[2] for e in self._top)) if e is not None]
+        cands.sort()
+        in_cands = {e[2] for e in cands}
+        while True:
+            # The selection is the shortest prefix of ``cands`` with ``want`` pairs that also ends the
+            # run of ties (or holds ``max_tied`` of them); a heap entry before its end could change it.
+            cut = None
+            if len(cands) >= want:
+                best = cands[0][0]
+                tied = 0
+                for i, e in enumerate(cands):
+                    if e[0] == best:
+                        tied += 1
+                    if i + 1 >= want and (e[0] != best or tied >= max_tied):
+                        cut = i
+                        break
+            if not heap or (cut is not None and not heap[0] < cands[cut]):
                 break
-        for entry in good:
+            entry = pop(heap)
+            true = exact(entry[2])
+            if true is None or entry[2] in in_cands:
+                continue
+            if true != entry:
+                push(heap, true)
+                continue
+            bisect.insort(cands, entry)
+            in_cands.add(entry[2])
+        keep = len(cands) if cut is None else cut + 1
+        for entry in cands[keep:]:
             push(heap, entry)
-        return [(-e[0], e[2]) for e in good]
+        self._top = cands[:keep]
+        return [(-e[0], e[2]) for e in self._top]
 
     # ------------------------------------------------------------------------------------ the loop
     def steps(self) -> Iterator[MergeStep]:
