@@ -26,3 +26,11 @@ __all__ = [
     "RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train",
     "VARIANTS", "EOW_STYLES", "Variant",
 ]
+
+from .encoder import UNK_TOKEN, PieceTrace, Tokenizer, TraceStep
+from .files import load_gpt2_files, load_model, save_model, tokenizer_json
+
+__all__ += [
+    "UNK_TOKEN", "PieceTrace", "Tokenizer", "TraceStep",
+    "load_gpt2_files", "load_model", "save_model", "tokenizer_json",
+]
