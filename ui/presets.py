@@ -156,7 +156,7 @@ _PRESET_LIST = [
     ),
     Preset(
         id="pg16457-book",
-        title="All Around the Moon, whole book (10,000 merges)",
+        title="All Around the Moon, whole book",
         provenance="Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
         "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on.",
         file="pg16457.txt",

@@ -209,7 +209,7 @@ def chip_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool 
             classes += " partial"
             if mode == "gpt2":
                 extra = f'<span class="hex">{esc_raw(run.token_value(tid).hex(" "))}</span>'
-        label = esc(token_label(run, tid, mode))
+        label = esc_raw(token_label(run, tid, mode))
         title = esc_raw(_token_title(run, tid))
         colour = colours[(tid * 5) % len(colours)]
         base = (classes, f' style="background:{colour}" title="{title}" data-token="{tid}">{label}{extra}</span>')
@@ -235,6 +235,29 @@ def chips_html(
 
 # ------------------------------------------------------------------------------- step controls
 _SPEEDS = (0.5, 1.0, 2.0, 3.0)
+_KEEP = "bpe.keep."  # canonical copies of widget values (a widget not drawn in a run loses its state)
+
+
+def _kept(widget_key: str, default):
+    """Re-seed a widget from its canonical value (set on first use to ``default``); return the value.
+
+    Use with ``on_change=_keep, args=(widget_key,)``. Needed because Streamlit forgets a widget's
+    value when a run does not draw it (an input error, another page).
+    """
+    ss = st.session_state
+    canon = _KEEP + widget_key
+    if canon not in ss:
+        ss[canon] = default
+    ss[widget_key] = ss[canon]
+    return ss[canon]
+
+
+def _keep(widget_key: str) -> None:
+    st.session_state[_KEEP + widget_key] = st.session_state[widget_key]
+
+
+def _set_kept(widget_key: str, value) -> None:
+    st.session_state[_KEEP + widget_key] = value
 
 
 def _go(target: str, n: int) -> None:
@@ -263,10 +286,10 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     n = run.num_steps
     step = max(0, min(n, state.get_step()))
     state.set_step(step)
-    ss = st.session_state
     auto_key = f"{key}.autoplay"
-    if ss.get(auto_key) and step >= n:
-        ss[auto_key] = False  # nothing left to play
+    if _kept(auto_key, False) and step >= n:
+        _set_kept(auto_key, False)  # nothing left to play
+        _kept(auto_key, False)
 
     widths = [0.7, 1.5, 1.5, 0.7, 2.6, 1.6] if presentation else [1, 1.1, 1.1, 1, 2.4, 2]
     cols = st.columns(widths, vertical_alignment="center")
@@ -281,25 +304,25 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     with cols[4]:
         st.html(step_label_html(step, n))
     with cols[5]:
-        st.toggle("Autoplay", key=auto_key, disabled=step >= n)
+        autoplay = st.toggle("Autoplay", key=auto_key, disabled=step >= n, on_change=_keep, args=(auto_key,))
+        speed_key = f"{key}.speed"
+        speed = _kept(speed_key, 1.0)
         if not presentation:
-            speed_key = f"{key}.speed"
-            if speed_key not in ss:
-                ss[speed_key] = 1.0
-            st.select_slider("Seconds per step", _SPEEDS, key=speed_key, label_visibility="collapsed",
-                             format_func=lambda s: f"{s:g} s / step")  # fmt: skip
+            speed = st.select_slider("Seconds per step", _SPEEDS, key=speed_key, label_visibility="collapsed",
+                                     format_func=lambda s: f"{s:g} s / step", on_change=_keep,
+                                     args=(speed_key,))  # fmt: skip
 
     if not presentation and n > 0:
         c1, c2 = st.columns([5, 1], vertical_alignment="bottom")
         slider_key, box_key = f"{key}.slider", f"{key}.box"
-        ss[slider_key] = step
-        ss[box_key] = step
+        st.session_state[slider_key] = step
+        st.session_state[box_key] = step
         c1.slider("Jump to step", 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
         c2.number_input("Step", min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
                         args=(box_key, n))  # fmt: skip
 
-    if ss.get(auto_key) and step < n:
-        _autoplay(key, n, float(ss.get(f"{key}.speed", 1.0)))
+    if autoplay and step < n:
+        _autoplay(key, n, float(speed))
     return step
 
 
@@ -314,7 +337,7 @@ def _autoplay(key: str, n: int, seconds: float) -> None:
             st.session_state[armed] = True
             return
         step = state.get_step()
-        if st.session_state.get(f"{key}.autoplay") and step < n:
+        if st.session_state.get(_KEEP + f"{key}.autoplay") and step < n:
             state.set_step(step + 1)
             st.rerun(scope="app")
 
@@ -429,6 +452,13 @@ def stop_reason_text(run: TrainedRun) -> str:
     return "Training has not finished."
 
 
+_TIE_SHORT = {
+    "first-seen": "the pair that appears first in the corpus wins",
+    "hf": "the pair with the smallest (left id, right id) wins",
+    "lexical": "the lexicographically largest (left, right) pair of strings wins",
+}
+
+
 def rules_html(run: TrainedRun) -> str:
     """The trainer's rules (bpe_core.trainer.RULES) as HTML, the run's tie-break rule named."""
     rule = run.config.tie_break
@@ -484,17 +514,14 @@ def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
         f"{snap.corpus_tokens:,} tokens (was {run.corpus_tokens(step - 1):,}); vocabulary {snap.vocab_size:,}.</div>"
     )
     rule = (
-        f"<div class='bpe-rule'><b>Rules in use.</b> The pair with the highest count wins. "
-        f"Counting: {esc_raw(RULES['counting'])} Ties ({esc_raw(snap.tie_break)}): {esc_raw(RULES[snap.tie_break])}</div>"
+        f"<div class='bpe-rule'><b>Rules:</b> the highest count wins; overlapping windows all count; "
+        f"ties: <b>{esc_raw(snap.tie_break)}</b>, {esc_raw(_TIE_SHORT.get(snap.tie_break, ''))}."
+        + ("" if presentation else f"<details><summary>All the rules</summary>{rules_html(run)}</details>")
+        + "</div>"
     )
     stop = ""
-    if step == n and run.stop_reason:
+    if step == run.num_steps and run.stop_reason:
         stop = f"<div class='bpe-reason'><b>Last merge.</b> {esc_raw(stop_reason_text(run))}</div>"
-    if presentation:
-        rule = (
-            f"<div class='bpe-rule'>Rule: the highest count wins (overlapping windows count); "
-            f"ties go to {esc_raw(snap.tie_break)}.</div>"
-        )
     st.html(f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason}{stats}{stop}{rule}</div>")
 
 
@@ -584,7 +611,10 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
     if n_words > limit and not presentation:
         rows_key = f"{key}.rows"
         options = [x for x in (25, 50, 100, 250) if x < n_words] + [min(n_words, 1000)]
-        limit = st.selectbox("Word types shown", options, key=rows_key) if len(options) > 1 else limit
+        if _kept(rows_key, options[0]) not in options:
+            _set_kept(rows_key, options[0])
+            _kept(rows_key, options[0])
+        limit = st.selectbox("Word types shown", options, key=rows_key, on_change=_keep, args=(rows_key,))
     total = _memo_total_words(run)
     head = (
         f"{plural(n_words, 'word type')}, {plural(total, 'word')}; {plural(run.corpus_tokens(step), 'token')} now "
@@ -630,12 +660,15 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
                       candidates=(), key: str = "vocab") -> None:  # fmt: skip
     """A token picker (a list of ``candidates`` ids; any other token can be typed) and the merge
     tree of the picked token; by default this step's new token."""
-    ss = st.session_state
     pick_key = f"{key}.tree"
     size = run.vocab_size_at(step)
     options = [_NEW] + [t for t in candidates if t >= 0]
-    current = ss.get(pick_key)
-    if isinstance(current, int) and current not in options and 0 <= current < size:
+    current = _kept(pick_key, _NEW)
+    if isinstance(current, int) and not (0 <= current < size or current == _NEW):
+        current = _NEW  # picked in another run or at a later step
+        _set_kept(pick_key, _NEW)
+        _kept(pick_key, _NEW)
+    if current not in options:
         options.append(current)
 
     def fmt(option) -> str:
@@ -651,6 +684,8 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
         key=pick_key,
         format_func=fmt,
         accept_new_options=True,
+        on_change=_keep,
+        args=(pick_key,),
         help="Pick a token, or type one exactly as it is shown (e.g. est</w>, ␣the, e4 bd).",
     )
     tid: int | None
@@ -692,7 +727,7 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
     """How token ``tid`` was built, as a tree of chips (root on top, each node labelled with the
     step that made it). Very long tokens are shown as their list of merges instead."""
     if run.symbol_length(tid) > max_leaves:
-        return f"<p class='bpe-muted'>{esc(token_label(run, tid, mode))} is made of {run.symbol_length(tid)} symbols: too big to draw.</p>"
+        return f"<p class='bpe-muted'>{esc_raw(token_label(run, tid, mode))} is made of {run.symbol_length(tid)} symbols: too big to draw.</p>"
 
     def node(t: int) -> str:
         made = run.created_step[t]
@@ -747,9 +782,26 @@ def _chart_specs(run: TrainedRun, presentation: bool) -> list[dict]:
             .configure_axis(labelFontSize=font, titleFontSize=font)
             .configure_title(fontSize=font + 1)
         )
-        specs.append(chart.to_dict())
+        specs.append(_arrow_datasets(chart.to_dict()))
     memo[key] = specs
     return specs
+
+
+def _arrow_datasets(spec: dict) -> dict:
+    """Serialise the spec's datasets to Arrow once: Streamlit sends Arrow bytes as they are, so a
+    step only re-sends the spec, not a re-conversion of every point (15 ms -> under 2 ms)."""
+    try:
+        import pandas as pd
+        from streamlit import dataframe_util
+
+        spec = dict(spec)
+        spec["datasets"] = {
+            name: dataframe_util.convert_anything_to_arrow_bytes(pd.DataFrame(rows))
+            for name, rows in spec.get("datasets", {}).items()
+        }
+    except Exception:  # an internal API moved: the plain spec still renders, only slower
+        pass
+    return spec
 
 
 def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool = True) -> None:

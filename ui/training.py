@@ -136,6 +136,9 @@ class RunCache:
                 with self._slots:
                     def progress(done: int) -> None:
                         job.done = done
+                        # Training is pure Python: hand the GIL to the server and the waiting
+                        # sessions every 100 merges so their pages (and progress bars) stay live.
+                        time.sleep(0)
 
                     run = make_run(progress)
                 job.run = run

@@ -1,0 +1,179 @@
+"""The stepper in a real Chromium against ``streamlit run app.py`` (the ``app_server`` fixture).
+
+Screenshots go to test-artifacts/ (``app.png`` also refreshes docs/screenshot.png for the README).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+STEP_LABEL = "#bpe-step-label"
+
+
+def step_of(page) -> int:
+    return int(page.locator(STEP_LABEL).get_attribute("data-step"))
+
+
+def wait_for_step(page, step: int, timeout: int = 30_000) -> None:
+    page.wait_for_selector(f'{STEP_LABEL}[data-step="{step}"]', timeout=timeout)
+    wait_for_app(page, settle_ms=0)
+
+
+def merge_text(page) -> str:
+    return " ".join(page.locator("#bpe-merge").inner_text().split())
+
+
+def test_step_1_of_the_textbook_corpus(app_server, page):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_app(page, f"{app_server}/?preset=textbook-low&step=1")
+    assert_no_exception(page)
+    assert step_of(page) == 1
+    assert merge_text(page) == "Merge 1: e + s → es count 9"
+    expect(page.locator("#bpe-merge-card")).to_contain_text("e + s occurs 9 times: 6 in newest, 3 in widest")
+    # The pair table marks the chosen pair and the two tied ones.
+    expect(page.locator("#bpe-pairs .bpe-badge.chosen")).to_have_count(1)
+    expect(page.locator("#bpe-pairs .bpe-badge.tied")).to_have_count(2)
+    # The words this merge changed are marked, and the new token is highlighted in them.
+    expect(page.locator("#bpe-corpus tr.changed")).to_have_count(2)
+    expect(page.locator("#bpe-corpus tr.changed .bpe-chip.new")).to_have_count(2)
+    save_screenshot(page, "app")
+    assert not errors, errors
+
+
+def test_next_button_and_arrow_keys(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-low&step=1")
+    page.get_by_role("button", name=re.compile("Next")).click()
+    wait_for_step(page, 2)
+    assert merge_text(page) == "Merge 2: es + t → est count 9"
+    assert "step=2" in page.url
+
+    page.keyboard.press("ArrowLeft")
+    wait_for_step(page, 1)
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, 2)
+    assert merge_text(page).startswith("Merge 2: es + t")
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, 3)
+
+    # While typing in a text box the arrow keys move the cursor, not the stepper.
+    marker = page.get_by_label("Marker text")
+    marker.click()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(500)
+    wait_for_app(page)
+    assert step_of(page) == 3
+    assert_no_exception(page)
+
+
+def test_url_opens_at_step_5(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-low&step=5")
+    assert step_of(page) == 5
+    assert merge_text(page) == "Merge 5: lo + w → low count 7"
+    expect(page.locator(STEP_LABEL)).to_have_text(re.compile(r"Step 5\s*of 10"))
+
+
+def test_chinese_preset_in_byte_mode_shows_hex_for_partial_tokens(app_server, page):
+    open_app(page, f"{app_server}/?preset=nihao&step=1")
+    assert_no_exception(page)
+    new = page.locator("#bpe-merge .bpe-chip.new")
+    expect(new).to_have_class(re.compile(r"\bpartial\b"))
+    expect(new).to_have_text("\\xe4\\xbd")
+    assert "bytes e4 bd" in new.get_attribute("title")
+    assert "not a whole UTF-8 character" in new.get_attribute("title")
+    # A partial chip looks different: dashed border.
+    style = new.evaluate("e => getComputedStyle(e).borderTopStyle")
+    assert style == "dashed"
+    save_screenshot(page, "nihao-bytes")
+
+    open_app(page, f"{app_server}/?preset=nihao&step=3&bytes=hex")
+    expect(page.locator("#bpe-merge .bpe-chip.new")).to_have_text("e4 bd a0 e5")
+    expect(page.locator("#bpe-merge .bpe-chip.partial").first).to_be_visible()
+
+    open_app(page, f"{app_server}/?preset=nihao&step=1&bytes=gpt2")
+    expect(page.locator("#bpe-merge .bpe-chip.new .hex")).to_have_text("e4 bd")
+
+
+def test_pasted_html_shows_literally(app_server, page):
+    evil = "<img src=x onerror=alert(1)><style>*{display:none}</style>"
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_app(page, f"{app_server}/?preset=textbook-low&step=0")
+    page.get_by_text("Paste text", exact=True).click()
+    wait_for_app(page)
+    box = page.get_by_label("Text to train on")
+    box.fill(evil)
+    box.press("Control+Enter")
+    wait_for_app(page, settle_ms=500)
+    assert_no_exception(page)
+    corpus = page.locator("#bpe-corpus")
+    expect(corpus).to_be_visible()
+    expect(corpus).to_contain_text("<img")
+    expect(corpus).to_contain_text("onerror=alert(1)><style>*{display:none}</style>")
+    assert page.locator("img[src='x']").count() == 0
+    # Nothing was hidden by the user's <style>: the step label, buttons and sidebar are visible.
+    expect(page.locator(STEP_LABEL)).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("Next"))).to_be_visible()
+    expect(page.get_by_label("Text to train on")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert dialogs == []
+    save_screenshot(page, "pasted-html")
+
+
+def test_presentation_mode(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-low&step=3&present=1")
+    assert_no_exception(page)
+    assert step_of(page) == 3
+    # Large type, and no jump slider on screen.
+    size = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+    assert size == "21px"
+    expect(page.get_by_label("Jump to step")).to_have_count(0)
+    save_screenshot(page, "presentation")
+
+
+def test_autoplay_advances(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-lowest&step=0")
+    page.get_by_text("Autoplay", exact=True).click()
+    wait_for_step(page, 2, timeout=15_000)
+    page.get_by_text("Autoplay", exact=True).click()
+    wait_for_app(page, settle_ms=300)
+    stopped = step_of(page)
+    page.wait_for_timeout(2_500)
+    assert step_of(page) == stopped
+
+
+def test_large_corpus_shows_training_progress(app_server, page):
+    # Settings no other test uses, so this session trains the book itself.
+    page.goto(f"{app_server}/?preset=pg16457-book&merges=8000&minf=3&step=3000", wait_until="domcontentloaded")
+    progress = page.locator('[data-testid="stProgress"]')
+    expect(progress.first).to_contain_text("merges", timeout=30_000)
+    expect(progress.first).to_contain_text("/ 8,000")
+    wait_for_step(page, 3000, timeout=120_000)
+    assert_no_exception(page)
+    save_screenshot(page, "book-step-3000")
+
+
+def _page_paths() -> list[tuple[str, str]]:
+    pages = sorted((REPO / "pages").glob("*.py")) if (REPO / "pages").is_dir() else []
+    out = [("main", "/")]
+    for path in pages:
+        name = re.sub(r"^[0-9]+[_ -]*", "", path.stem)
+        out.append((name, "/" + name))
+    return out
+
+
+@pytest.mark.parametrize("name, path", _page_paths(), ids=[n for n, _ in _page_paths()])
+def test_screenshot_of_every_page(app_server, page, name, path):
+    open_app(page, f"{app_server}{path}?preset=textbook-low&step=3")
+    assert_no_exception(page)
+    save_screenshot(page, f"page-{name}")
