@@ -45,6 +45,9 @@ PAGE_CSS = """
 .bpe-tok .bpe-id { font-size: .72rem; color: #444; font-variant-numeric: tabular-nums; margin-top: 1px; }
 .bpe-tok .bpe-src { font-size: .8rem; color: #111; margin-top: 1px; }
 .bpe-chip.unk { background: #fff !important; border: 2px solid #b00020; color: #b00020; font-weight: 700; }
+.bpe-table td.pair { white-space: nowrap; }
+.bpe-card.bpe-col .bpe-merge { font-size: 1.25rem; gap: .3rem; }
+.bpe-card.bpe-col .bpe-merge .bpe-chip { font-size: 1.45rem; padding: 1px 8px; }
 .bpe-col-title { font-size: 1.25rem; font-weight: 700; margin: .2rem 0 .3rem 0; }
 .bpe-big { font-size: 1.9rem; font-weight: 700; font-variant-numeric: tabular-nums; line-height: 1.1; }
 .bpe-big-label { font-size: .85rem; color: #444; }
@@ -356,7 +359,8 @@ def tokens_html(
     return f"<div class='bpe-toks'{ident}>{''.join(parts)}{more}</div>"
 
 
-def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> str:
+def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
+                    numbered: bool = True) -> str:  # fmt: skip
     """The chosen merge of ``step`` in one line of chips (``e + s → es  count 9``); at step 0 the
     merge that comes next; past the run's end, why it stopped. Drawn by :func:`ui.render.chip_html`."""
     n = run.num_steps
@@ -368,10 +372,11 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
             f"{esc_raw(render.stop_reason_text(run))}</div>"
         )
     snap = run.snapshot(max(1, step))
-    label = f"Merge {step:,}:" if step >= 1 else "Next:"
+    label = (f"Merge {step:,}:" if numbered else "") if step >= 1 else "Next:"
     new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
+    head = f"<span class='op'>{label}</span>" if label else ""
     return (
-        f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'><span class='op'>{label}</span>"
+        f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
         f"{render.chip_html(run, snap.left, mode, presentation)}<span class='op'>+</span>"
         f"{render.chip_html(run, snap.right, mode, presentation)}<span class='op'>→</span>"
         f"{render.chip_html(run, snap.token, mode, presentation, new_css)}"
@@ -384,6 +389,53 @@ def merge_text(run: TrainedRun, step: int, mode: str = "utf8") -> str:
     snap = run.snapshot(step)
     label = render.token_label
     return f"{label(run, snap.left, mode)} + {label(run, snap.right, mode)} → {label(run, snap.token, mode)} ({snap.count:,})"
+
+
+# ------------------------------------------------------------------------------------- charts
+MAX_CHART_POINTS = 1500
+
+
+def lines_chart(series: dict, title: str, step: int | None = None, presentation: bool = False,
+                height: int = 230, fmt: str = ",.0f") -> dict:  # fmt: skip
+    """A Vega-Lite spec (Altair): one line per ``{name: [value at step 0, 1, ...]}``, a red rule at
+    ``step`` (``None``: no rule). Long series are thinned to about 1,500 points."""
+    import altair as alt
+    import pandas as pd
+
+    rows = []
+    for name, values in series.items():
+        n = len(values)
+        stride = max(1, -(-n // MAX_CHART_POINTS))
+        keep_idx = list(range(0, n, stride))
+        if keep_idx and keep_idx[-1] != n - 1:
+            keep_idx.append(n - 1)
+        rows.extend({"step": i, "value": values[i], "series": name} for i in keep_idx)
+    frame = pd.DataFrame(rows, columns=["step", "value", "series"])
+    font = 16 if presentation else 13
+    palette = ["#1b6ca8", "#d95f02", "#1b9e77", "#7570b3"]
+    names = list(series)
+    line = alt.Chart(frame).mark_line(strokeWidth=3, point=len(frame) <= 3 * 60).encode(
+        x=alt.X("step:Q", title="merges (step)", axis=alt.Axis(format="d", tickMinStep=1)),
+        y=alt.Y("value:Q", title=title, scale=alt.Scale(zero=False)),
+        color=alt.Color("series:N", title=None, sort=names,
+                        scale=alt.Scale(domain=names, range=palette[: len(names)]),
+                        legend=alt.Legend(orient="top", labelFontSize=font, symbolStrokeWidth=4, labelLimit=400)),
+        strokeDash=alt.StrokeDash("series:N", sort=names, legend=None),
+        tooltip=[alt.Tooltip("series:N", title="variant"), alt.Tooltip("step:Q"),
+                 alt.Tooltip("value:Q", title=title, format=fmt)],
+    )  # fmt: skip
+    layers = [line]
+    if step is not None:
+        layers.append(
+            alt.Chart(pd.DataFrame({"step": [int(step)]})).mark_rule(color="#d62728", strokeWidth=3).encode(x="step:Q")
+        )
+    chart = (
+        alt.layer(*layers)
+        .properties(height=height)
+        .configure_axis(labelFontSize=font, titleFontSize=font)
+        .configure_legend(labelFontSize=font)
+    )
+    return chart.to_dict()
 
 
 # ------------------------------------------------------------------------------------- encoding
