@@ -404,3 +404,33 @@ def test_run_cache_hands_errors_to_every_waiter():
     with pytest.raises(ValueError, match="nope"):
         cache.get_or_train("bad", bad)
     assert cache.get("bad") is None
+
+
+# ------------------------------------------------------------------------------ pages
+def test_sidebar_and_step_survive_page_switches(tmp_path):
+    """What pages/ will do: every page calls state.sidebar(); switching pages keeps the input,
+    the settings and the step (Streamlit gives the widgets of another page new identities)."""
+    import shutil
+
+    shutil.copy(APP, tmp_path / "app.py")
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "other.py").write_text(
+        "import streamlit as st\nfrom ui import state\nsel = state.sidebar()\n"
+        "st.text(f'other page: {sel.label} step {state.get_step()}')\nstate.write_url(sel)\n",
+        encoding="utf-8",
+    )
+    at = AppTest.from_file(str(tmp_path / "app.py"), default_timeout=TIMEOUT).run()
+    at.selectbox(key="w.preset").select("nihao").run()
+    at.selectbox(key="w.tie").select("lexical").run()
+    at.button(key="stepper.next").click().run()
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 2
+    at.switch_page("pages/other.py").run()
+    no_exception(at)
+    assert at.selectbox(key="w.preset").value == "nihao"
+    assert at.selectbox(key="w.tie").value == "lexical"
+    assert "step 2" in at.text[0].value
+    at.switch_page("app.py").run()
+    no_exception(at)
+    assert shown_step(at)[0] == 2
+    assert at.selectbox(key="w.tie").value == "lexical"

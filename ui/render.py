@@ -740,7 +740,7 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
 
 
 # ------------------------------------------------------------------------------------- charts
-MAX_CHART_POINTS = 1500
+MAX_CHART_POINTS = 600
 
 
 def _chart_specs(run: TrainedRun, presentation: bool) -> list[dict]:
@@ -807,7 +807,7 @@ def _arrow_datasets(spec: dict) -> dict:
 def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool = True) -> None:
     """Vocabulary size, corpus length in tokens and the count of each merge over all steps (Altair
     charts, built once per run), with a red rule at the current step. Long runs are thinned to
-    about 1,500 points per line; merge counts use a log scale when they span over 100x.
+    about 600 points per line; merge counts use a log scale when they span over 100x.
     ``columns``: side by side (True) or stacked (False)."""
     if run.num_steps == 0:
         return

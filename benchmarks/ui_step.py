@@ -1,0 +1,179 @@
+"""How long one step of the stepper takes, on the whole book (preset ``pg16457-book``: 10,000
+merges over Jules Verne's *All Around the Moon*), around step 5,000.
+
+Three measurements, each printed as median and p95 (milliseconds):
+
+1. **render path**: the ``ui.render`` calls app.py makes for one step (merge card, pair table,
+   corpus table, vocabulary + merge tree, charts), run in-process on the trained run. This is
+   the app's own work per step, without Streamlit's websocket.
+2. **script rerun (AppTest)**: the whole ``app.py`` run after a click on Next, through
+   ``streamlit.testing.v1.AppTest``: sidebar, cache lookup, widgets, render and Streamlit's
+   marshalling. AppTest's own parsing of the result is inside the timing, so this is an upper
+   bound on server time per step. Target: <= 30 ms.
+3. **browser next-step latency**: ``streamlit run app.py`` on a free port and headless Chromium;
+   the time from clicking Next (or pressing the Right arrow key) until the page shows the new
+   step label and the run has finished.
+
+Steps visited are first visits (per-step memos are cold), starting at step 4,990.
+
+Usage::
+
+    .venv/bin/python benchmarks/ui_step.py                # all three
+    .venv/bin/python benchmarks/ui_step.py --no-browser   # 1 and 2 only
+    .venv/bin/python benchmarks/ui_step.py --steps 200 --clicks 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+PRESET = "pg16457-book"
+START = 4990
+
+
+def summary(name: str, seconds: list[float]) -> str:
+    ms = sorted(1000 * s for s in seconds)
+    p95 = ms[min(len(ms) - 1, max(0, round(0.95 * len(ms)) - 1))]
+    return f"{name:<38} n={len(ms):<4} median {statistics.median(ms):7.2f} ms   p95 {p95:7.2f} ms   max {ms[-1]:7.2f} ms"
+
+
+def train_book():
+    from bpe_core import corpus_words, train
+    from ui import state
+    from ui.presets import PRESETS
+
+    preset = PRESETS[PRESET]
+    config = state._make_config(state.preset_settings(preset), "preset")
+    t0 = time.perf_counter()
+    words = corpus_words(preset.load_text(), config)
+    run = train(words, config)
+    took = time.perf_counter() - t0
+    print(f"trained {PRESET}: {len(words):,} word types, {run.num_steps:,} merges in {took:.2f} s "
+          f"(estimated size {run.memory_bytes() / 1e6:.1f} MB)")  # fmt: skip
+    return run
+
+
+def bench_render(run, steps: int) -> None:
+    import streamlit as st
+
+    from ui import render
+
+    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    mode, present = "utf8", False
+    render.charts(run, 0)  # per-run chart data is built once (on the first visit of any step)
+    parts: dict[str, list[float]] = {k: [] for k in ("merge card", "pair table", "corpus", "vocabulary", "charts")}
+    total = []
+    for step in range(START, START + steps):
+        t_all = time.perf_counter()
+        t = time.perf_counter()
+        render.merge_card(run, step, mode, present)
+        parts["merge card"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        render.pair_table(run, step, mode, present)
+        parts["pair table"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        st.html(render.corpus_table_html(run, step, mode, present, 25))
+        parts["corpus"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        size = run.vocab_size_at(step)
+        ids = list(range(size - 1, max(run.num_base, size - 60) - 1, -1))
+        st.html(render.chips_html(run, ids, mode, run.snapshot(step).token, present))
+        st.html(render.merge_tree_html(run, run.snapshot(step).token, mode, present))
+        parts["vocabulary"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        render.charts(run, step, present)
+        parts["charts"].append(time.perf_counter() - t)
+        total.append(time.perf_counter() - t_all)
+    print("\n1. render path, in-process, per step")
+    for name, values in parts.items():
+        print("   " + summary(name, values))
+    print("   " + summary("all render calls for one step", total))
+
+
+def bench_apptest(steps: int) -> list[float]:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
+    at.query_params["preset"] = PRESET
+    at.query_params["step"] = str(START)
+    t0 = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - t0
+    assert not at.exception, [e.value for e in at.exception]
+    times = []
+    for _ in range(steps):
+        at.button(key="stepper.next").click()
+        t = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t)
+    assert not at.exception, [e.value for e in at.exception]
+    label = next(h.proto.body for h in at.get("html") if "bpe-step-label" in h.proto.body)
+    print(f"\n2. script rerun through AppTest (first run incl. cache lookup/training: {first:.2f} s; "
+          f"ended at {label.split('>')[1].split('<')[0].strip()})")  # fmt: skip
+    print("   " + summary("app.py rerun after Next", times))
+    return times
+
+
+def bench_browser(clicks: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from browser import StreamlitServer, launch_chromium, wait_for_app
+
+    server = StreamlitServer("app.py", log_path=REPO / "test-artifacts" / "ui-step-benchmark-server.log")
+    url = server.start(timeout=60)
+    try:
+        with sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            t0 = time.perf_counter()
+            page.goto(f"{url}/?preset={PRESET}&step={START}", wait_until="domcontentloaded")
+            page.wait_for_selector(f'#bpe-step-label[data-step="{START}"]', timeout=300_000)
+            wait_for_app(page, settle_ms=0)
+            print(f"\n3. real browser (first load incl. training on a fresh server: {time.perf_counter() - t0:.2f} s)")
+            results = {}
+            for how in ("click Next", "Right arrow key"):
+                times = []
+                for _ in range(clicks):
+                    step = int(page.locator("#bpe-step-label").get_attribute("data-step"))
+                    t = time.perf_counter()
+                    if how == "click Next":
+                        page.get_by_role("button", name="Next").click()
+                    else:
+                        page.keyboard.press("ArrowRight")
+                    page.wait_for_selector(f'#bpe-step-label[data-step="{step + 1}"]', timeout=30_000)
+                    shown = time.perf_counter() - t
+                    wait_for_app(page, settle_ms=0)
+                    times.append(shown)
+                results[how] = times
+                print("   " + summary(f"{how}: new step label shown", times))
+            browser.close()
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=100, help="steps timed in-process and through AppTest")
+    parser.add_argument("--clicks", type=int, default=30, help="Next clicks (and key presses) timed in the browser")
+    parser.add_argument("--no-browser", action="store_true", help="skip the real-browser measurement")
+    args = parser.parse_args()
+    run = train_book()
+    bench_render(run, args.steps)
+    times = bench_apptest(args.steps)
+    if not args.no_browser:
+        bench_browser(args.clicks)
+    ms = sorted(1000 * t for t in times)
+    verdict = "OK" if statistics.median(ms) <= 30 else "ABOVE TARGET"
+    print(f"\ntarget: server time per step <= 30 ms at step ~5,000 -> AppTest rerun median {statistics.median(ms):.1f} ms: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
