@@ -419,7 +419,7 @@ def lines_chart(series: dict, title: str, step: int | None = None, presentation:
         y=alt.Y("value:Q", title=title, scale=alt.Scale(zero=False)),
         color=alt.Color("series:N", title=None, sort=names,
                         scale=alt.Scale(domain=names, range=palette[: len(names)]),
-                        legend=alt.Legend(orient="top", labelFontSize=font, symbolStrokeWidth=4, labelLimit=400)),
+                        legend=alt.Legend(orient="top", labelFontSize=font, symbolType="stroke", symbolStrokeWidth=4, labelLimit=400)),
         strokeDash=alt.StrokeDash("series:N", sort=names, legend=None),
         tooltip=[alt.Tooltip("series:N", title="variant"), alt.Tooltip("step:Q"),
                  alt.Tooltip("value:Q", title=title, format=fmt)],
