@@ -137,7 +137,7 @@ if unseen.strip():
             f"<div class='bpe-card' id='bbpe-unseen-char' data-unk='{n_unk}'>{col_title('Characters (BPE)')}"
             f"<p class='bpe-note'>{verdict}</p>"
             + pc.tokens_html(char_view, char_ids, mode, present, unknown=unknown)
-            + f"<p class='bpe-muted'>{len(char_ids):,} tokens. Decoded back:</p><div class='bpe-text'>{esc(char_back)}</div></div>"
+            + f"<p class='bpe-muted'>{len(char_ids):,} tokens. Decoded back:</p><div class='bpe-text'>{esc_raw(char_back)}</div></div>"
         )
     with right:
         same = byte_back == unseen
@@ -158,7 +158,7 @@ if unseen.strip():
             f"{col_title('Bytes (byte-level BPE)')}<p class='bpe-note'>{verdict}</p>"
             + pc.tokens_html(byte_view, byte_ids, mode, present)
             + f"<p class='bpe-muted'>{len(byte_ids):,} tokens. {esc_raw(back)}</p>"
-            f"<div class='bpe-text'>{esc(byte_back)}</div></div>"
+            f"<div class='bpe-text'>{esc_raw(byte_back)}</div></div>"
         )
 
 # ------------------------------------------------------------------------------ 3. as merges grow

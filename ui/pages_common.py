@@ -25,6 +25,7 @@ import re
 import threading
 import unicodedata
 import weakref
+from collections import OrderedDict
 
 import regex
 import streamlit as st
@@ -222,15 +223,30 @@ def memo(obj) -> dict:
         return found
 
 
-def tokenizer_at(run: TrainedRun, step: int | None = None) -> Tokenizer:
-    """``Tokenizer.from_run(run, step)``, built once per run and step (its encode caches stay warm)."""
-    n = run.num_steps if step is None else max(0, min(int(step), run.num_steps))
+TOKENIZERS_PER_RUN = 4  #: tokenizers (and views) kept per run: the last steps asked for
+
+
+def _lru(run: TrainedRun, name: str, key, make):
     m = memo(run)
-    key = ("tokenizer", n)
-    tok = m.get(key)
-    if tok is None:
-        tok = m[key] = Tokenizer.from_run(run, n)
-    return tok
+    with _MEMO_LOCK:
+        table = m.setdefault(name, OrderedDict())
+        value = table.get(key)
+        if value is not None:
+            table.move_to_end(key)
+            return value
+    value = make()
+    with _MEMO_LOCK:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > TOKENIZERS_PER_RUN:
+            table.popitem(last=False)
+    return value
+
+
+def tokenizer_at(run: TrainedRun, step: int | None = None) -> Tokenizer:
+    """``Tokenizer.from_run(run, step)``, kept for the last few steps asked (encode caches stay warm)."""
+    n = run.num_steps if step is None else max(0, min(int(step), run.num_steps))
+    return _lru(run, "tokenizers", n, lambda: Tokenizer.from_run(run, n))
 
 
 # ------------------------------------------------------------------------------------- token chips
@@ -291,14 +307,9 @@ class TokenView:
 
 
 def view_of(run: TrainedRun, step: int | None = None) -> TokenView:
-    """The :class:`TokenView` of ``tokenizer_at(run, step)`` (built once per run and step)."""
+    """The :class:`TokenView` of ``tokenizer_at(run, step)`` (kept like the tokenizers)."""
     tok = tokenizer_at(run, step)
-    m = memo(run)
-    key = ("view", tok.num_merges)
-    view = m.get(key)
-    if view is None:
-        view = m[key] = TokenView(tok, run)
-    return view
+    return _lru(run, "views", tok.num_merges, lambda: TokenView(tok, run))
 
 
 def unknown_symbols(tok: Tokenizer, text: str) -> list[str]:
