@@ -223,10 +223,11 @@ def memo(obj) -> dict:
         return found
 
 
-TOKENIZERS_PER_RUN = 4  #: tokenizers (and views) kept per run: the last steps asked for
+TOKENIZERS_PER_RUN = 4  #: tokenizers, views and file texts kept per run: the last steps asked for
 
 
-def _lru(run: TrainedRun, name: str, key, make):
+def cached(run: TrainedRun, name: str, key, make):
+    """``make()``, kept per run under ``name`` for the last :data:`TOKENIZERS_PER_RUN` keys."""
     m = memo(run)
     with _MEMO_LOCK:
         table = m.setdefault(name, OrderedDict())
@@ -246,7 +247,7 @@ def _lru(run: TrainedRun, name: str, key, make):
 def tokenizer_at(run: TrainedRun, step: int | None = None) -> Tokenizer:
     """``Tokenizer.from_run(run, step)``, kept for the last few steps asked (encode caches stay warm)."""
     n = run.num_steps if step is None else max(0, min(int(step), run.num_steps))
-    return _lru(run, "tokenizers", n, lambda: Tokenizer.from_run(run, n))
+    return cached(run, "tokenizers", n, lambda: Tokenizer.from_run(run, n))
 
 
 # ------------------------------------------------------------------------------------- token chips
@@ -309,7 +310,17 @@ class TokenView:
 def view_of(run: TrainedRun, step: int | None = None) -> TokenView:
     """The :class:`TokenView` of ``tokenizer_at(run, step)`` (kept like the tokenizers)."""
     tok = tokenizer_at(run, step)
-    return _lru(run, "views", tok.num_merges, lambda: TokenView(tok, run))
+    return cached(run, "views", tok.num_merges, lambda: TokenView(tok, run))
+
+
+@st.cache_resource(max_entries=4, show_spinner="Loading the uploaded model…")
+def load_gpt2_view(digest: str, _vocab_data: bytes, _merges_data: bytes) -> TokenView:
+    """A :class:`TokenView` of :func:`bpe_core.files.load_gpt2_files` (vocab.json + merges.txt bytes),
+    shared by every session that uploads the same pair (``digest``: a hash of both files; the last
+    four models are kept). Raises ``InputError`` for files that cannot be loaded."""
+    from bpe_core.files import load_gpt2_files
+
+    return TokenView(load_gpt2_files(_vocab_data, _merges_data))
 
 
 def unknown_symbols(tok: Tokenizer, text: str) -> list[str]:

@@ -1,0 +1,154 @@
+"""Files: download the sidebar run's model (merges.txt, vocab.json, tokenizer.json) and its training
+history (snapshots as CSV and JSONL); upload a GPT-2-style vocab.json + merges.txt and encode with it."""
+
+import hashlib
+
+import streamlit as st
+
+from bpe_core import InputError, clean_text
+from bpe_core import files as bfiles
+from ui import pages_common as pc
+from ui import state
+from ui.text import esc_raw, md_escape
+
+PREVIEW_LINES = 8
+DEFAULT_UPLOAD_TEXT = "Hello world! 你好 👋"
+
+sel = pc.start_page("Files", "💾")
+present = sel.presentation
+mode = sel.byte_mode
+if not present:
+    st.title("Files")
+
+
+def size_text(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} MB"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f} kB"
+    return f"{n} bytes"
+
+
+# ------------------------------------------------------------------------------ download
+st.subheader("Download the model trained here")
+run = pc.get_runs([sel])[0] if sel.ok else None
+if run is not None:
+    state.write_url(sel)
+    n = run.num_steps
+    k_name = f"files.k.{pc.short_key(sel.cache_key)}"
+    st.number_input(
+        f"Merges to include (0–{n:,}; the model after that step)", min_value=0, max_value=max(n, 0), step=1,
+        key=pc.seeded(k_name, n), on_change=pc.keep, args=(k_name,),
+    )  # fmt: skip
+    k = max(0, min(n, int(pc.kept(k_name, n))))
+    tok = pc.tokenizer_at(run, k)
+    kind = run.variant.kind
+    st.caption(
+        md_escape(
+            f"{sel.label}: {pc.variant_title(kind, run.config).lower()}, pre-tokenizer {tok.pretokenizer}, "
+            f"merges 1–{k:,}, vocabulary {tok.vocab_size:,} tokens."
+        )
+    )
+
+    def content(name: str) -> str:
+        makers = {
+            "merges.txt": lambda: bfiles.merges_txt(tok),
+            "vocab.json": lambda: bfiles.vocab_json(tok),
+            "tokenizer.json": lambda: bfiles.tokenizer_json(tok),
+            "snapshots.csv": lambda: pc.snapshots_csv(run, k),
+            "snapshots.jsonl": lambda: pc.snapshots_jsonl(run, k),
+        }
+        return pc.cached(run, "file:" + name, k, makers[name])
+
+    problems = {
+        "merges.txt": bfiles.merges_txt_problem(tok),
+        "tokenizer.json": None
+        if bfiles.tokenizer_json_supported(tok)
+        else (
+            "Hugging Face's BPE model can express byte-level BPE and the end-of-word marker attached to the last "
+            "character, not this layout. Choose the Bytes variant, or end-of-word marker 'attached', in the sidebar."
+        ),
+    }
+    about = {
+        "merges.txt": "the merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)",
+        "vocab.json": "every token and its id" + ("" if run.variant.is_bytes else ", plus `<unk>`"),
+        "tokenizer.json": "a Hugging Face `tokenizers` file: `Tokenizer.from_file(\"tokenizer.json\")`",
+        "snapshots.csv": "the training history: one row per merge (step, pair, new token and id, count, ties, "
+        "vocabulary size, corpus tokens, stop reason)",
+        "snapshots.jsonl": "the same history as JSON lines, exactly as `python -m bpe_core train --jsonl` prints it",
+    }
+    mimes = {".txt": "text/plain", ".json": "application/json", ".csv": "text/csv", ".jsonl": "application/jsonl"}
+    rows = st.container()
+    shown: list[str] = []
+    for name in ("merges.txt", "vocab.json", "tokenizer.json", "snapshots.csv", "snapshots.jsonl"):
+        c1, c2, c3 = rows.columns([1.4, 5, 1.6], vertical_alignment="center")
+        c1.markdown(f"**`{name}`**")
+        problem = problems.get(name)
+        if problem:
+            c2.markdown(f"{about[name]}.")  # our own Markdown, no user text
+            c2.caption(md_escape(f"Not available for this model: {problem}"))
+            c3.button("Download", key=f"files.no.{name}", disabled=True, width="stretch")
+            continue
+        text = content(name)
+        c2.markdown(f"{about[name]} · {size_text(len(text.encode('utf-8')))}")  # our own Markdown
+        c3.download_button(
+            "Download", data=lambda name=name: content(name).encode("utf-8"), file_name=name,
+            mime=mimes[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",
+            icon=":material/download:",
+        )  # fmt: skip
+        shown.append(name)
+    if shown and not present:
+        with st.expander("Peek inside the files (first lines)"):
+            for name, tab in zip(shown, st.tabs(shown)):
+                with tab:
+                    text = content(name)
+                    head = "\n".join(text.splitlines()[:PREVIEW_LINES])
+                    if name == "vocab.json":  # one line: show its first entries instead
+                        head = text[:600] + (" …" if len(text) > 600 else "")
+                    st.code(head, language=None, wrap_lines=True)
+else:
+    st.info("Choose a usable corpus in the sidebar to download its model.")
+
+# ------------------------------------------------------------------------------ upload
+st.subheader("Encode with a GPT-2-style vocab.json + merges.txt")
+st.caption(
+    "Byte-level models in GPT-2's file layout (GPT-2's own files, or the two files above from a model trained with "
+    "the Bytes variant). The text is split with the GPT-2 pre-tokenizer, then encoded by merge rank."
+)
+u1, u2 = st.columns(2)
+vocab_file = u1.file_uploader("vocab.json", type=["json"], key="files.up.vocab")
+merges_file = u2.file_uploader("merges.txt", type=["txt"], key="files.up.merges")
+if vocab_file is None or merges_file is None:
+    st.info("Upload both files to encode with them.")
+    st.stop()
+
+vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
+digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
+try:
+    view = pc.load_gpt2_view(digest, vocab_data, merges_data)
+except InputError as err:
+    st.error(md_escape(f"These files cannot be loaded: {err}"))
+    st.stop()
+up_tok = view.tok
+st.html(
+    f"<p class='bpe-note' id='files-model' data-merges='{up_tok.num_merges}' data-vocab='{up_tok.vocab_size}'>"
+    f"Loaded <b>{esc_raw(vocab_file.name)}</b> + <b>{esc_raw(merges_file.name)}</b>: "
+    f"{up_tok.vocab_size:,} tokens, {up_tok.num_merges:,} merges.</p>"
+)
+st.text_area("Text to encode with the uploaded model", key=pc.seeded("files.text", DEFAULT_UPLOAD_TEXT),
+             on_change=pc.keep, args=("files.text",), height=80)  # fmt: skip
+try:
+    text = clean_text(pc.kept("files.text", DEFAULT_UPLOAD_TEXT))[:20_000]
+except InputError as err:
+    st.error(md_escape(str(err)))
+    st.stop()
+ids = up_tok.encode(text)
+back = up_tok.decode(ids)
+st.html(
+    f"<p class='bpe-note'>{len(text):,} characters → {len(ids):,} tokens. "
+    + ("<span class='bpe-ok'>Decodes back to the text exactly.</span>" if back == text else "Decoding gives a different text.")
+    + "</p>"
+    + pc.tokens_html(view, ids, mode, present, css_id="files-tokens")
+)
+if not present:
+    st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
