@@ -13,7 +13,9 @@ The rules (shown in the app's "How BPE works" page, and in :data:`RULES`):
      (Python's ``max`` keeps the first of equal keys in dict insertion order).
    * ``hf``: Hugging Face ``tokenizers``' ``BpeTrainer``: the smallest ``(id_left, id_right)``, where ids
      go to the base alphabet sorted by code point (byte-level: by the code point of each byte's
-     GPT-2 alias) and then to merged tokens in creation order.
+     GPT-2 alias), then to the end-of-word symbols (``eow``: the separate marker, or the attached
+     ``x</w>`` symbols sorted by code point -- Hugging Face also numbers them after the plain
+     characters, though among themselves in hash-map order), then to merged tokens in creation order.
    * ``lexical``: subword-nmt's ``learn_bpe``: the lexicographically largest ``(left, right)`` pair of
      strings (byte-level: of byte strings).
 3. **Applying.** A merge replaces each occurrence left to right without overlap: ``a a a`` → ``aa a``.
@@ -55,8 +57,9 @@ RULES = {
     "applying": "A merge rewrites each occurrence left to right without overlap: a a a becomes aa a.",
     "first-seen": "Ties go to the pair seen first: word types in order of first appearance, then left to right "
     "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe).",
-    "hf": "Ties go to the smallest (id_left, id_right): alphabet ids sorted by code point (byte-level: by the GPT-2 "
-    "alias character), then merged tokens in creation order (Hugging Face tokenizers' BpeTrainer).",
+    "hf": "Ties go to the smallest (id_left, id_right): ids go to the characters sorted by code point (byte-level: "
+    "by the GPT-2 alias character), then to the end-of-word symbols, then to merged tokens in creation order "
+    "(Hugging Face tokenizers' BpeTrainer).",
     "lexical": "Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe).",
     "tokens": "A token is its string: two merges that build the same string give one vocabulary entry.",
     "stopping": "Stop after the requested number of merges, when the vocabulary reaches the requested size, "

@@ -11,8 +11,10 @@ attempt at speed: every step recounts every pair of every word type from scratch
 
   - ``first-seen``: the pair whose first occurrence comes first, scanning word types in order and
     then positions left to right (the insertion order of the recount dict);
-  - ``hf``: the smallest ``(id(left), id(right))``, ids going to the base alphabet sorted by code
-    point (byte-level: by each byte's GPT-2 alias character) and then to new tokens in creation order;
+  - ``hf``: the smallest ``(id(left), id(right))``, ids going to the plain characters sorted by code
+    point (byte-level: by each byte's GPT-2 alias character), then to the end-of-word symbols (the
+    separate marker, or the attached ``x</w>`` symbols sorted by code point), then to new tokens in
+    creation order;
   - ``lexical``: the largest ``(left, right)`` pair of values (str or bytes comparison).
 
 * Applying: each word type is rewritten left to right without overlap.
@@ -68,10 +70,19 @@ def base_symbols(words: dict, variant: Variant) -> list:
 
 
 def base_alphabet(symbol_lists: list, variant: Variant) -> list:
-    """All 256 bytes for byte-level, else every symbol that occurs, sorted by code point."""
+    """All 256 bytes for byte-level, else every symbol that occurs: plain characters sorted by code
+    point, then the end-of-word symbols (the separate marker; or the attached ones, sorted)."""
     if variant.is_bytes:
         return [bytes((b,)) for b in range(256)]
-    return sorted({s for syms in symbol_lists for s in syms})
+    seen = {s for syms in symbol_lists for s in syms}
+    if variant.kind != "eow":
+        return sorted(seen)
+    if variant.eow_style == "separate":
+        marker = variant.eow_marker
+        return sorted(seen - {marker}) + ([marker] if marker in seen else [])
+    attached = {s for syms in symbol_lists if syms for s in syms[-1:]}
+    plain = {s for syms in symbol_lists for s in syms[:-1]}
+    return sorted(plain - attached) + sorted(attached)
 
 
 def count_pairs(symbol_lists: list, freqs: list) -> dict:
@@ -121,7 +132,7 @@ def train_reference(
         alias = bytes_to_unicode()
         hf_order = sorted(base, key=lambda b: alias[b[0]])
     else:
-        hf_order = list(base)  # already sorted by code point
+        hf_order = list(base)  # already in that order
     hf_id = {value: i for i, value in enumerate(hf_order)}
 
     run = RefRun(base=base, initial_corpus_tokens=sum(len(s) * f for s, f in zip(segs, freqs)))

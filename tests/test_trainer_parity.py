@@ -218,17 +218,22 @@ def test_excerpt_equals_reference_min_frequency_and_vocab_size(variant, style, t
     assert_same_as_reference(corpus_words(text, cfg), cfg)
 
 
-def test_eow_hf_ids_follow_code_point_order_of_the_base_alphabet():
-    # The trainer docstring (rule 2, hf): ids go "to the base alphabet sorted by code point", so the
-    # marker "</w>" ('<' is U+003C) sorts before the letters, and "a</w>" right after "a".
-    # eow separate, {"aa": 1}: a a </w>; ids </w>=0 a=1; (a,</w>)=(1,0) beats (a,a)=(1,1).
+def test_eow_hf_ids_put_end_of_word_symbols_after_the_characters():
+    # The trainer docstring (rule 2, hf), as Hugging Face's BpeTrainer with end_of_word_suffix does:
+    # characters by code point first, then the end-of-word symbols, even though "</w>" ('<' is U+003C)
+    # would sort before the letters by code point.
+    # eow separate, {"aa": 1}: a a </w>; ids a=0 </w>=1; (a,a)=(0,0) beats (a,</w>)=(0,1).
     cfg = TrainConfig(variant="eow", eow_style="separate", tie_break="hf", min_frequency=1, num_merges=1)
     run = train({"aa": 1}, cfg)
-    assert [(run.token_value(a), run.token_value(b)) for a, b in run.merges()] == [("a", "</w>")]
-    # eow attached, {"abaa": 1}: a b a a</w>; ids a=0 a</w>=1 b=2; (a,a</w>)=(0,1) beats (a,b)=(0,2).
+    assert [(run.token_value(a), run.token_value(b)) for a, b in run.merges()] == [("a", "a")]
+    # eow attached, {"abaa": 1}: a b a a</w>; ids a=0 b=1 a</w>=2; (a,b)=(0,1) beats (a,a</w>)=(0,2).
     cfg = TrainConfig(variant="eow", eow_style="attached", tie_break="hf", min_frequency=1, num_merges=1)
     run = train({"abaa": 1}, cfg)
-    assert [(run.token_value(a), run.token_value(b)) for a, b in run.merges()] == [("a", "a</w>")]
+    assert [(run.token_value(a), run.token_value(b)) for a, b in run.merges()] == [("a", "b")]
+    # Hugging Face agrees on a case where the order decides: {"ab": 1, "acd": 1} merges a + c.
+    cfg = TrainConfig(variant="eow", eow_style="attached", tie_break="hf", min_frequency=1, num_merges=1)
+    run = train({"ab": 1, "acd": 1}, cfg)
+    assert [(run.token_value(a), run.token_value(b)) for a, b in run.merges()] == [("a", "c")]
 
 
 # ------------------------------------------------------------------- generated small corpora
