@@ -434,3 +434,21 @@ def test_sidebar_and_step_survive_page_switches(tmp_path):
     no_exception(at)
     assert shown_step(at)[0] == 2
     assert at.selectbox(key="w.tie").value == "lexical"
+
+
+def test_merge_tree_picker_follows_the_step_or_the_picked_token():
+    at = new_app(step=8)
+
+    def tree() -> list[str]:
+        return text_of(body_with(at, "bpe-tree")).split()
+
+    assert tree()[:3] == ["newest</w>", "step", "8"]  # default: this step's new token
+    assert "newest</w>" in at.selectbox(key="vocab.tree").options
+    at.selectbox(key="vocab.tree").set_value("est</w>").run()
+    assert tree()[:3] == ["est</w>", "step", "3"]
+    at.button(key="stepper.next").click().run()
+    assert tree()[:3] == ["est</w>", "step", "3"]  # a picked token stays picked
+    at.selectbox(key="vocab.tree").set_value("this step's new token").run()
+    assert tree()[:3] == ["low</w>", "step", "9"]
+    at.button(key="stepper.first").click().run()
+    no_exception(at)

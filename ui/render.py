@@ -114,7 +114,7 @@ _CSS = """
 .bpe-tree li:only-child::before, .bpe-tree li:only-child::after { display: none; }
 .bpe-tree li:first-child::before, .bpe-tree li:last-child::after { border: 0 none; }
 .bpe-tree li:last-child::before { border-right: 2px solid #888; }
-.bpe-tree ul ul::before { content: ""; position: absolute; top: 0; left: 50%; height: 14px; border-left: 2px solid #888; }
+.bpe-tree li > ul::before { content: ""; position: absolute; top: 0; left: 50%; height: 14px; border-left: 2px solid #888; }
 .bpe-tree > li { padding-top: 0; } .bpe-tree > li::before, .bpe-tree > li::after { display: none; }
 .bpe-tree .stepnum { font-size: .7rem; color: #555; }
 .bpe-muted { color: #555; font-size: .9rem; }
