@@ -18,14 +18,17 @@ if not sel.ok:
 mode = sel.byte_mode
 present = sel.presentation
 cfg = sel.config
-st.caption(
-    md_escape(
-        f"Characters, characters + end-of-word marker and bytes, one step at a time. {sel.label} · the same words for all three (pre-tokenizer {cfg.resolved_pretokenizer}), "
-        f"min frequency {cfg.min_frequency}, tie-break {cfg.tie_break}, "
-        + (f"up to {cfg.num_merges:,} merges" if cfg.vocab_size is None else f"vocabulary up to {cfg.vocab_size:,}")
-        + ". Change them in the sidebar."
+limit = f"up to {cfg.num_merges:,} merges" if cfg.vocab_size is None else f"vocabulary up to {cfg.vocab_size:,}"
+if present:
+    st.caption(md_escape(f"{sel.label} · {limit}"))
+else:
+    st.caption(
+        md_escape(
+            f"Characters, characters + end-of-word marker and bytes, one step at a time. {sel.label} · the same "
+            f"words for all three (pre-tokenizer {cfg.resolved_pretokenizer}), min frequency {cfg.min_frequency}, "
+            f"tie-break {cfg.tie_break}, {limit}. Change them in the sidebar."
+        )
     )
-)
 
 selections = [pc.with_variant(sel, v) for v in VARIANTS]
 runs = pc.get_runs(selections)

@@ -43,7 +43,7 @@ PAGE_CSS = """
 <style>
 .bpe-toks { display: flex; flex-wrap: wrap; gap: 6px 4px; align-items: flex-start; }
 .bpe-tok { display: inline-flex; flex-direction: column; align-items: center; }
-.bpe-tok .bpe-id { font-size: .72rem; color: #444; font-variant-numeric: tabular-nums; margin-top: 1px; }
+.bpe-tok .bpe-id { font-size: .85rem; color: #444; font-variant-numeric: tabular-nums; margin-top: 1px; }
 .bpe-tok .bpe-src { font-size: .8rem; color: #111; margin-top: 1px; }
 .bpe-chip.unk { background: #fff !important; border: 2px solid #b00020; color: #b00020; font-weight: 700; }
 .bpe-table td.pair { white-space: nowrap; }
