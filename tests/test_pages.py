@@ -11,6 +11,7 @@ import html
 import io
 import json
 import re
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -107,6 +108,46 @@ def test_every_page_renders_with_the_default_input(name, marker):
     # the shared sidebar is there, with the default preset
     assert at.selectbox(key="w.preset").value == "textbook-low"
     assert at.query_params.get("preset") == "textbook-low"
+
+
+SWEEP = [{"preset": p} for p in PRESETS if p != "pg16457-book"] + [
+    {"preset": "textbook-low", "vocab": "15"},  # stop by vocabulary size: the three runs differ in length
+    {"preset": "textbook-low", "merges": "0"},
+    {"preset": "zh-emoji", "variant": "char", "pre": "none"},
+    {"preset": "nihao", "variant": "eow", "eow": "attached"},
+    {"preset": "aaabdaaabac", "bytes": "hex"},
+    {"preset": "hongloumeng-chapter", "variant": "byte", "bytes": "gpt2"},
+]
+
+
+@pytest.mark.parametrize("params", SWEEP, ids=["-".join(f"{k}={v}" for k, v in p.items()) for p in SWEEP])
+def test_every_page_renders_for_every_preset_and_odd_settings(params):
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    for page in PAGES.values():
+        at.switch_page(page).run()
+        no_exception(at)
+        assert not at.error, (page, [e.value for e in at.error])
+
+
+def test_pages_stay_responsive_on_the_whole_book():
+    at = open_page("side", preset="pg16457-book")  # trains the three variants (10,000 merges each) once
+    no_exception(at)
+    assert "data-vocab=" in body_with(at, "sbs-byte")
+    for button in ("sbs.next", "sbs.last", "sbs.prev"):
+        started = time.perf_counter()
+        at.button(key=button).click().run()
+        elapsed = time.perf_counter() - started
+        no_exception(at)
+        assert elapsed < 2.0, (button, elapsed)
+    for name in ("bbpe", "encode", "files", "how"):
+        started = time.perf_counter()
+        at.switch_page(PAGES[name]).run()
+        elapsed = time.perf_counter() - started
+        no_exception(at)
+        assert elapsed < 4.0, (name, elapsed)  # the BBPE page trains its own short text, not the book
 
 
 # ---------------------------------------------------------------------------------- side by side
