@@ -138,7 +138,12 @@ def test_presentation_mode(app_server, page):
     size = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
     assert size == "21px"
     expect(page.get_by_label("Jump to step")).to_have_count(0)
+    # The sidebar starts folded for the class, and the teacher can open it again.
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.evaluate("e => e.getBoundingClientRect().width") < 5
     save_screenshot(page, "presentation")
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+    expect(page.get_by_text("Presentation mode")).to_be_visible()
 
 
 def test_autoplay_advances(app_server, page):

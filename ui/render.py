@@ -127,7 +127,7 @@ _CSS = """
 _CSS_PRESENTATION = """
 <style>
 html { font-size: 21px; }
-[data-testid="stToolbar"], [data-testid="stDecoration"] { display: none; }
+[data-testid="stToolbarActions"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
 .bpe-chip { font-size: 1.15rem; border-width: 2px; }
 .bpe-merge .bpe-chip { font-size: 1.35rem; }
 .bpe-merge { font-size: 1.2rem; }
@@ -818,12 +818,28 @@ def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool
             st.vega_lite_chart(_with_marker(spec, step), width="stretch")
 
 
+_MARKER = "bpe_current_step"
+
+
 def _with_marker(spec: dict, step: int) -> dict:
-    """A shallow copy of a cached spec whose rule layer (the second) points at ``step``."""
+    """A shallow copy of a cached spec whose rule layer (the second) reads the current step from
+    the named dataset ``bpe_current_step``. The spec itself never changes between steps, only that
+    one-row dataset, so the browser updates the chart's data instead of rebuilding the chart."""
     out = dict(spec)
     layers = list(spec["layer"])
     rule = dict(layers[1])
-    rule["data"] = {"values": [{"step": int(step)}]}
+    rule["data"] = {"name": _MARKER}
     layers[1] = rule
     out["layer"] = layers
+    out["datasets"] = {**spec.get("datasets", {}), _MARKER: _marker_rows(int(step))}
     return out
+
+
+def _marker_rows(step: int):
+    try:
+        import pandas as pd
+        from streamlit import dataframe_util
+
+        return dataframe_util.convert_anything_to_arrow_bytes(pd.DataFrame({"step": [step]}))
+    except Exception:
+        return [{"step": step}]
