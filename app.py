@@ -11,16 +11,18 @@ from ui.text import md_escape
 
 st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
 
+header = st.container()  # filled below, so that input messages appear under the title
 sel = state.sidebar()
 if sel.presentation:
     # Presentation links open with the sidebar folded: more room for the class to read.
     st.set_page_config(initial_sidebar_state="collapsed")
 render.setup_page(sel)
 
-if not sel.presentation:
-    st.title("BPE Explorer")
-if sel.ok:
-    st.caption(md_escape(f"Byte-Pair Encoding, one merge at a time · {sel.label}"))
+with header:
+    if not sel.presentation:
+        st.title("BPE Explorer")
+    if sel.ok:
+        st.caption(md_escape(f"Byte-Pair Encoding, one merge at a time · {sel.label}"))
 
 run = training.get_run(sel)
 if run is None:

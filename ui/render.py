@@ -120,7 +120,7 @@ _CSS = """
 .bpe-muted { color: #555; font-size: .9rem; }
 .bpe-table td.barcell { width: 22%; min-width: 2.5rem; }
 
-[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 </style>
 """
 
