@@ -46,6 +46,9 @@ def test_step_1_of_the_textbook_corpus(app_server, page):
     # The words this merge changed are marked, and the new token is highlighted in them.
     expect(page.locator("#bpe-corpus tr.changed")).to_have_count(2)
     expect(page.locator("#bpe-corpus tr.changed .bpe-chip.new")).to_have_count(2)
+    # Tall enough for the README to show the corpus with the changed words under the merge.
+    page.set_viewport_size({"width": 1280, "height": 1300})
+    page.wait_for_timeout(300)
     save_screenshot(page, "app")
     assert not errors, errors
 
