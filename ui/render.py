@@ -58,6 +58,11 @@ _MEMO: "weakref.WeakKeyDictionary[TrainedRun, dict]" = weakref.WeakKeyDictionary
 _MEMO_LOCK = threading.Lock()
 
 
+#: Most small per-run memo entries (chip HTML, merge reasons) kept before they are dropped; bounds
+#: what a 20,000-merge run can add to the cached run's size (about 10 MB at most).
+MAX_MEMO_ENTRIES = 40_000
+
+
 def _memo(run: TrainedRun) -> dict:
     """Per-run cache of derived data (shared by sessions; dropped with the run)."""
     with _MEMO_LOCK:
@@ -65,6 +70,17 @@ def _memo(run: TrainedRun) -> dict:
         if memo is None:
             memo = _MEMO[run] = {}
         return memo
+
+
+def _remember(memo: dict, key, value):
+    """Store a small per-step/per-token entry, clearing those entries when there are too many
+    (whole-run entries such as chart specs, keyed by strings, stay)."""
+    if len(memo) >= MAX_MEMO_ENTRIES:
+        with _MEMO_LOCK:
+            for k in [k for k in memo if isinstance(k, tuple) and k[0] in ("chip", "reason")]:
+                memo.pop(k, None)
+    memo[key] = value
+    return value
 
 
 # --------------------------------------------------------------------------------------- CSS
@@ -213,7 +229,7 @@ def chip_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool 
         title = esc_raw(_token_title(run, tid))
         colour = colours[(tid * 5) % len(colours)]
         base = (classes, f' style="background:{colour}" title="{title}" data-token="{tid}">{label}{extra}</span>')
-        memo[key] = base
+        _remember(memo, key, base)
     classes, rest = base
     if css:
         classes = f"{classes} {css}"
@@ -417,8 +433,7 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
             f" The result {token_label(run, snap.token, mode)} is already a token (made at step {made}),"
             " so the vocabulary does not grow."
         )
-    memo[key] = text
-    return text
+    return _remember(memo, key, text)
 
 
 def stop_reason_text(run: TrainedRun) -> str:

@@ -334,6 +334,9 @@ class Selection:
         byte_mode: how byte tokens are shown: ``"utf8"``, ``"hex"`` or ``"gpt2"``.
         presentation: presentation mode (large type, colour-blind-safe palette, fewer controls).
         message: why ``ok`` is False, else ``None``.
+
+    Pages may build their own Selections (e.g. one per variant); the field order above is kept
+    stable for that. ``_loader`` returns the ``{word: frequency}`` dict to train on.
     """
 
     ok: bool
