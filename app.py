@@ -28,28 +28,36 @@ run = training.get_run(sel)
 if run is None:
     st.stop()
 
-mode = sel.byte_mode
-present = sel.presentation
-step = render.step_controls(run, presentation=present)
-state.write_url(sel, step)
 
-left, right = st.columns([5, 4], gap="medium")
-with left:
-    render.merge_card(run, step, mode, present)
-with right:
-    render.pair_table(run, step, mode, present)
+@st.fragment
+def stepper(run, sel) -> None:
+    """Everything that changes with the step. A fragment: Next / Prev / the arrow keys / the slider
+    rerun only this part, not the sidebar, so a step costs the server and the browser less."""
+    mode = sel.byte_mode
+    present = sel.presentation
+    step = render.step_controls(run, presentation=present)
+    state.write_url(sel, step)
 
-st.subheader("Corpus")
-render.corpus_table(run, step, mode, present)
+    left, right = st.columns([5, 4], gap="medium")
+    with left:
+        render.merge_card(run, step, mode, present)
+    with right:
+        render.pair_table(run, step, mode, present)
 
-left, right = st.columns([3, 2], gap="medium")
-with left:
-    st.subheader("Vocabulary")
-    render.vocabulary(run, step, mode, present)
-with right:
-    st.subheader("Over all steps")
-    render.charts(run, step, present, columns=False)
+    st.subheader("Corpus")
+    render.corpus_table(run, step, mode, present)
 
-if not present:
-    with st.expander("The rules this trainer follows"):
-        st.html(render.rules_html(run))
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        st.subheader("Vocabulary")
+        render.vocabulary(run, step, mode, present)
+    with right:
+        st.subheader("Over all steps")
+        render.charts(run, step, present, columns=False)
+
+    if not present:
+        with st.expander("The rules this trainer follows"):
+            st.html(render.rules_html(run))
+
+
+stepper(run, sel)

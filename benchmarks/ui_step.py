@@ -12,7 +12,8 @@ Three measurements, each printed as median and p95 (milliseconds):
    bound on server time per step. Target: <= 30 ms.
 3. **browser next-step latency**: ``streamlit run app.py`` on a free port and headless Chromium;
    the time from clicking Next (or pressing the Right arrow key) until the page shows the new
-   step label and the run has finished.
+   step label; and, inside that real server, the time of each app.py script run (a wrapper
+   script times ``exec`` of app.py), i.e. the server time per step without AppTest's overhead.
 
 Steps visited are first visits (per-step memos are cold), starting at step 4,990.
 
@@ -122,12 +123,32 @@ def bench_apptest(steps: int) -> list[float]:
     return times
 
 
+_TIMED_APP = """\
+# Written by benchmarks/ui_step.py: runs app.py and logs how long each script run took.
+import time as _time
+_t0 = _time.perf_counter()
+try:
+    exec(compile(open({app!r}, encoding="utf-8").read(), {app!r}, "exec"), {{"__name__": "__main__", "__file__": {app!r}}})
+finally:
+    with open({log!r}, "a") as _f:
+        _f.write(f"{{(_time.perf_counter() - _t0) * 1000:.3f}}\\n")
+"""
+
+
 def bench_browser(clicks: int) -> None:
+    import os
+    import tempfile
+
     from playwright.sync_api import sync_playwright
 
     from browser import StreamlitServer, launch_chromium, wait_for_app
 
-    server = StreamlitServer("app.py", log_path=REPO / "test-artifacts" / "ui-step-benchmark-server.log")
+    tmp = Path(tempfile.mkdtemp(prefix="ui_step_"))
+    log = tmp / "script_ms.log"
+    wrapper = tmp / "timed_app.py"
+    wrapper.write_text(_TIMED_APP.format(app=str(REPO / "app.py"), log=str(log)), encoding="utf-8")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    server = StreamlitServer(str(wrapper), log_path=REPO / "test-artifacts" / "ui-step-benchmark-server.log")
     url = server.start(timeout=60)
     try:
         with sync_playwright() as pw:
@@ -139,6 +160,7 @@ def bench_browser(clicks: int) -> None:
             wait_for_app(page, settle_ms=0)
             print(f"\n3. real browser (first load incl. training on a fresh server: {time.perf_counter() - t0:.2f} s)")
             results = {}
+            log.write_text("")
             for how in ("click Next", "Right arrow key"):
                 times = []
                 for _ in range(clicks):
@@ -155,6 +177,9 @@ def bench_browser(clicks: int) -> None:
                 results[how] = times
                 print("   " + summary(f"{how}: new step label shown", times))
             browser.close()
+        script = [float(x) / 1000 for x in log.read_text().split()]
+        print("   " + summary("server: app.py script time per run", script))
+        print("   (the script time is measured inside the real server by a wrapper around app.py)")
     finally:
         server.stop()
 

@@ -28,6 +28,7 @@ Typical page::
 
 from __future__ import annotations
 
+import functools
 import threading
 import unicodedata
 import weakref
@@ -850,6 +851,7 @@ def _with_marker(spec: dict, step: int) -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _marker_rows(step: int):
     try:
         import pandas as pd
