@@ -117,6 +117,7 @@ SWEEP = [{"preset": p} for p in PRESETS if p != "pg16457-book"] + [
     {"preset": "nihao", "variant": "eow", "eow": "attached"},
     {"preset": "aaabdaaabac", "bytes": "hex"},
     {"preset": "hongloumeng-chapter", "variant": "byte", "bytes": "gpt2"},
+    {"preset": "zh-emoji", "present": "1"},
 ]
 
 
