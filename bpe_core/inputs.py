@@ -96,15 +96,29 @@ def clean_text(text: str, limit: int | None = None) -> str:
 
 
 def looks_like_word_counts(text: str) -> bool:
-    """True when every non-blank line is ``word count`` with an integer count (at least one line)."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    """True when the text reads as a textbook word-frequency list: every non-blank line has two fields
+    (``word count``, or ``word: count`` as textbooks print dicts) and most second fields are numbers.
+
+    A list with a few bad counts (``lower two``, ``newest -6``, ``low 2.5``) still counts as a list, so
+    :func:`parse_word_counts` can name the bad line instead of the text being trained as prose.
+    """
+    lines = [_normalize_count_line(ln) for ln in text.splitlines() if ln.strip()]
     if not lines:
         return False
+    numeric = 0
     for ln in lines:
         m = _WORD_COUNT_LINE.match(ln)
-        if not m or not re.fullmatch(r"\d+", m.group(2)):
+        if not m:
             return False
-    return True
+        if re.fullmatch(r"[-+]?\d+(?:[.,]\d*)?", m.group(2)):
+            numeric += 1
+    return numeric * 2 > len(lines)
+
+
+def _normalize_count_line(raw: str) -> str:
+    line = raw.strip().rstrip(",")
+    line = re.sub(r"^['\"](.*)['\"]\s*:\s*", r"\1 ", line)
+    return re.sub(r"^(\S+):\s+", r"\1 ", line)
 
 
 def parse_word_counts(text: str) -> dict[str, int]:
@@ -119,17 +133,18 @@ def parse_word_counts(text: str) -> dict[str, int]:
     """
     counts: dict[str, int] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip().rstrip(",")
+        line = _normalize_count_line(raw)
         if not line:
             continue
-        line = re.sub(r"^['\"](.*)['\"]\s*:\s*", r"\1 ", line)
-        line = re.sub(r"^(\S+):\s+", r"\1 ", line)
         m = _WORD_COUNT_LINE.match(line)
         if not m:
             raise InputError(f"Line {lineno}: expected 'word count', got {raw.strip()[:60]!r}.")
         word, count_text = m.group(1), m.group(2)
         if not re.fullmatch(r"-?\d+", count_text):
             raise InputError(f"Line {lineno}: the count {count_text[:30]!r} is not a whole number.")
+        if len(count_text.lstrip("-0")) > len(str(MAX_WORD_COUNT)):
+            # checked before int(): Python refuses to convert strings of more than 4,300 digits
+            raise InputError(f"Line {lineno}: the count of {word!r} is above the limit of {MAX_WORD_COUNT:,}.")
         count = int(count_text)
         if count <= 0:
             raise InputError(f"Line {lineno}: the count of {word!r} must be positive, got {count}.")

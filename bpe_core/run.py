@@ -198,6 +198,7 @@ class TrainedRun:
         self._sync_removed()
         s, e = self._word_start[index], self._word_start[index + 1]
         removed, base, values, ids = self._removed_at, self._base, self.values, self.value_to_id
+        empty = self.variant.empty()
         out = []
         i = s
         while i < e:
@@ -207,10 +208,8 @@ class TrainedRun:
             if j == i + 1:
                 out.append(base[i])
             else:
-                value = values[base[i]]
-                for x in range(i + 1, j):
-                    value = value + values[base[x]]
-                out.append(ids[value])
+                # join, not repeated +: a byte token can be a megabyte long (a run of one character)
+                out.append(ids[empty.join([values[base[x]] for x in range(i, j)])])
             i = j
         return out
 

@@ -123,13 +123,14 @@ def test_vocab_size_counts_the_base_alphabet(tmp_path):
     assert eow[-1]["stop"] == "min_frequency" and all(r["count"] >= 1000 for r in eow[:-1])
 
 
-def test_empty_input_prints_only_the_stop_line(tmp_path):
+def test_empty_input_is_an_error_and_nothing_to_merge_prints_only_the_stop_line(tmp_path):
     src = tmp_path / "empty.txt"
     src.write_bytes(b"")
     proc = cli("train", src, "--jsonl")
-    assert proc.returncode == 0
-    assert proc.stdout.decode("utf-8") == '{"stop": "no_pairs", "merges": 0}\n'
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode("utf-8") == "bpe_core: the input is empty: there is nothing to train on\n"
     single = cli("train", "-", "--variant", "char", "--jsonl", stdin="x y z".encode())
+    assert single.returncode == 0
     assert single.stdout.decode("utf-8") == '{"stop": "no_pairs", "merges": 0}\n'
 
 

@@ -130,42 +130,23 @@ def test_missing_file_and_directory(work):
     assert_clean_error(cli(["encode", "--model", "no-such-model"], work, stdin=b"low"), "no-such-model")
 
 
-CLI_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="gap in bpe_core/cli.py (reported to the lead): an empty or whitespace-only file trains 0 merges "
-    "and exits 0 instead of a one-line error with exit status 2",
-)
-
 
 @pytest.mark.parametrize("data", [b"", b"   \n\t \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"], ids=["empty", "whitespace", "bom-only", "bom-space"])
-@CLI_GAP
 def test_empty_or_whitespace_only_input(work, data):
     path = write(work / "empty.txt", data)
     assert_clean_error(cli(["train", path.name, "--variant", "eow"], work), "empty")
 
 
 # ------------------------------------------------------------------------------ word-frequency lists
-WORDLIST_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="gap in bpe_core/cli.py (reported to the lead): a word-frequency list is recognised only when every "
-    "line is valid, so a list with a bad line is silently trained as text (no way to say it is a word list)",
-)
-BIG_COUNT_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="bug in bpe_core/inputs.py (reported to the lead): a count of more than 4300 digits raises Python's "
-    "int-conversion ValueError, so the CLI prints that technical message without the line number",
-)
-
-
 @pytest.mark.parametrize(
     "text, needles",
     [
-        pytest.param("low 5\nlower 2\nnewest -6\nwidest 3\n", ["Line 3"], marks=WORDLIST_GAP, id="negative"),
-        pytest.param("low 5\nlower two\nnewest 6\n", ["Line 2"], marks=WORDLIST_GAP, id="non-numeric"),
-        pytest.param("low 5\nlower 2.5\n", ["Line 2"], marks=WORDLIST_GAP, id="fraction"),
+        pytest.param("low 5\nlower 2\nnewest -6\nwidest 3\n", ["Line 3"], id="negative"),
+        pytest.param("low 5\nlower two\nnewest 6\n", ["Line 2"], id="non-numeric"),
+        pytest.param("low 5\nlower 2.5\n", ["Line 2"], id="fraction"),
         pytest.param("low 5\nlower 0\n", ["Line 2", "positive"], id="zero"),
         pytest.param("low 5\nlower 10000000000000\n", ["Line 2", "limit"], id="huge"),
-        pytest.param("low 5\nlower " + "9" * 5000 + "\n", ["Line 2"], marks=BIG_COUNT_BUG, id="5000-digits"),
+        pytest.param("low 5\nlower " + "9" * 5000 + "\n", ["Line 2"], id="5000-digits"),
     ],
 )
 def test_word_frequency_list_with_a_bad_line(work, text, needles):

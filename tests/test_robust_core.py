@@ -402,12 +402,6 @@ print(n, run.stop_reason, [s.count for s in run.snapshots[:5]], round(time.perf_
 #: Seconds one variant may take on 1 MB (5-10 s on the 2-core CI machine while it is busy).
 BIG_TIMEOUT = 45
 
-SLOW_BYTE_SEGMENTATION = pytest.mark.xfail(
-    strict=True,
-    reason="bug in bpe_core/run.py TrainedRun.segmentation: a merged byte token's value is built with "
-    "value = value + values[...] (bytes concatenation is quadratic in the token length), so a^1000000 at "
-    "its last step takes minutes (reported to the lead)",
-)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -417,7 +411,7 @@ def test_one_megabyte_single_word_in_bounded_time(variant):
     assert out.split()[:2] == ["40", "num_merges"], out
 
 
-@pytest.mark.parametrize("variant", ["char", "eow", pytest.param("byte", marks=SLOW_BYTE_SEGMENTATION)])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_one_megabyte_of_one_character_in_bounded_time(variant):
     # Overlapping pairs: (a, a) occurs 999,999 times in a^1000000; after the merge, (aa, aa)
     # occurs 499,999 times, and so on: training needs about 20 merges, each halving the word.
@@ -440,16 +434,7 @@ def test_one_megabyte_of_one_character_in_bounded_time(variant):
         ("low 0x10", ["Line 1", "whole number"]),
         (f"low {MAX_WORD_COUNT + 1}", ["Line 1", "limit"]),
         ("low 10000000000000000000000000000000000000", ["Line 1", "limit"]),
-        pytest.param(
-            "low " + "9" * 5000,  # longer than Python's int-from-str limit (4300 digits)
-            ["Line 1"],
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=ValueError,
-                reason="bug in bpe_core/inputs.py parse_word_counts: int(count_text) raises a plain ValueError "
-                "(not InputError) for a count of more than 4300 digits (reported to the lead)",
-            ),
-        ),
+        ("low " + "9" * 5000, ["Line 1", "limit"]),  # longer than Python's int-from-str limit (4300 digits)
         ("low", ["Line 1", "word count"]),
         ("low 5 6", ["Line 1", "word count"]),
         ("low 5\n\n\nnewest", ["Line 4"]),
@@ -624,7 +609,6 @@ def test_fuzz_pipeline_never_raises_and_keeps_invariants(text, cfg, steps):
                                                         str(10**12), str(10**13), " " + "9" * 4000 + "\n"]),
                      max_size=40).map("".join))  # fmt: skip
 def test_fuzz_word_counts_only_input_errors(text):
-    # (Counts of more than 4300 digits are left out: a known bug, see the xfail above.)
     try:
         words = parse_word_counts(text)
     except InputError as err:
