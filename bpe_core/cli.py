@@ -184,7 +184,7 @@ def cmd_train(args, out=None, err=None) -> int:
         raise UsageError(str(exc)) from None
     text = read_input(args.file)
     if not text.strip():
-        what = "empty" if not text else "only whitespace"
+        what = "empty" if not text else "empty (only whitespace)"
         raise InputError(f"the input is {what}: there is nothing to train on")
     if looks_like_word_counts(text):
         words = parse_word_counts(text)
