@@ -165,7 +165,10 @@ def text_selection(sel: state.Selection, text: str, variant: str, num_merges: in
     settings = sel.settings
 
     def bad(message: str) -> state.Selection:
-        return state.Selection(False, "paste", None, label, None, 0, None, settings, sel.byte_mode, sel.presentation, message)
+        return state.Selection(
+            ok=False, source="paste", preset=None, label=label, digest=None, size_bytes=0, config=None,
+            settings=settings, byte_mode=sel.byte_mode, presentation=sel.presentation, message=message,
+        )  # fmt: skip
 
     try:
         text = clean_text(text)
@@ -177,8 +180,9 @@ def text_selection(sel: state.Selection, text: str, variant: str, num_merges: in
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
     return state.Selection(
-        True, "paste", None, label, digest, len(data), cfg, settings, sel.byte_mode, sel.presentation, None,
-        lambda: corpus_words(text, cfg),
+        ok=True, source="paste", preset=None, label=label, digest=digest, size_bytes=len(data), config=cfg,
+        settings=settings, byte_mode=sel.byte_mode, presentation=sel.presentation, message=None,
+        _loader=lambda: corpus_words(text, cfg),
     )  # fmt: skip
 
 
@@ -187,8 +191,9 @@ def words_selection(sel: state.Selection, words: dict, config: TrainConfig, labe
     canonical = words_digest_text(words).encode("utf-8")
     frozen = dict(words)
     return state.Selection(
-        True, "words", None, label, hashlib.sha256(canonical).hexdigest(), len(canonical), config.validate(),
-        sel.settings, sel.byte_mode, sel.presentation, None, lambda: dict(frozen),
+        ok=True, source="words", preset=None, label=label, digest=hashlib.sha256(canonical).hexdigest(),
+        size_bytes=len(canonical), config=config.validate(), settings=sel.settings, byte_mode=sel.byte_mode,
+        presentation=sel.presentation, message=None, _loader=lambda: dict(frozen),
     )  # fmt: skip
 
 
