@@ -34,7 +34,10 @@ import unicodedata
 import weakref
 
 import altair as alt
+import matplotlib
 import streamlit as st
+import tol_colors
+from matplotlib.colors import to_hex
 
 from bpe_core import RULES, TrainedRun
 
@@ -42,18 +45,12 @@ from . import state
 from .text import esc, esc_raw, visible
 
 # ------------------------------------------------------------------------------------ palettes
-#: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org),
-#: light enough for black text.
-PALETTE = (
-    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
-    "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
-)  # fmt: skip
-#: Presentation mode: Paul Tol's colour-blind-safe qualitative scheme "light" (Tol, "Colour Schemes",
-#: SRON/EPS/TN/09-002, and the ``tol_colors`` package), designed for cells with black labels.
-PALETTE_COLOURBLIND = (
-    "#77aadd", "#ee8866", "#eedd88", "#ffaabb", "#99ddff",
-    "#44bb99", "#bbcc33", "#aaaa00", "#dddddd",
-)  # fmt: skip
+#: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as
+#: shipped in matplotlib's colormaps), light enough for black text.
+PALETTE = tuple(to_hex(c) for c in matplotlib.colormaps["Set3"].colors)
+#: Presentation mode: Paul Tol's colour-blind-safe qualitative scheme "light", from his ``tol_colors``
+#: package (Tol, "Colour Schemes", SRON/EPS/TN/09-002), designed for cells with black labels.
+PALETTE_COLOURBLIND = tuple(c.lower() for c in tol_colors.light)
 
 _MEMO: "weakref.WeakKeyDictionary[TrainedRun, dict]" = weakref.WeakKeyDictionary()
 _MEMO_LOCK = threading.Lock()
