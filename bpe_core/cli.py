@@ -136,7 +136,8 @@ def _readable(value) -> str:
     return value
 
 
-def _jsonl(obj) -> str:
+def jsonl_line(obj) -> str:
+    """One ``--jsonl`` output line (no newline): compact JSON with non-ASCII kept as UTF-8."""
     return json.dumps(obj, ensure_ascii=False)
 
 
@@ -207,7 +208,7 @@ def cmd_train(args, out=None, err=None) -> int:
     try:
         for snap in trainer.steps():
             if args.jsonl:
-                print(_jsonl(merge_record(run, snap)), file=out)
+                print(jsonl_line(merge_record(run, snap)), file=out)
             else:
                 left, right, token = (_readable(run.token_value(t)) for t in (snap.left, snap.right, snap.token))
                 print(f"{snap.step}  {left} + {right} -> {token}  ({snap.count})", file=out)
@@ -220,7 +221,7 @@ def cmd_train(args, out=None, err=None) -> int:
         run._finish()
     n = run.num_steps
     if args.jsonl:
-        print(_jsonl({"stop": run.stop_reason, "merges": n}), file=out)
+        print(jsonl_line({"stop": run.stop_reason, "merges": n}), file=out)
     else:
         print(
             f"# stopped: {run.stop_reason} after {n} merge{'s' if n != 1 else ''}; vocabulary {run.vocab_size} tokens; "
@@ -252,7 +253,7 @@ def cmd_encode(args, out=None, err=None) -> int:
     ids = tok.encode(text)
     tokens = [tok.token_wire(i) for i in ids]
     if args.jsonl:
-        print(_jsonl({"ids": ids, "tokens": tokens}), file=out)
+        print(jsonl_line({"ids": ids, "tokens": tokens}), file=out)
     else:
         print(" ".join(_readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in ids), file=out)
         print(" ".join(str(i) for i in ids), file=out)

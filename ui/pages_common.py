@@ -31,7 +31,7 @@ import regex
 import streamlit as st
 
 from bpe_core import InputError, TrainConfig, TrainedRun, clean_text, corpus_words, train
-from bpe_core.cli import _jsonl, merge_record  # the CLI's --jsonl line: one definition, reused here
+from bpe_core.cli import jsonl_line, merge_record  # the CLI's --jsonl line: one definition, reused here
 from bpe_core.encoder import Tokenizer
 
 from . import render, state, training
@@ -547,8 +547,8 @@ def snapshots_jsonl(run: TrainedRun, step: int | None = None) -> str:
     """The snapshots as the CLI's ``train --jsonl`` prints them: one merge record per line, then
     ``{"stop": reason, "merges": n}``."""
     n = run.num_steps if step is None else max(0, min(int(step), run.num_steps))
-    lines = [_jsonl(merge_record(run, snap)) for snap in run.snapshots[:n]]
-    lines.append(_jsonl({"stop": stop_reason_at(run, n), "merges": n}))
+    lines = [jsonl_line(merge_record(run, snap)) for snap in run.snapshots[:n]]
+    lines.append(jsonl_line({"stop": stop_reason_at(run, n), "merges": n}))
     return "\n".join(lines) + "\n"
 
 
