@@ -46,7 +46,6 @@ PAGE_CSS = """
 .bpe-tok .bpe-id { font-size: .85rem; color: #444; font-variant-numeric: tabular-nums; margin-top: 1px; }
 .bpe-tok .bpe-src { font-size: .8rem; color: #111; margin-top: 1px; }
 .bpe-chip.unk { background: #fff !important; border: 2px solid #b00020; color: #b00020; font-weight: 700; }
-.bpe-table td.pair { white-space: nowrap; }
 .bpe-card.bpe-col .bpe-merge { font-size: 1.25rem; gap: .3rem; }
 .bpe-card.bpe-col .bpe-merge .bpe-chip { font-size: 1.45rem; padding: 1px 8px; }
 .bpe-col-title { font-size: 1.25rem; font-weight: 700; margin: .2rem 0 .3rem 0; }

@@ -113,6 +113,7 @@ _CSS = """
 .bpe-table th { text-align: left; font-size: .8rem; color: #555; border-bottom: 2px solid #bbb; padding: 2px 6px; }
 .bpe-table td { border-bottom: 1px solid #e3e3e3; padding: 3px 6px; vertical-align: middle; }
 .bpe-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.bpe-table td.pair { white-space: nowrap; }
 .bpe-table tr.chosen td { background: #fff4c2; font-weight: 700; }
 .bpe-table tr.changed td { background: #fff4c2; }
 .bpe-table tr.changed td:first-child { border-left: 6px solid #111; }
