@@ -198,7 +198,7 @@ class TrainedRun:
         self._sync_removed()
         s, e = self._word_start[index], self._word_start[index + 1]
         removed, base, values, ids = self._removed_at, self._base, self.values, self.value_to_id
-        empty = self.variant.empty()
+        is_bytes = self.variant.is_bytes
         out = []
         i = s
         while i < e:
@@ -207,9 +207,10 @@ class TrainedRun:
                 j += 1
             if j == i + 1:
                 out.append(base[i])
-            else:
-                # join, not repeated +: a byte token can be a megabyte long (a run of one character)
-                out.append(ids[empty.join([values[base[x]] for x in range(i, j)])])
+            elif is_bytes:  # base ids are the byte values
+                out.append(ids[bytes(base[i:j].tolist())])
+            else:  # joined in C: a token can be a megabyte long (merges of a run of one character)
+                out.append(ids["".join(map(values.__getitem__, base[i:j]))])
             i = j
         return out
 

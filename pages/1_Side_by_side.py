@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui import pages_common as pc
 from ui import render, state
-from ui.text import esc, esc_raw, md_escape
+from ui.text import clip, esc, esc_raw, md_escape
 
 VARIANTS = ("char", "eow", "byte")
 
@@ -103,7 +103,7 @@ for word in chosen:
             unknown = pc.unknown_symbols(view.tok, word)
             cells.append(f"<td>{pc.tokens_html(view, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)}</td>")
     note = f"{freq:,}" if seen else "<span class='bpe-muted'>not in corpus</span>"
-    rows.append(f"<tr><td class='word'>{esc(word)}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
+    rows.append(f"<tr><td class='word'>{esc(clip(word))}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
 if rows:
     st.html(
         "<table class='bpe-table' id='sbs-words'><thead><tr><th>word</th><th>freq</th>"

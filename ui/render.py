@@ -42,7 +42,7 @@ from matplotlib.colors import to_hex
 from bpe_core import RULES, TrainedRun
 
 from . import state
-from .text import esc, esc_raw, visible
+from .text import clip, esc, esc_raw, visible
 
 # ------------------------------------------------------------------------------------ palettes
 #: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as
@@ -178,15 +178,23 @@ def plural(count: int, noun: str) -> str:
 
 
 # --------------------------------------------------------------------------------------- chips
+#: Longest token drawn whole, in symbols (bytes or characters); a longer one (merges of a pasted run
+#: of one character) is cut, with its length, so a chip never holds a megabyte of text.
+TOKEN_CLIP = 48
+
+
 def token_label(run: TrainedRun, tid: int, mode: str = "utf8") -> str:
     """The token as readable plain text (not escaped): visible whitespace; bytes per ``mode``."""
+    value = run.token_value(tid)
+    more = ""
+    if len(value) > TOKEN_CLIP:
+        unit = "bytes" if run.variant.is_bytes else "characters"
+        value, more = value[:TOKEN_CLIP], f"… ({len(value):,} {unit})"
     if run.variant.is_bytes:
-        if mode == "hex":
-            return run.token_text(tid, "hex")
-        if mode == "gpt2":
-            return run.token_text(tid, "gpt2")
-        return visible(run.token_text(tid, "utf8"))
-    return visible(run.token_text(tid))
+        if mode in ("hex", "gpt2"):
+            return run.variant.display(value, mode) + more
+        return visible(run.variant.display(value, "utf8")) + more
+    return visible(value) + more
 
 
 def _token_title(run: TrainedRun, tid: int) -> str:
@@ -194,7 +202,7 @@ def _token_title(run: TrainedRun, tid: int) -> str:
     parts = [f"token {tid}"]
     if run.variant.is_bytes:
         value = run.token_value(tid)
-        parts.append("bytes " + value.hex(" "))
+        parts.append("bytes " + value[:TOKEN_CLIP].hex(" ") + ("…" if len(value) > TOKEN_CLIP else ""))
         if run.is_partial(tid):
             parts.append("not a whole UTF-8 character")
     else:
@@ -223,7 +231,7 @@ def chip_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool 
         if run.variant.is_bytes and run.is_partial(tid):
             classes += " partial"
             if mode == "gpt2":
-                extra = f'<span class="hex">{esc_raw(run.token_value(tid).hex(" "))}</span>'
+                extra = f'<span class="hex">{esc_raw(run.token_value(tid)[:TOKEN_CLIP].hex(" "))}</span>'
         label = esc_raw(token_label(run, tid, mode))
         title = esc_raw(_token_title(run, tid))
         colour = colours[(tid * 5) % len(colours)]
@@ -235,6 +243,11 @@ def chip_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool 
     return f'<span class="{classes}"{rest}'
 
 
+#: Most chips one sequence draws; a longer one (a 1 MB pasted "word") ends with a count of the rest,
+#: so one student's paste cannot make every rerun send megabytes of HTML.
+MAX_CHIPS = 400
+
+
 def chips_html(
     run: TrainedRun,
     ids,
@@ -242,9 +255,16 @@ def chips_html(
     new_token: int | None = None,
     presentation: bool = False,
     css: str = "",
+    max_chips: int = MAX_CHIPS,
 ) -> str:
-    """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline)."""
-    inner = "".join(chip_html(run, t, mode, presentation, "new" if t == new_token else "") for t in ids)
+    """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline).
+
+    At most ``max_chips`` chips are drawn, then ``… N more tokens``."""
+    shown = ids if len(ids) <= max_chips else ids[:max_chips]
+    inner = "".join(chip_html(run, t, mode, presentation, "new" if t == new_token else "") for t in shown)
+    if len(shown) < len(ids):
+        rest = len(ids) - len(shown)
+        inner += f"<span class='bpe-muted'> … {rest:,} more token{'s' if rest != 1 else ''}</span>"
     return f'<span class="bpe-chips {css}">{inner}</span>'
 
 
@@ -366,7 +386,7 @@ def _pair_text(run: TrainedRun, left: int, right: int, mode: str) -> str:
 
 def _word_ref(word: str) -> str:
     """A word for a sentence: quoted when it has anything but letters, digits and marks."""
-    shown = visible(word)
+    shown = visible(clip(word))
     if all(c.isalnum() or unicodedata.category(c).startswith("M") for c in word):
         return shown
     return f"“{shown}”"
@@ -607,7 +627,7 @@ def corpus_table_html(
         if row.changed and row.before is not None:
             before = f"<div>{chips_html(run, row.before, mode, None, presentation, css='before')}</div>"
         body.append(
-            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{esc(row.word)}{badge}</td>"
+            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{esc(clip(row.word))}{badge}</td>"
             f"<td class='num'>{row.freq:,}</td><td>{seg}{before}</td><td class='num'>{len(row.tokens)}</td></tr>"
         )
     return (

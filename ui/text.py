@@ -5,6 +5,7 @@
   ``␡``, no-break space ``⍽``); a token made only of invisible characters (a lone zero-width
   joiner, a variation selector) is shown as its code points (``U+200D``).
 * :func:`esc` -- :func:`visible` then ``html.escape``: the only way user text goes into HTML.
+* :func:`clip` -- cuts very long words (a pasted text without spaces is one "word") for display.
 * :func:`md_escape` -- backslash-escapes Markdown and Streamlit directives (``**``, ``:red[...]``,
   ``$...$``, links), for user text inside ``st.error``/``st.warning``/``st.markdown``.
 """
@@ -53,6 +54,18 @@ def visible(text: str) -> str:
     if any(c.isspace() for c in out):
         out = "".join("␣" if c.isspace() else c for c in out)
     return out
+
+
+#: Longest word shown whole in tables and sentences (characters); longer words are clipped.
+CLIP_CHARS = 60
+
+
+def clip(text: str, limit: int = CLIP_CHARS) -> str:
+    """``text`` cut to ``limit`` characters with ``…`` and its full length, e.g. a pasted 1 MB
+    "word" (a text without spaces) reads ``abcd… (1,000,000 characters)`` instead of filling the page."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def esc(text: str) -> str:
