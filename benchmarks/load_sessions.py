@@ -22,12 +22,12 @@ What it does, per wave (every wave is identical to the first):
   ``/?preset=...&step=...`` and click "Next" ``--steps`` times, to confirm that what the
   websocket clients measure is what a browser sees.
 * Time per step: from sending the rerun BackMsg to receiving that session's
-  ``script_finished`` ForwardMsg (Chromium: from the click to the app showing the new step with
-  the script finished). The first load of each session is reported apart (it includes training
+  ``script_finished`` ForwardMsg (Chromium: from the click to the step label showing the new
+  step with the script finished). The first load of each session is reported apart (it includes training
   the book in the first wave; later waves find it in the shared cache).
 * Errors: connection failures, timeouts, a run that does not finish successfully, an exception
   or an ``st.error`` box in the page, or a step the app did not adopt (the URL the app writes
-  back names another step).
+  back, or the step label it draws, names another step).
 * Server memory: the RSS of the ``streamlit run`` process (``VmRSS`` in ``/proc/PID/status``),
   sampled every 50 ms: before the wave, at its peak, and after every session closed and
   ``server.disconnectedSessionTTL`` (``.streamlit/config.toml``) expired. Streamlit frees a
@@ -136,7 +136,8 @@ class StreamlitSession:
 
     ``rerun(query)`` sends a ``rerun_script`` BackMsg carrying ``query`` as the page's query
     string and reads ForwardMsgs until that run's ``script_finished``; it returns the elapsed
-    seconds and what went wrong (exceptions, error boxes, the query string the app wrote back).
+    seconds, what went wrong (exceptions, error boxes), the query string the app wrote back and
+    the step its step label shows (``data-step`` of ``#bpe-step-label``).
     """
 
     def __init__(self, base_url: str, timeout: float):
@@ -152,8 +153,8 @@ class StreamlitSession:
         except Exception:
             pass
 
-    def rerun(self, query: str, deadline_s: float) -> tuple[float, list[str], str | None]:
-        """Returns ``(seconds, problems, query string written back by the app or None)``."""
+    def rerun(self, query: str, deadline_s: float) -> tuple[float, list[str], str | None, int | None]:
+        """Returns ``(seconds, problems, query string written back or None, step shown or None)``."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -162,12 +163,13 @@ class StreamlitSession:
         msg.rerun_script.page_script_hash = ""
         problems: list[str] = []
         written: str | None = None
+        label: int | None = None
         start = time.monotonic()
         self.ws.send_binary(msg.SerializeToString())
         while True:
             if time.monotonic() - start > deadline_s:
                 problems.append(f"no script_finished within {deadline_s:.0f} s")
-                return time.monotonic() - start, problems, written
+                return time.monotonic() - start, problems, written, label
             data = self.ws.recv()  # raises on timeout / closed connection
             if isinstance(data, str):
                 problems.append("unexpected text frame")
@@ -183,6 +185,9 @@ class StreamlitSession:
                     problems.append(f"exception in the page: {exc.type}: {exc.message[:200]}")
                 elif etype == "alert" and element.alert.format == element.alert.ERROR:
                     problems.append(f"error box in the page: {element.alert.body[:200]}")
+                elif etype == "html" and "bpe-step-label" in element.html.body:
+                    m = _STEP_LABEL.search(element.html.body)
+                    label = int(m.group(1) or m.group(2)) if m else label
             elif kind == "page_info_changed":
                 written = fwd.page_info_changed.query_string
             elif kind == "script_finished":
@@ -191,7 +196,10 @@ class StreamlitSession:
                 if status != ForwardMsg.FINISHED_SUCCESSFULLY:
                     name = ForwardMsg.ScriptFinishedStatus.Name(status)
                     problems.append(f"script finished with {name}")
-                return elapsed, problems, written
+                return elapsed, problems, written, label
+
+
+_STEP_LABEL = re.compile(r'bpe-step-label[^>]*data-step="(\d+)"|data-step="(\d+)"[^>]*bpe-step-label')
 
 
 def _step_of(query: str | None) -> int | None:
@@ -227,25 +235,27 @@ def run_websocket_student(
         result.errors.append(f"could not connect: {exc!r}"[:300])
         return
     try:
-        elapsed, problems, _ = session.rerun(f"preset={preset}&step={start}", args.load_deadline)
+        elapsed, problems, _, label = session.rerun(f"preset={preset}&step={start}", args.load_deadline)
         result.load_s = elapsed
         result.errors += [f"load: {p}" for p in problems]
+        if label != start:
+            result.errors.append(f"load: the step label shows {label}, not {start}")
         shown = start
         for k in range(1, args.steps + 1):
             if args.think > 0:
                 time.sleep(args.think * (0.5 + rng.random()))  # think time: 0.5x .. 1.5x
             want = start + k
-            elapsed, problems, written = session.rerun(f"preset={preset}&step={want}", args.step_deadline)
+            elapsed, problems, written, label = session.rerun(f"preset={preset}&step={want}", args.step_deadline)
             result.step_s.append(elapsed)
             result.errors += [f"step {want}: {p}" for p in problems]
             got = _step_of(written)
             if got is None:
-                shown = want  # the app kept the URL we sent: it shows that step
-            elif got == want or (got < want and got == shown):
-                shown = got  # adopted, or clamped at the last step of a short run
-            else:
-                result.errors.append(f"step {want}: the app shows step {got}")
-                shown = got
+                got = want  # the app kept the URL we sent: it shows that step
+            if not (got == want or (got < want and got == shown)):  # adopted, or clamped at the end
+                result.errors.append(f"step {want}: the app wrote step {got} into the URL")
+            if label != got:
+                result.errors.append(f"step {want}: the step label shows {label}, the URL says {got}")
+            shown = got
     except Exception as exc:  # timeouts, a closed connection: one error, the student stops
         result.errors.append(f"{type(exc).__name__}: {exc}"[:300])
     finally:
@@ -313,9 +323,11 @@ def run_browsers(base_url: str, args, go: threading.Event, results: list[Session
                                 want = 0
                                 t0 = time.monotonic()
                                 page.get_by_role("button", name=re.compile(r"First")).first.click()
-                            page.wait_for_url(re.compile(rf"[?&]step={want}(&|$)"))
+                            page.wait_for_selector(f'#bpe-step-label[data-step="{want}"]')
                             wait_for_app(page, settle_ms=0)
                             res.step_s.append(time.monotonic() - t0)
+                            if not re.search(rf"[?&]step={want}(&|$)", page.url):
+                                res.errors.append(f"step {want}: the URL says {page.url}")
                             shown[id(res)] = want
                             res.errors += [f"step {want}: exception: {t[:200]}" for t in exception_texts(page)]
                             state = page.locator(APP_SELECTOR).first.get_attribute("data-test-connection-state")
