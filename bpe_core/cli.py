@@ -21,7 +21,7 @@ import sys
 
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
-from .inputs import InputError, decode_bytes, looks_like_word_counts, max_input_bytes, parse_word_counts
+from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
 from .pretokenize import PRETOKENIZERS
 from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
 from .variants import EOW_STYLES, VARIANTS
@@ -71,14 +71,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------------ input
-def _fmt_size(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f} MB"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} bytes"
-
-
 def read_input(path: str) -> str:
     """Read FILE (``-``: stdin) as UTF-8 text. Raises :class:`InputError` with a one-line message."""
     limit = max_input_bytes()
@@ -94,7 +86,7 @@ def read_input(path: str) -> str:
             total += len(chunk)
             if total > limit:
                 raise InputError(
-                    f"The input is more than {_fmt_size(limit)}, the limit (set BPE_EXPLORER_MAX_BYTES to change it)."
+                    f"The input is more than {format_size(limit)}, the limit (set BPE_EXPLORER_MAX_BYTES to change it)."
                 )
         data = b"".join(chunks)
     else:
@@ -106,7 +98,7 @@ def read_input(path: str) -> str:
 
                     size = os.fstat(fh.fileno()).st_size
                     raise InputError(
-                        f"{path} is {_fmt_size(max(size, len(data)))}; the limit is {_fmt_size(limit)} "
+                        f"{path} is {format_size(max(size, len(data)))}; the limit is {format_size(limit)} "
                         "(set BPE_EXPLORER_MAX_BYTES to change it)."
                     )
         except FileNotFoundError:

@@ -31,7 +31,8 @@ def max_input_bytes() -> int:
     return value if value > 0 else DEFAULT_MAX_BYTES
 
 
-def _format_size(n: int) -> str:
+def format_size(n: int) -> str:
+    """A byte count for people: ``12.3 kB``, ``4.5 MB`` (decimal units, as the limit is given)."""
     if n >= 1_000_000:
         return f"{n / 1_000_000:.1f} MB"
     if n >= 1_000:
@@ -44,7 +45,7 @@ def check_size(n_bytes: int, limit: int | None = None) -> None:
     limit = max_input_bytes() if limit is None else limit
     if n_bytes > limit:
         raise InputError(
-            f"The input is {_format_size(n_bytes)}; the limit is {_format_size(limit)} "
+            f"The input is {format_size(n_bytes)}; the limit is {format_size(limit)} "
             f"(set BPE_EXPLORER_MAX_BYTES to change it)."
         )
 

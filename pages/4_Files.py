@@ -6,6 +6,7 @@ import hashlib
 import streamlit as st
 
 from bpe_core import InputError, clean_text
+from bpe_core.inputs import format_size
 from bpe_core import files as bfiles
 from ui import pages_common as pc
 from ui import state
@@ -19,14 +20,6 @@ present = sel.presentation
 mode = sel.byte_mode
 if not present:
     st.title("Files")
-
-
-def size_text(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f} MB"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} bytes"
 
 
 # ------------------------------------------------------------------------------ download
@@ -90,7 +83,7 @@ if run is not None:
             c3.button("Download", key=f"files.no.{name}", disabled=True, width="stretch")
             continue
         text = content(name)
-        c2.markdown(f"{about[name]} · {size_text(len(text.encode('utf-8')))}")  # our own Markdown
+        c2.markdown(f"{about[name]} · {format_size(len(text.encode('utf-8')))}")  # our own Markdown
         c3.download_button(
             "Download", data=lambda name=name: content(name).encode("utf-8"), file_name=name,
             mime=mimes[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",

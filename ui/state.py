@@ -53,7 +53,7 @@ from bpe_core import (
     looks_like_word_counts,
     parse_word_counts,
 )
-from bpe_core.inputs import max_input_bytes
+from bpe_core.inputs import format_size, max_input_bytes
 
 from .text import md_escape
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset, words_digest_text
@@ -574,14 +574,6 @@ def _make_config(settings: dict, source: str) -> TrainConfig:
         raise InputError(str(err)) from None
 
 
-def _human_size(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f} MB"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} bytes"
-
-
 def sidebar() -> Selection:
     """Draw the shared sidebar and return the :class:`Selection`.
 
@@ -665,7 +657,7 @@ def sidebar() -> Selection:
                     encoded = text.encode("utf-8")
                     digest = hashlib.sha256(encoded).hexdigest()
                     size = len(encoded)
-                    label = f"Pasted text ({_human_size(size)})"
+                    label = f"Pasted text ({format_size(size)})"
                     get_text = lambda: text  # noqa: E731 - the session's own text, only read on a cache miss
                     if size < 100_000 and looks_like_word_counts(text):
                         st.info("This looks like a word-count list; choose 'Word counts' to read it as one.")
@@ -675,7 +667,7 @@ def sidebar() -> Selection:
                 type=["txt"],
                 key=W + "upload",
                 on_change=_on_upload,
-                help=f"At most {_human_size(max_input_bytes())}.",
+                help=f"At most {format_size(max_input_bytes())}.",
             )
             meta = ss[K_UPLOAD]
             if meta is None:
@@ -690,8 +682,8 @@ def sidebar() -> Selection:
                     digest = None
                 else:
                     size = len(stored.encode("utf-8"))
-                    label = f"{meta['name'][:80]} ({_human_size(size)})"
-                    st.caption(md_escape(f"Using {meta['name'][:80]}, {_human_size(size)}."))
+                    label = f"{meta['name'][:80]} ({format_size(size)})"
+                    st.caption(md_escape(f"Using {meta['name'][:80]}, {format_size(size)}."))
                     store_digest = digest
                     get_text = lambda: _upload_store().get(store_digest) or ""  # noqa: E731
                     if not stored.strip():
