@@ -130,7 +130,6 @@ def test_missing_file_and_directory(work):
     assert_clean_error(cli(["encode", "--model", "no-such-model"], work, stdin=b"low"), "no-such-model")
 
 
-
 @pytest.mark.parametrize("data", [b"", b"   \n\t \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"], ids=["empty", "whitespace", "bom-only", "bom-space"])
 def test_empty_or_whitespace_only_input(work, data):
     path = write(work / "empty.txt", data)

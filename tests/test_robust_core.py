@@ -403,7 +403,6 @@ print(n, run.stop_reason, [s.count for s in run.snapshots[:5]], round(time.perf_
 BIG_TIMEOUT = 45
 
 
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_one_megabyte_single_word_in_bounded_time(variant):
     text = "''.join(random.Random(0).choices('abcdefghij', k=1_000_000))"
