@@ -472,13 +472,6 @@ def test_20_mb_paste_in_the_browser_gets_the_size_message(app_server, page):
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(
-    strict=True,
-    reason="Streamlit limitation (reported to the lead): the browser encodes a lone surrogate as invalid UTF-8 "
-    "in the BackMsg, the server closes the websocket ('String field had bad UTF-8') and every later message "
-    "repeats the text box's value, so the session ignores every click until the text is edited; the app never "
-    "sees the text and cannot answer it",
-)
 def test_lone_surrogate_paste_in_the_browser_leaves_the_session_usable(app_server, page):
     _browser_paste(page, app_server, "'low \\ud800 low lower'")
     _browser_still_usable(page)

@@ -40,6 +40,7 @@ from collections import OrderedDict
 from typing import Callable
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from bpe_core import (
     PRETOKENIZERS,
@@ -574,6 +575,32 @@ def _make_config(settings: dict, source: str) -> TrainConfig:
         raise InputError(str(err)) from None
 
 
+# A lone surrogate typed or pasted into a text box is sent by the browser as invalid UTF-8; the server
+# then drops the connection and the session ignores every later click (a Streamlit limitation, not
+# something the app can answer on the server). This script, run once per browser tab, replaces lone
+# surrogates with U+FFFD as the text box changes, before Streamlit's own handler reads the value.
+_WELL_FORMED_JS = """<script>
+(function () {
+  var w = window.parent;
+  if (!w || w.__bpeWellFormed) return;
+  w.__bpeWellFormed = true;
+  w.document.addEventListener("input", function (e) {
+    var el = e.target;
+    if (!el || (el.tagName !== "TEXTAREA" && el.tagName !== "INPUT")) return;
+    var v = el.value;
+    if (typeof v !== "string" || typeof v.isWellFormed !== "function" || v.isWellFormed()) return;
+    var proto = el.tagName === "TEXTAREA" ? w.HTMLTextAreaElement.prototype : w.HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, "value").set.call(el, v.toWellFormed());
+  }, true);
+})();
+</script>"""
+
+
+def _guard_text_boxes() -> None:
+    """Make the browser replace lone surrogates in text boxes with U+FFFD (see ``_WELL_FORMED_JS``)."""
+    components.html(_WELL_FORMED_JS, height=0)
+
+
 def sidebar() -> Selection:
     """Draw the shared sidebar and return the :class:`Selection`.
 
@@ -634,6 +661,7 @@ def sidebar() -> Selection:
             else:
                 get_text = preset.load_text
         elif source == "paste":
+            _guard_text_boxes()
             st.text_area(
                 "Text to train on",
                 key=_seed("paste", ss[K_PASTE]),
@@ -689,6 +717,7 @@ def sidebar() -> Selection:
                     if not stored.strip():
                         message = "The uploaded file is empty."
         else:  # word counts
+            _guard_text_boxes()
             st.text_area(
                 "Word counts (one 'word count' per line)",
                 key=_seed("words", ss[K_WORDS]),
