@@ -40,7 +40,6 @@ from collections import OrderedDict
 from typing import Callable
 
 import streamlit as st
-import streamlit.components.v1 as components
 
 from bpe_core import (
     PRETOKENIZERS,
@@ -577,12 +576,12 @@ def _make_config(settings: dict, source: str) -> TrainConfig:
 
 # A lone surrogate typed or pasted into a text box is sent by the browser as invalid UTF-8; the server
 # then drops the connection and the session ignores every later click (a Streamlit limitation, not
-# something the app can answer on the server). This script, run once per browser tab, replaces lone
+# something the app can answer on the server). This script, set up once per browser tab, replaces lone
 # surrogates with U+FFFD as the text box changes, before Streamlit's own handler reads the value.
 _WELL_FORMED_JS = """<script>
 (function () {
-  var w = window.parent;
-  if (!w || w.__bpeWellFormed) return;
+  var w = window;
+  if (w.__bpeWellFormed) return;
   w.__bpeWellFormed = true;
   w.document.addEventListener("input", function (e) {
     var el = e.target;
@@ -598,7 +597,7 @@ _WELL_FORMED_JS = """<script>
 
 def _guard_text_boxes() -> None:
     """Make the browser replace lone surrogates in text boxes with U+FFFD (see ``_WELL_FORMED_JS``)."""
-    components.html(_WELL_FORMED_JS, height=0)
+    st.html(_WELL_FORMED_JS, unsafe_allow_javascript=True)  # our own script: no user text in it
 
 
 def sidebar() -> Selection:
