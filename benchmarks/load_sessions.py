@@ -51,7 +51,6 @@ import argparse
 import os
 import random
 import re
-import statistics
 import sys
 import threading
 import time
