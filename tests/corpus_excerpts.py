@@ -28,6 +28,11 @@ def read_corpus(name: str) -> str:
         return f.read()
 
 
+def corpus_slice(name: str, start: int = 0, length: int | None = None) -> str:
+    """Characters ``start`` .. ``start + length`` of corpus ``name`` (to the end when ``length`` is None)."""
+    return read_corpus(name)[start : None if length is None else start + length]
+
+
 def excerpt(name: str, size: int, start: int = 0) -> str:
     """About ``size`` UTF-8 bytes of corpus ``name`` in whole lines, from the first line that
     begins at or after character ``start``.

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_excerpts import read_corpus
 from tokenizers import Tokenizer as HFTokenizer
 
 REPO = Path(__file__).resolve().parent.parent
-CORPORA = "/work/shared/corpora"
 
 
 def cli(*args, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:
@@ -115,7 +115,7 @@ def test_byte_default_pretokenizer_is_gpt2(tmp_path):
 
 def test_vocab_size_counts_the_base_alphabet(tmp_path):
     src = tmp_path / "en.txt"
-    src.write_text(open(f"{CORPORA}/pg16457.txt", encoding="utf-8", newline="").read()[:20_000], encoding="utf-8")
+    src.write_text(read_corpus("pg16457.txt")[:20_000], encoding="utf-8")
     records = lines(cli("train", src, "--vocab-size", "260", "--jsonl"))
     assert len(records) == 5 and records[-1] == {"stop": "vocab_size", "merges": 4}
     assert records[-2]["vocab_size"] == 260
@@ -186,7 +186,7 @@ def test_help():
 
 def test_out_without_jsonl_and_encode_with_it(tmp_path):
     src = tmp_path / "en.txt"
-    src.write_text(open(f"{CORPORA}/pg16457.txt", encoding="utf-8", newline="").read()[:30_000], encoding="utf-8")
+    src.write_text(read_corpus("pg16457.txt")[:30_000], encoding="utf-8")
     model = tmp_path / "eow"
     proc = cli("train", src, "--variant", "eow", "--eow-style", "attached", "--merges", "100", "--out", model)
     assert proc.returncode == 0 and proc.stderr == b""  # no progress bar: stderr is not a terminal
@@ -217,7 +217,7 @@ def test_tokens_with_spaces_skip_merges_txt_but_still_work(tmp_path):
 
 def test_encode_with_a_gpt2_style_pair(tmp_path):
     src = tmp_path / "en.txt"
-    text = open(f"{CORPORA}/pg16457.txt", encoding="utf-8", newline="").read()
+    text = read_corpus("pg16457.txt")
     src.write_text(text[:50_000], encoding="utf-8")
     model = tmp_path / "m"
     assert cli("train", src, "--merges", "200", "--out", model).returncode == 0
@@ -240,7 +240,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     import termios
 
     src = tmp_path / "en.txt"
-    src.write_text(open(f"{CORPORA}/pg16457.txt", encoding="utf-8", newline="").read()[:30_000], encoding="utf-8")
+    src.write_text(read_corpus("pg16457.txt")[:30_000], encoding="utf-8")
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # a 100-column terminal
     env = dict(os.environ, PYTHONPATH=str(REPO))

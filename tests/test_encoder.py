@@ -12,14 +12,9 @@ from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import UNK_TOKEN, Tokenizer
 from bpe_core.variants import Variant
 
-CORPORA = "/work/shared/corpora"
+from corpus_excerpts import corpus_slice
+
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-
-
-def read_corpus(name: str, start: int = 0, length: int | None = None) -> str:
-    with open(f"{CORPORA}/{name}", encoding="utf-8", newline="") as fh:  # keep CRLF
-        text = fh.read()
-    return text[start : None if length is None else start + length]
 
 
 def texts(tok: Tokenizer, ids) -> list[str]:
@@ -52,7 +47,7 @@ def test_textbook_words_encode_to_their_training_segmentation():
 )
 def test_rank_encoder_replays_training_at_every_checked_step(name, variant, pretokenizer, style):
     """Encoding a training word with the merges of steps 1..k gives the trainer's segmentation at step k."""
-    text = read_corpus(name, 0, 12_000)
+    text = corpus_slice(name, 0, 12_000)
     cfg = TrainConfig(variant=variant, pretokenizer=pretokenizer, eow_style=style, num_merges=200)
     run = train(corpus_words(text, cfg), cfg)
     assert run.num_steps == 200
@@ -226,7 +221,7 @@ def test_longest_match_handles_very_long_words_without_recursion():
     eow = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10)).tokenizer()
     long_word = "lowestnewer" * 5_000
     assert eow.decode(eow.encode_longest_match(long_word)) == long_word
-    byte_tok = train(corpus_words(read_corpus("pg16457.txt", 0, 20_000), TrainConfig()), TrainConfig(num_merges=100)).tokenizer()
+    byte_tok = train(corpus_words(corpus_slice("pg16457.txt", 0, 20_000), TrainConfig()), TrainConfig(num_merges=100)).tokenizer()
     long_piece = "abc" * 20_000
     assert byte_tok.decode(byte_tok.encode_longest_match(long_piece)) == long_piece
 
@@ -297,9 +292,9 @@ def test_longest_match_equals_the_tutorial_algorithm(words, probes, kind, merges
 @pytest.mark.parametrize("pretokenizer", ["gpt2", "gpt4", "none"])
 def test_byte_level_decode_inverts_encode_on_real_text(name, start, pretokenizer):
     cfg = TrainConfig(variant="byte", pretokenizer=pretokenizer, num_merges=300)
-    run = train(corpus_words(read_corpus(name, 0, 30_000), cfg), cfg)
+    run = train(corpus_words(corpus_slice(name, 0, 30_000), cfg), cfg)
     tok = run.tokenizer()
-    held_out = read_corpus(name, start, 20_000)
+    held_out = corpus_slice(name, start, 20_000)
     ids = tok.encode(held_out)
     assert len(ids) < len(held_out.encode("utf-8"))
     assert tok.decode(ids) == held_out

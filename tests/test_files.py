@@ -20,14 +20,9 @@ from bpe_core.files import (
     vocab_dict,
 )
 
-CORPORA = "/work/shared/corpora"
+from corpus_excerpts import corpus_slice
+
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-
-
-def read_corpus(name: str, start: int = 0, length: int | None = None) -> str:
-    with open(f"{CORPORA}/{name}", encoding="utf-8", newline="") as fh:  # keep CRLF
-        text = fh.read()
-    return text[start : None if length is None else start + length]
 
 
 def trained(variant, pretokenizer, text, merges=300, style="separate", **kw):
@@ -67,7 +62,7 @@ def test_byte_level_files_use_bytes_to_unicode(tmp_path):
 
 
 def test_merges_txt_cannot_hold_tokens_with_spaces(tmp_path):
-    run = trained("char", "gpt2", read_corpus("pg16457.txt", 0, 5_000), merges=50)
+    run = trained("char", "gpt2", corpus_slice("pg16457.txt", 0, 5_000), merges=50)
     with pytest.raises(ValueError, match="whitespace") as info:
         save_model(run, tmp_path / "strict")
     assert "' " in str(info.value) or " '" in str(info.value)  # names the token
@@ -75,7 +70,7 @@ def test_merges_txt_cannot_hold_tokens_with_spaces(tmp_path):
     paths = save_model(run, tmp_path / "loose", strict=False)
     assert sorted(p.name for p in paths) == ["bpe_explorer.json", "vocab.json"]
     tok = load_model(tmp_path / "loose")
-    sample = read_corpus("pg16457.txt", 5_000, 3_000)
+    sample = corpus_slice("pg16457.txt", 5_000, 3_000)
     assert tok.encode(sample) == run.tokenizer().encode(sample)
 
 
@@ -107,8 +102,8 @@ HF_CASES = [
 @pytest.mark.parametrize("name, train_at, test_at, variant, pretokenizer, style", HF_CASES)
 def test_tokenizer_json_loads_in_hugging_face_and_encodes_to_our_ids(tmp_path, name, train_at, test_at, variant, pretokenizer, style):
     """~50 KB of real text, 300 merges; HF's ids on different text from the same corpus == ours."""
-    train_text = read_corpus(name, train_at, 50_000 if name != "hongloumeng.txt" else 17_000)  # ~50 KB of UTF-8
-    held_out = read_corpus(name, test_at, 20_000 if name != "hongloumeng.txt" else 7_000)
+    train_text = corpus_slice(name, train_at, 50_000 if name != "hongloumeng.txt" else 17_000)  # ~50 KB of UTF-8
+    held_out = corpus_slice(name, test_at, 20_000 if name != "hongloumeng.txt" else 7_000)
     run = trained(variant, pretokenizer, train_text, merges=300, style=style)
     assert run.num_steps == 300
     # eow + gpt2 has tokens with spaces: no merges.txt, but tokenizer.json holds merges as pairs
@@ -153,26 +148,26 @@ def test_known_difference_python_whitespace_vs_hf_whitespacesplit():
     ],
 )
 def test_save_load_round_trip_gives_identical_encodings(tmp_path, variant, pretokenizer, style, marker):
-    run = trained(variant, pretokenizer, read_corpus("pg16457.txt", 0, 40_000), merges=250, style=style, eow_marker=marker)
+    run = trained(variant, pretokenizer, corpus_slice("pg16457.txt", 0, 40_000), merges=250, style=style, eow_marker=marker)
     save_model(run, tmp_path)
     loaded = load_model(tmp_path)
     ours = run.tokenizer()
     assert (loaded.variant, loaded.pretokenizer) == (ours.variant, ours.pretokenizer)
     assert loaded.vocab == ours.vocab and loaded.merges == ours.merges and loaded.unk_id == ours.unk_id
-    sample = read_corpus("pg16457.txt", 300_000, 15_000) + " Größe 你好 🙂"
+    sample = corpus_slice("pg16457.txt", 300_000, 15_000) + " Größe 你好 🙂"
     assert loaded.encode(sample) == ours.encode(sample)
     assert loaded.encode_longest_match(sample) == ours.encode_longest_match(sample)
     assert loaded.decode(ours.encode(sample)) == ours.decode(ours.encode(sample))
 
 
 def test_load_gpt2_files_on_saved_byte_level_files(tmp_path):
-    run = trained("byte", "gpt2", read_corpus("pg16457.txt", 0, 50_000))
+    run = trained("byte", "gpt2", corpus_slice("pg16457.txt", 0, 50_000))
     save_model(run, tmp_path)
     tok = load_gpt2_files(
         (tmp_path / "vocab.json").read_text(encoding="utf-8"),
         (tmp_path / "merges.txt").read_text(encoding="utf-8"),
     )
-    sample = read_corpus("pg16457.txt", 250_000, 20_000)
+    sample = corpus_slice("pg16457.txt", 250_000, 20_000)
     assert tok.encode(sample) == run.tokenizer().encode(sample)
     assert tok.decode(tok.encode(sample)) == sample
     # a directory holding only the GPT-2 pair loads the same way
@@ -244,7 +239,7 @@ def test_load_model_errors_are_input_errors(tmp_path):
 
 
 def test_save_accepts_a_tokenizer_and_loaded_models_save_again(tmp_path):
-    run = trained("byte", "gpt4", read_corpus("emoji-test.txt", 0, 20_000), merges=100)
+    run = trained("byte", "gpt4", corpus_slice("emoji-test.txt", 0, 20_000), merges=100)
     save_model(run, tmp_path / "a")
     again = load_model(tmp_path / "a")
     assert isinstance(again, Tokenizer)
