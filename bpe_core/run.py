@@ -80,9 +80,9 @@ class TrainedRun:
         self._event_start = array("q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
 
     def _series_start(self, vocab_size: int, corpus_tokens: int) -> None:
-        self._vocab_series = array("q", [vocab_size])
-        self._tokens_series = array("q", [corpus_tokens])
-        self._count_series = array("q", [0])
+        # Step 0's values; later steps read theirs from the snapshots.
+        self._vocab0 = vocab_size
+        self._tokens0 = corpus_tokens
 
     def _add_token(self, left: int, right: int, step: int) -> tuple[int, bool]:
         value = self.values[left] + self.values[right]
@@ -95,16 +95,6 @@ class TrainedRun:
         self.created_step.append(step)
         self.created_from.append((left, right))
         return tid, True
-
-    def _record_step(self, merged_q, count: int, corpus_tokens: int) -> None:
-        self._event_pos.extend(merged_q)
-        self._event_start.append(len(self._event_pos))
-        self._vocab_series.append(len(self.values))
-        self._tokens_series.append(corpus_tokens)
-        self._count_series.append(count)
-
-    def _append(self, snap) -> None:
-        self.snapshots.append(snap)
 
     def _replace_last(self, snap) -> None:
         self.snapshots[-1] = snap
@@ -268,7 +258,8 @@ class TrainedRun:
 
     def corpus_tokens(self, step: int) -> int:
         """Tokens in the whole corpus after ``step`` (frequency-weighted)."""
-        return self._tokens_series[self._clamp(step)]
+        step = self._clamp(step)
+        return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
 
     # ------------------------------------------------------------------------------------ pairs
     def tie_key(self, left: int, right: int, first_position: int = 0):
@@ -321,7 +312,8 @@ class TrainedRun:
 
     def vocab_size_at(self, step: int) -> int:
         """Vocabulary size after ``step`` merges."""
-        return self._vocab_series[self._clamp(step)]
+        step = self._clamp(step)
+        return self.snapshots[step - 1].vocab_size if step else self._vocab0
 
     def merges(self, step: int | None = None) -> list[tuple[int, int]]:
         """The merged pairs of steps 1..``step`` (default: all), in rank order."""
@@ -341,12 +333,12 @@ class TrainedRun:
     def series(self) -> dict[str, list[int]]:
         """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of
         the merge made at that step; 0 at step 0)."""
-        n = len(self.snapshots)
+        snaps = self.snapshots
         return {
-            "step": list(range(n + 1)),
-            "vocab_size": list(self._vocab_series[: n + 1]),
-            "corpus_tokens": list(self._tokens_series[: n + 1]),
-            "count": list(self._count_series[: n + 1]),
+            "step": list(range(len(snaps) + 1)),
+            "vocab_size": [self._vocab0] + [s.vocab_size for s in snaps],
+            "corpus_tokens": [self._tokens0] + [s.corpus_tokens for s in snaps],
+            "count": [0] + [s.count for s in snaps],
         }
 
     def tokenizer(self, step: int | None = None):

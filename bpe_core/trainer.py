@@ -274,6 +274,8 @@ class Trainer:
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
+        self._touched: dict = {}  # pairs whose count the last merge changed (its delta)
+        self._merged = -1  # the pair the last merge removed
         self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
 
@@ -310,7 +312,7 @@ class Trainer:
         return (-c, p, pk)
 
     def _peek(self, want: int, max_tied: int) -> list:
-        """The best pairs now: ``[(count, pair)]``, best first -- at least ``want`` of them (if there are
+        """The best pairs now as exact heap entries ``[(-count, tie-break value, pair)]``, best first -- at least ``want`` of them (if there are
         that many) and every pair tied with the best up to ``max_tied``.
 
         Heap entries ``(-count, tie-break value, pair)`` may be stale: a pair's count only falls between
@@ -322,7 +324,17 @@ class Trainer:
         heap = self._heap
         pop, push = heapq.heappop, heapq.heappush
         exact = self._exact
-        cands = [e for e in map(exact, (e[2] for e in self._top)) if e is not None]
+        # Only pairs the last merge touched (its delta keys, and the merged pair) can have changed
+        # count or first position; the others are still exact and are kept without a re-check.
+        touched, merged = self._touched, self._merged
+        cands = []
+        for e in self._top:
+            k = e[2]
+            if k in touched or k == merged:
+                e = exact(k)
+                if e is None:
+                    continue
+            cands.append(e)
         cands.sort()
         in_cands = {e[2] for e in cands}
         while True:
@@ -352,8 +364,8 @@ class Trainer:
         keep = len(cands) if cut is None else cut + 1
         for entry in cands[keep:]:
             push(heap, entry)
-        self._top = cands[:keep]
-        return [(-e[0], e[2]) for e in self._top]
+        self._top = top = cands[:keep]
+        return top
 
     # ------------------------------------------------------------------------------------ the loop
     def steps(self) -> Iterator[MergeStep]:
@@ -377,7 +389,7 @@ class Trainer:
                 top = self._peek(cfg.top_k, cfg.max_tied)
                 if not top:
                     reason = "no_pairs"
-                elif top[0][0] < cfg.min_frequency:
+                elif -top[0][0] < cfg.min_frequency:
                     reason = "min_frequency"
             if reason is not None:
                 run.stop_reason = reason
@@ -393,12 +405,17 @@ class Trainer:
 
     def _merge(self, step: int, top: list) -> MergeStep:
         """Apply merge number ``step`` (the pair ``top[0]``) to every occurrence, left to right."""
-        best_count, pk = top[0]
+        neg_best, _, pk = top[0]
+        best_count = -neg_best
         a, b = pk >> _SHIFT, pk & _MASK
         run = self.run
         ties = self._hist.get(best_count, 0)
-        tied = tuple([(p >> _SHIFT, p & _MASK) for c, p in top if c == best_count][: self.config.max_tied])
-        top_pairs = tuple([(p >> _SHIFT, p & _MASK, c) for c, p in top[: self.config.top_k]])
+        cfg = self.config
+        top_pairs = tuple([(p >> _SHIFT, p & _MASK, -c) for c, _, p in top[: cfg.top_k]])
+        if len(top) > 1 and top[1][0] == neg_best:
+            tied = tuple([(p >> _SHIFT, p & _MASK) for c, _, p in top[: cfg.max_tied] if c == neg_best])
+        else:
+            tied = ((a, b),)
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
             if self.config.tie_break == "hf":
@@ -411,7 +428,8 @@ class Trainer:
         new_left = new_id << _SHIFT
         # Count changes are summed per pair and applied once after the pass.
         delta: dict[int, int] = defaultdict(int)
-        merged_q = array("q")
+        events = run._event_pos  # the positions whose boundary this merge removes, for the run
+        events_before = len(events)
         removed_tokens = 0
         words_changed = 0
         last_word = -1
@@ -445,7 +463,7 @@ class Trainer:
             tok[p] = new_id
             tok[q] = -1
             nxt[p] = r
-            merged_q.append(q)
+            events.append(q)
             removed_tokens += f
             if pos_word[p] != last_word:  # positions ascend, so each word type is entered once
                 last_word = pos_word[p]
@@ -484,25 +502,16 @@ class Trainer:
                 else:
                     tb = self._tiebreak(k)
                 heapq.heappush(heap, (-c, tb, k))
+        self._touched, self._merged = delta, pk
         self._corpus_tokens -= removed_tokens
-        run._record_step(merged_q, best_count, self._corpus_tokens)
+        run._event_start.append(len(events))
+        # Positional arguments, in field order (step, left, right, token, is_new, count, ties, tied,
+        # tie_break, top_pairs, vocab_size, corpus_tokens, occurrences, words_changed): a hot line.
         snap = MergeStep(
-            step=step,
-            left=a,
-            right=b,
-            token=new_id,
-            is_new=is_new,
-            count=best_count,
-            ties=ties,
-            tied=tied,
-            tie_break=self.config.tie_break,
-            top_pairs=top_pairs,
-            vocab_size=run.vocab_size,
-            corpus_tokens=self._corpus_tokens,
-            occurrences=len(merged_q),
-            words_changed=words_changed,
+            step, a, b, new_id, is_new, best_count, ties, tied, rule, top_pairs,
+            len(run.values), self._corpus_tokens, len(events) - events_before, words_changed,
         )
-        run._append(snap)
+        run.snapshots.append(snap)
         return snap
 
 
