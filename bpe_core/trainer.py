@@ -274,12 +274,14 @@ class Trainer:
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
-        self._touched: dict = {}  # pairs whose count the last merge changed (its delta)
-        self._merged = -1  # the pair the last merge removed
+        self._touched: dict = {}  # pairs whose count the last merge changed
+        self._exact = self._make_exact()
         self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
 
     def _tiebreak(self, pk: int):
+        """The pair's tie-break value (smaller wins). For first-seen: its first candidate position, a
+        lower bound of its first live one (exact when nothing before it has gone stale)."""
         rule = self.config.tie_break
         if rule == "first-seen":
             return self._where[pk][self._head.get(pk, 0)]
@@ -288,84 +290,85 @@ class Trainer:
             return (self._hf_id[left] << _SHIFT) | self._hf_id[right]
         return (self._lex[left], self._lex[right])
 
-    # ------------------------------------------------------------------------------------ best pairs
-    def _exact(self, pk: int):
-        """The pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if it is gone."""
-        c = self._count.get(pk, 0)
-        if c <= 0:
-            return None
+    def _make_exact(self) -> Callable[[int], tuple | None]:
+        """``exact(pair)``: the pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if
+        it is gone. A closure over the tables (no attribute lookups): it is the loop's most frequent call."""
+        count_get = self._count.get
         if self.config.tie_break != "first-seen":
-            return (-c, self._tiebreak(pk), pk)
-        # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
-        tok, nxt = self._tok, self._nxt
-        a, b = pk >> _SHIFT, pk & _MASK
-        lst = self._where[pk]
-        i = self._head.get(pk, 0)
-        while True:
-            p = lst[i]
-            if tok[p] == a:
-                q = nxt[p]
-                if q >= 0 and tok[q] == b:
-                    break
-            i += 1
-        self._head[pk] = i
-        return (-c, p, pk)
+            tiebreak = self._tiebreak
 
+            def exact(pk: int):
+                c = count_get(pk, 0)
+                return (-c, tiebreak(pk), pk) if c > 0 else None
+
+            return exact
+        tok, nxt, where, head = self._tok, self._nxt, self._where, self._head
+
+        def exact_first_seen(pk: int):
+            c = count_get(pk, 0)
+            if c <= 0:
+                return None
+            # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
+            a, b = pk >> _SHIFT, pk & _MASK
+            lst = where[pk]
+            i = head.get(pk, 0)
+            while True:
+                p = lst[i]
+                if tok[p] == a:
+                    q = nxt[p]
+                    if q >= 0 and tok[q] == b:
+                        break
+                i += 1
+            head[pk] = i
+            return (-c, p, pk)
+
+        return exact_first_seen
+
+    # ------------------------------------------------------------------------------------ best pairs
     def _peek(self, want: int, max_tied: int) -> list:
-        """The best pairs now as exact heap entries ``[(-count, tie-break value, pair)]``, best first -- at least ``want`` of them (if there are
-        that many) and every pair tied with the best up to ``max_tied``.
+        """The best pairs now as exact heap entries ``[(-count, tie-break value, pair)]``, best first -- at
+        least ``want`` of them (if there are that many) and every pair tied with the best up to ``max_tied``.
 
-        Heap entries ``(-count, tie-break value, pair)`` may be stale: a pair's count only falls between
-        pushes and it is re-pushed whenever it gains occurrences, so a stale entry is never better than
-        the truth; when one surfaces it is corrected and pushed again. The pairs returned last time are
-        kept aside (``_top``) rather than pushed back, because most of them are still on top: they are
-        re-checked, then only heap entries that could beat them are popped.
+        Heap entries may be stale: a pair's count only falls between pushes and it is re-pushed whenever
+        it gains occurrences, so a stale entry is never better than the truth; when one surfaces it is
+        corrected and pushed again. The pairs returned last time are kept aside (``_top``) rather than
+        pushed back, because most of them are still on top; only those the last merge touched are
+        re-checked, then only heap entries that could beat the selection are popped.
         """
         heap = self._heap
         pop, push = heapq.heappop, heapq.heappush
         exact = self._exact
-        # Only pairs the last merge touched (its delta keys, and the merged pair) can have changed
-        # count or first position; the others are still exact and are kept without a re-check.
-        touched, merged = self._touched, self._merged
+        touched = self._touched
         cands = []
-        for e in self._top:
-            k = e[2]
-            if k in touched or k == merged:
-                e = exact(k)
+        for e in islice(self._top, 1, None):  # _top[0] is the pair the last merge removed
+            if e[2] in touched:
+                e = exact(e[2])
                 if e is None:
                     continue
             cands.append(e)
         cands.sort()
-        in_cands = {e[2] for e in cands}
-        while True:
-            # The selection is the shortest prefix of ``cands`` with ``want`` pairs that also ends the
-            # run of ties (or holds ``max_tied`` of them); a heap entry before its end could change it.
-            cut = None
-            if len(cands) >= want:
-                best = cands[0][0]
-                tied = 0
-                for i, e in enumerate(cands):
-                    if e[0] == best:
-                        tied += 1
-                    if i + 1 >= want and (e[0] != best or tied >= max_tied):
-                        cut = i
-                        break
-            if not heap or (cut is not None and not heap[0] < cands[cut]):
-                break
+        cut = _cut(cands, want, max_tied)
+        while heap and (cut < 0 or heap[0] < cands[cut]):
             entry = pop(heap)
             true = exact(entry[2])
-            if true is None or entry[2] in in_cands:
+            if true is None:
                 continue
             if true != entry:
                 push(heap, true)
                 continue
-            bisect.insort(cands, entry)
-            in_cands.add(entry[2])
-        keep = len(cands) if cut is None else cut + 1
-        for entry in cands[keep:]:
-            push(heap, entry)
-        self._top = top = cands[:keep]
-        return top
+            # Exact entries of one pair are equal, so a pair already among the candidates (a rebuilt
+            # token re-pushed it, rule 4) is found next to its insertion point.
+            i = bisect.bisect_left(cands, entry)
+            if i < len(cands) and cands[i] == entry:
+                continue
+            cands.insert(i, entry)
+            cut = _cut(cands, want, max_tied)
+        if cut >= 0:
+            for entry in cands[cut + 1 :]:
+                push(heap, entry)
+            del cands[cut + 1 :]
+        self._top = cands
+        return cands
 
     # ------------------------------------------------------------------------------------ the loop
     def steps(self) -> Iterator[MergeStep]:
@@ -404,13 +407,15 @@ class Trainer:
             pending = self._merge(step, top)
 
     def _merge(self, step: int, top: list) -> MergeStep:
-        """Apply merge number ``step`` (the pair ``top[0]``) to every occurrence, left to right."""
+        """Apply merge number ``step`` (the pair of ``top[0]``, from :meth:`_peek`) to every occurrence,
+        left to right."""
         neg_best, _, pk = top[0]
         best_count = -neg_best
         a, b = pk >> _SHIFT, pk & _MASK
         run = self.run
-        ties = self._hist.get(best_count, 0)
         cfg = self.config
+        rule = cfg.tie_break
+        ties = self._hist.get(best_count, 0)
         top_pairs = tuple([(p >> _SHIFT, p & _MASK, -c) for c, _, p in top[: cfg.top_k]])
         if len(top) > 1 and top[1][0] == neg_best:
             tied = tuple([(p >> _SHIFT, p & _MASK) for c, _, p in top[: cfg.max_tied] if c == neg_best])
@@ -418,23 +423,25 @@ class Trainer:
             tied = ((a, b),)
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
-            if self.config.tie_break == "hf":
+            if rule == "hf":
                 self._hf_id.append(len(self._hf_id))
-            elif self.config.tie_break == "lexical":
+            elif rule == "lexical":
                 self._lex.append(rev_key(run.values[new_id]))
 
         tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
-        count, where, hist = self._count, self._where, self._hist
+        count, where, hist, head = self._count, self._where, self._hist, self._head
         new_left = new_id << _SHIFT
-        # Count changes are summed per pair and applied once after the pass.
-        delta: dict[int, int] = defaultdict(int)
+        # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
+        # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
+        loss: dict[int, int] = defaultdict(int)
+        gain: dict[int, int] = defaultdict(int)
         events = run._event_pos  # the positions whose boundary this merge removes, for the run
         events_before = len(events)
         removed_tokens = 0
         words_changed = 0
         last_word = -1
         positions = where.pop(pk)
-        for p in islice(positions, self._head.pop(pk, 0), None):
+        for p in islice(positions, head.pop(pk, 0), None):
             if tok[p] != a:
                 continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
             q = nxt[p]
@@ -447,17 +454,17 @@ class Trainer:
                 x = tok[o] << _SHIFT
                 k = x | a
                 if k != pk:
-                    delta[k] -= f
+                    loss[k] += f
                 k = x | new_id
-                delta[k] += f
+                gain[k] += f
                 where[k].append(o)
             if r >= 0:
                 y = tok[r]
                 k = (b << _SHIFT) | y
                 if k != pk:
-                    delta[k] -= f
+                    loss[k] += f
                 k = new_left | y
-                delta[k] += f
+                gain[k] += f
                 where[k].append(p)
                 prv[r] = p
             tok[p] = new_id
@@ -465,15 +472,65 @@ class Trainer:
             nxt[p] = r
             events.append(q)
             removed_tokens += f
-            if pos_word[p] != last_word:  # positions ascend, so each word type is entered once
-                last_word = pos_word[p]
+            w = pos_word[p]
+            if w != last_word:  # positions ascend, so each word type is entered once
+                last_word = w
                 words_changed += 1
 
-        old = count.pop(pk)
-        hist[old] -= 1
-        heap, head = self._heap, self._head
-        rule = self.config.tie_break
-        hf_id = self._hf_id if rule == "hf" else None
+        hist[count.pop(pk)] -= 1
+        if is_new:
+            count_get = count.get
+            for k, d in loss.items():
+                old = count_get(k)
+                if old is None:
+                    # (new, a): in ``x a b a b`` the second occurrence's left neighbour is the token the
+                    # first one just made, so this pair was gained a moment ago and is lost again.
+                    gain[k] -= d
+                    continue
+                hist[old] -= 1
+                c = old - d
+                if c:
+                    count[k] = c
+                    hist[c] += 1
+                else:
+                    del count[k]
+                    del where[k]
+                    head.pop(k, None)
+            # The pairs holding a brand-new token are new too; their candidate positions were appended
+            # in ascending order, so the first is their first occurrence.
+            heap, push = self._heap, heapq.heappush
+            tiebreak = None if rule == "first-seen" else self._tiebreak
+            for k, c in gain.items():
+                if not c:
+                    del where[k]
+                    continue
+                count[k] = c
+                hist[c] += 1
+                push(heap, (-c, where[k][0] if tiebreak is None else tiebreak(k), k))
+            self._touched = loss
+        else:
+            self._touched = self._apply_rebuilt(loss, gain)
+        self._corpus_tokens -= removed_tokens
+        run._event_start.append(len(events))
+        # Positional arguments, in field order (step, left, right, token, is_new, count, ties, tied,
+        # tie_break, top_pairs, vocab_size, corpus_tokens, occurrences, words_changed): a hot line.
+        snap = MergeStep(
+            step, a, b, new_id, is_new, best_count, ties, tied, rule, top_pairs,
+            len(run.values), self._corpus_tokens, len(events) - events_before, words_changed,
+        )
+        run.snapshots.append(snap)
+        return snap
+
+    def _apply_rebuilt(self, loss: dict, gain: dict) -> dict:
+        """Apply a merge's count changes when its token already existed (rule 4). Pairs holding the token
+        may have occurrences from before, and one pair can both lose and gain (``T a b a`` merging
+        ``a b`` into ``T``), so the changes are summed per pair first. Returns the pairs touched."""
+        delta: dict[int, int] = defaultdict(int)
+        for k, d in loss.items():
+            delta[k] -= d
+        for k, d in gain.items():
+            delta[k] += d
+        count, where, hist, head = self._count, self._where, self._hist, self._head
         for k, d in delta.items():
             old = count.get(k, 0)
             c = old + d
@@ -486,33 +543,31 @@ class Trainer:
                 continue
             count[k] = c
             hist[c] += 1
-            if k >> _SHIFT == new_id or k & _MASK == new_id:
-                # The pair gained occurrences (it contains the new token): re-push it. A pair's
-                # positions are appended in ascending order during the one merge that makes its later
-                # token -- unless that token already existed (two merges made the same string), when
-                # older candidates are in the list too and it must be re-sorted.
-                lst = where[k]
-                if not is_new:
-                    lst.sort()
-                    head.pop(k, None)
-                if hf_id is not None:
-                    tb = (hf_id[k >> _SHIFT] << _SHIFT) | hf_id[k & _MASK]
-                elif rule == "first-seen":
-                    tb = lst[0]  # a lower bound of the first live position: candidates are ascending
-                else:
-                    tb = self._tiebreak(k)
-                heapq.heappush(heap, (-c, tb, k))
-        self._touched, self._merged = delta, pk
-        self._corpus_tokens -= removed_tokens
-        run._event_start.append(len(events))
-        # Positional arguments, in field order (step, left, right, token, is_new, count, ties, tied,
-        # tie_break, top_pairs, vocab_size, corpus_tokens, occurrences, words_changed): a hot line.
-        snap = MergeStep(
-            step, a, b, new_id, is_new, best_count, ties, tied, rule, top_pairs,
-            len(run.values), self._corpus_tokens, len(events) - events_before, words_changed,
-        )
-        run.snapshots.append(snap)
-        return snap
+            if k in gain:
+                # Older candidates are in the list too: re-sort it, rescan from its start, re-push.
+                where[k].sort()
+                head.pop(k, None)
+                heapq.heappush(self._heap, (-c, self._tiebreak(k), k))
+        return delta
+
+
+def _cut(cands: list, want: int, max_tied: int) -> int:
+    """Index of the last entry :meth:`Trainer._peek` must keep from the sorted ``cands``: the shortest
+    prefix with ``want`` entries that also ends the run of ties with the best (or holds ``max_tied`` of
+    them); -1 if ``cands`` is too short to tell, so more must come from the heap."""
+    n = len(cands)
+    if n < want:
+        return -1
+    best = cands[0][0]
+    # The cut is the first index i >= want - 1 whose entry is not tied with the best, or where
+    # max_tied tied entries have been seen.
+    i = want - 1
+    limit = max_tied - 1
+    while i < n:
+        if cands[i][0] != best or i >= limit:
+            return i
+        i += 1
+    return -1
 
 
 def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:

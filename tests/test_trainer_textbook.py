@@ -248,6 +248,29 @@ def test_same_string_twice_is_one_token_and_does_not_grow_the_vocabulary():
     assert run.num_steps == 2 and run.stop_reason == "vocab_size"
 
 
+@pytest.mark.parametrize("tie_break", ["first-seen", "hf", "lexical"])
+def test_rebuilt_token_next_to_itself(tie_break):
+    # "</w></w>" with the separate marker: < / w > < / w > </w>. Merging < /, then </ w, then </w >
+    # rebuilds the marker's string "</w>" (rule 4) twice in one word. At the second occurrence of that
+    # merge, the left neighbour is the token the first occurrence just made, so the pair (</w>, </w)
+    # is gained and lost within one merge; the counts must still match the reference.
+    words = {"</w></w>": 2, "</w></w></w>": 1, "x</w>": 1}
+    run = assert_matches_reference(words, TrainConfig(variant="eow", min_frequency=1, tie_break=tie_break))
+    assert not all(s.is_new for s in run.snapshots)
+
+
+@pytest.mark.parametrize("tie_break", ["first-seen", "hf", "lexical"])
+def test_merge_whose_left_neighbour_it_just_made(tie_break):
+    # a b a b: merging (a, b) makes ab at 0, then the occurrence at 2 has ab on its left, so (ab, a),
+    # gained by the first occurrence a moment before, is lost again: ab ab, with (ab, ab) counted once.
+    words = {"abab": 3, "ababab": 2, "cabab": 1}
+    run = assert_matches_reference(words, TrainConfig(variant="char", min_frequency=1, tie_break=tie_break))
+    first = run.snapshots[0]
+    assert values(run, [first.token]) == ["ab"] and first.count == 3 * 2 + 2 * 3 + 2
+    assert values(run, run.segmentation(0, 1)) == ["ab", "ab"]
+    assert run.pair_table(1)[0] == (first.token, first.token, 3 + 2 * 2 + 1)
+
+
 @pytest.mark.parametrize("variant,style", ALL_VARIANTS)
 def test_more_merges_than_possible(variant, style):
     words = {"abc": 2, "bcd": 1}
