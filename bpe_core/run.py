@@ -352,9 +352,13 @@ class TrainedRun:
         import sys
 
         total = sum(a.itemsize * len(a) for a in (self._removed_at, self._event_pos, self._event_start, self._base))
+        seen: set = set()  # heap entries are shared by the snapshots of consecutive steps
         for s in self.snapshots:
-            total += sys.getsizeof(s) + sys.getsizeof(s.tied) + sys.getsizeof(s.top_pairs)
-            total += sum(sys.getsizeof(t) for t in s.tied) + sum(sys.getsizeof(t) for t in s.top_pairs)
+            total += sys.getsizeof(s) + sys.getsizeof(s.tied_entries) + sys.getsizeof(s.top_entries)
+            for e in (*s.tied_entries, *s.top_entries):
+                if id(e) not in seen:
+                    seen.add(id(e))
+                    total += sys.getsizeof(e) + sys.getsizeof(e[1])
         return total
 
 

@@ -141,9 +141,15 @@ class MergeStep(NamedTuple):
         left, right: the merged pair (token ids).
         token: id of the resulting token; ``is_new`` is False when that string already existed.
         count: the pair's count (frequency-weighted occurrences) when chosen.
-        ties: how many pairs had that count (exact), ``tied`` lists the first ``max_tied`` of them in
-            tie-break order (the chosen pair first), ``tie_break`` names the rule that chose.
-        top_pairs: the top-K ``(left, right, count)`` before the merge, in tie-break order.
+        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
+        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
+            chosen pair first.
+        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
+        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
+            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
+            decoding them at every merge cost more than the merge itself: ten small tuples per step,
+            kept alive by the run, also made the garbage collector rescan everything every few
+            thousand merges.
         vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
             (each word type's token count times its frequency); occurrences: positions rewritten
             (unweighted); words_changed: word types rewritten.
@@ -157,14 +163,24 @@ class MergeStep(NamedTuple):
     is_new: bool
     count: int
     ties: int
-    tied: tuple
+    tied_entries: tuple
     tie_break: str
-    top_pairs: tuple
+    top_entries: tuple
     vocab_size: int
     corpus_tokens: int
     occurrences: int
     words_changed: int
     stop_reason: str | None = None
+
+    @property
+    def tied(self) -> tuple:
+        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
+        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
+
+    @property
+    def top_pairs(self) -> tuple:
+        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
+        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
 
 
 class Trainer:
@@ -416,11 +432,9 @@ class Trainer:
         cfg = self.config
         rule = cfg.tie_break
         ties = self._hist.get(best_count, 0)
-        top_pairs = tuple([(p >> _SHIFT, p & _MASK, -c) for c, _, p in top[: cfg.top_k]])
-        if len(top) > 1 and top[1][0] == neg_best:
-            tied = tuple([(p >> _SHIFT, p & _MASK) for c, _, p in top[: cfg.max_tied] if c == neg_best])
-        else:
-            tied = ((a, b),)
+        # _peek put every tied pair (up to max_tied) first, so both lists are prefixes of ``top``.
+        top_entries = tuple(top[: cfg.top_k])
+        tied_entries = tuple(top[: min(ties, cfg.max_tied)])
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
             if rule == "hf":
@@ -512,10 +526,11 @@ class Trainer:
             self._touched = self._apply_rebuilt(loss, gain)
         self._corpus_tokens -= removed_tokens
         run._event_start.append(len(events))
-        # Positional arguments, in field order (step, left, right, token, is_new, count, ties, tied,
-        # tie_break, top_pairs, vocab_size, corpus_tokens, occurrences, words_changed): a hot line.
+        # Positional arguments, in field order (step, left, right, token, is_new, count, ties,
+        # tied_entries, tie_break, top_entries, vocab_size, corpus_tokens, occurrences, words_changed):
+        # a hot line.
         snap = MergeStep(
-            step, a, b, new_id, is_new, best_count, ties, tied, rule, top_pairs,
+            step, a, b, new_id, is_new, best_count, ties, tied_entries, rule, top_entries,
             len(run.values), self._corpus_tokens, len(events) - events_before, words_changed,
         )
         run.snapshots.append(snap)
