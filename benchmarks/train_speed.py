@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/train_speed.py [--merges 10000] [--textbook-merges 10] [--repeat 3]
+        [--workload pg16457|hongloumeng ...]
 
 Two workloads, as in issue 3:
 
@@ -205,6 +206,9 @@ def main() -> None:
     parser.add_argument("--merges", type=int, default=10_000)
     parser.add_argument("--textbook-merges", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--workload", action="append", choices=list(WORKLOADS), help="run only this workload (repeatable; default: all)"
+    )
     parser.add_argument("--worker", nargs=3, metavar=("CONTENDER", "WORKLOAD", "MERGES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -215,7 +219,7 @@ def main() -> None:
     header = f"{'workload':<12} {'contender':<16} {'merges':>7} {'seconds':>9} {'x HF':>6} {'peak MB':>8} {'run MB':>7}  note"
     print(header)
     print("-" * len(header))
-    for name in WORKLOADS:
+    for name in args.workload or WORKLOADS:
         idle = spawn("idle", name, 0)["maxrss_mb"]
         rows = {}
         order = ["hf", "ours-attached"] + (["ours-separate"] if WORKLOADS[name]["variant"] == "eow" else [])

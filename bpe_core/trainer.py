@@ -30,8 +30,10 @@ The rules (shown in the app's "How BPE works" page, and in :data:`RULES`):
 The loop is incremental (the "linked symbols + position index" scheme of fast BPE trainers): after the
 initial count, one merge costs time proportional to the occurrences of the merged pair and their
 neighbours -- never a rescan of the corpus or of a whole long word. Positions index one flat array of
-every word type's symbols; each pair keeps the set of positions where it starts; a heap with lazy
-invalidation finds the best pair.
+every word type's symbols; each pair keeps the ascending list of positions where it has started
+(entries gone stale are skipped when read); a heap with lazy invalidation finds the best pair.
+A snapshot holds only what the merge produced anyway (undecoded heap entries, the rewritten
+positions), so keeping all 10,000 snapshots of a book costs little time and memory.
 """
 
 from __future__ import annotations
