@@ -6,7 +6,7 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
-* one :class:`~bpe_core.trainer.MergeStep` per step, plus the series for charts.
+* one :class:`~bpe_core.trainer.MergeStep` per step (the chart series are read from them).
 """
 
 from __future__ import annotations

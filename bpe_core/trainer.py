@@ -149,9 +149,9 @@ class MergeStep(NamedTuple):
         top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
         tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
             entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
-            decoding them at every merge cost more than the merge itself: ten small tuples per step,
-            kept alive by the run, also made the garbage collector rescan everything every few
-            thousand merges.
+            decoding them at every merge took about a sixth of the training time on a book: twenty
+            small tuples per step, kept alive by the run, also made the garbage collector rescan the
+            heap and the candidate lists every few thousand merges.
         vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
             (each word type's token count times its frequency); occurrences: positions rewritten
             (unweighted); words_changed: word types rewritten.
@@ -292,7 +292,9 @@ class Trainer:
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
-        self._touched: dict = {}  # pairs whose count the last merge changed
+        # Pairs whose count or first position the last merge changed (the pairs it took occurrences
+        # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
+        self._touched: dict = {}
         self._exact = self._make_exact()
         self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
@@ -539,9 +541,10 @@ class Trainer:
         return snap
 
     def _apply_rebuilt(self, loss: dict, gain: dict) -> dict:
-        """Apply a merge's count changes when its token already existed (rule 4). Pairs holding the token
-        may have occurrences from before, and one pair can both lose and gain (``T a b a`` merging
-        ``a b`` into ``T``), so the changes are summed per pair first. Returns the pairs touched."""
+        """Apply a merge's count changes when its token ``T`` already existed (rule 4). Pairs holding
+        ``T`` may already have a count and candidates, and a pair can gain and lose in one merge
+        (``a b a b`` → ``T T``: ``(T, a)`` is gained, then lost), so changes are summed per pair first.
+        Returns the pairs touched."""
         delta: dict[int, int] = defaultdict(int)
         for k, d in loss.items():
             delta[k] -= d
