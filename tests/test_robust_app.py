@@ -10,7 +10,7 @@ script thread holds the GIL) must fail the test, not hang the suite or slow ever
 
 A lone surrogate cannot travel through AppTest (protobuf needs UTF-8), so here it is an upload
 of a file with a UTF-8-encoded surrogate (not UTF-8); two tests at the end (marker ``browser``) paste
-in a real Chromium what only a browser sends: 20 MB of text, and a lone surrogate.
+in a real Chromium what only a browser sends: 30 MB of text, and a lone surrogate.
 """
 
 from __future__ import annotations
@@ -145,6 +145,24 @@ def test_size_limit_is_configurable_and_named(monkeypatch):
     assert_message(at, "3.0 kB", "2.0 kB", "BPE_EXPLORER_MAX_BYTES")
     at.text_area(key="w.paste").input("low lower " * 100).run()  # 1,000 bytes: fine
     assert_trains_and_steps(at)
+
+
+@pytest.mark.parametrize(
+    "text, cut",
+    [("a" * 2001, True), ("\U0001f600" * 1000 + "a", True), ("a" * 2002, False), ("\U0001f600" * 1001, False)],
+    ids=["ascii-at-cap", "emoji-at-cap", "ascii-over-cap", "emoji-over-cap"],
+)
+def test_paste_cut_by_the_browser_says_so(monkeypatch, text, cut):
+    # With a 2,000-byte limit the browser's text box guard cuts pastes at 2,001 UTF-16 code units
+    # (an emoji is two); a value of exactly that length is a cut paste, anything else is not.
+    monkeypatch.setenv("BPE_EXPLORER_MAX_BYTES", "2000")
+    at = paste(new_app(), text)
+    if cut:
+        assert_message(at, "was cut", "2,001 characters", "2.0 kB", "BPE_EXPLORER_MAX_BYTES")
+    else:
+        assert_message(at, "the limit is 2.0 kB", "BPE_EXPLORER_MAX_BYTES")
+        assert "was cut" not in errors(at)
+    assert_still_usable(at)
 
 
 @pytest.mark.parametrize(
@@ -420,9 +438,9 @@ def test_the_same_paste_in_two_sessions_is_trained_once():
 
 # ----------------------------------------------------------------------- in a real browser
 # What AppTest cannot show: what the browser itself sends. Streamlit carries widget values in
-# protobuf messages: a 20 MB paste fits (server.maxWidgetStateSize is 25 MB in
-# .streamlit/config.toml) and reaches the app's own size message; a lone surrogate cannot be
-# encoded as UTF-8, so the server closes the connection on it.
+# protobuf messages: a value above server.maxWidgetStateSize (25 MB in .streamlit/config.toml)
+# or with a lone surrogate (not encodable as UTF-8) makes the server close the connection, so the
+# app's script in the page (ui/state.py, _TEXT_BOX_GUARD_JS) cuts and repairs values first.
 SET_TEXTAREA = """(e, value) => {
   const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
   setter.call(e, value);
@@ -457,17 +475,20 @@ def _browser_still_usable(page) -> None:
 
 
 @pytest.mark.browser
-def test_20_mb_paste_in_the_browser_gets_the_size_message(app_server, page):
+def test_30_mb_paste_in_the_browser_is_cut_and_gets_the_size_message(app_server, page):
+    # Before the text box guard, 30 MB (above server.maxWidgetStateSize) made the server drop the
+    # connection and then crashed Chromium's tab.
     from browser import assert_no_exception, save_screenshot
 
-    _browser_paste(page, app_server, "'word '.repeat(4000000)")
+    _browser_paste(page, app_server, "'word '.repeat(6000000)")
+    assert page.get_by_label("Text to train on").evaluate("e => e.value.length") == 5_000_001
     assert_no_exception(page)
     error = page.locator('[data-testid="stAlertContentError"]').first
     error.wait_for(timeout=60_000)
-    text = error.inner_text()
-    for needle in ("20.0 MB", "5.0 MB", "BPE_EXPLORER_MAX_BYTES"):
-        assert needle in text.replace("\\", ""), text
-    save_screenshot(page, "robust/paste-20mb")
+    text = error.inner_text().replace("\\", "")
+    for needle in ("was cut", "5,000,001 characters", "5.0 MB", "BPE_EXPLORER_MAX_BYTES"):
+        assert needle in text, text
+    save_screenshot(page, "robust/paste-30mb")
     _browser_still_usable(page)
 
 

@@ -574,30 +574,61 @@ def _make_config(settings: dict, source: str) -> TrainConfig:
         raise InputError(str(err)) from None
 
 
-# A lone surrogate typed or pasted into a text box is sent by the browser as invalid UTF-8; the server
-# then drops the connection and the session ignores every later click (a Streamlit limitation, not
-# something the app can answer on the server). This script, set up once per browser tab, replaces lone
-# surrogates with U+FFFD as the text box changes, before Streamlit's own handler reads the value.
-_WELL_FORMED_JS = """<script>
+# Two things a browser can send that make the server drop the connection, after which the session
+# ignores every later click (Streamlit limitations, not something the app can answer on the server):
+# a lone surrogate typed or pasted into a text box (invalid UTF-8), and a text box value larger than
+# server.maxWidgetStateSize (25 MB; a 30 MB paste also crashed Chromium's tab). This script, set up
+# once per browser tab, runs before Streamlit's own handler reads a text box: it replaces lone
+# surrogates with U+FFFD and cuts a value longer than ``paste_cap()`` UTF-16 code units there.
+_TEXT_BOX_GUARD_JS = """<script>
 (function () {
   var w = window;
-  if (w.__bpeWellFormed) return;
-  w.__bpeWellFormed = true;
+  if (w.__bpeTextBoxGuard) return;
+  w.__bpeTextBoxGuard = true;
+  var cap = __CAP__;
   w.document.addEventListener("input", function (e) {
     var el = e.target;
     if (!el || (el.tagName !== "TEXTAREA" && el.tagName !== "INPUT")) return;
     var v = el.value;
-    if (typeof v !== "string" || typeof v.isWellFormed !== "function" || v.isWellFormed()) return;
+    if (typeof v !== "string") return;
+    var fixed = v.length > cap ? v.slice(0, cap) : v;
+    if (typeof fixed.isWellFormed === "function" && !fixed.isWellFormed()) fixed = fixed.toWellFormed();
+    if (fixed === v) return;
     var proto = el.tagName === "TEXTAREA" ? w.HTMLTextAreaElement.prototype : w.HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, "value").set.call(el, v.toWellFormed());
+    Object.getOwnPropertyDescriptor(proto, "value").set.call(el, fixed);
   }, true);
 })();
 </script>"""
 
 
+def paste_cap() -> int:
+    """Longest text box value the browser sends, in UTF-16 code units (JavaScript's ``length``): the
+    input limit in bytes plus one. UTF-8 never takes fewer bytes than UTF-16 code units, so a value cut
+    there is always over the limit (and answered with :func:`cut_paste_message`), while at most three
+    bytes per code unit keep it under server.maxWidgetStateSize for limits up to 8 MB."""
+    return max_input_bytes() + 1
+
+
+def cut_paste_message(text: str) -> str | None:
+    """The message for a paste the browser cut at :func:`paste_cap` (``None`` if ``text`` was not cut)."""
+    cap = paste_cap()
+    if len(text) > cap or len(text.encode("utf-16-le", "surrogatepass")) // 2 != cap:
+        return None
+    return (
+        f"The paste was longer than the text box takes ({cap:,} characters) and was cut there; the limit "
+        f"is {format_size(max_input_bytes())} (set BPE_EXPLORER_MAX_BYTES to change it). "
+        "Paste a shorter text, or upload a file."
+    )
+
+
+def text_box_guard_html() -> str:
+    """The app's only script element (see ``_TEXT_BOX_GUARD_JS``): no user text in it, only the cap."""
+    return _TEXT_BOX_GUARD_JS.replace("__CAP__", str(int(paste_cap())))
+
+
 def _guard_text_boxes() -> None:
-    """Make the browser replace lone surrogates in text boxes with U+FFFD (see ``_WELL_FORMED_JS``)."""
-    st.html(_WELL_FORMED_JS, unsafe_allow_javascript=True)  # our own script: no user text in it
+    """Make the browser fix text box values before sending them."""
+    st.html(text_box_guard_html(), unsafe_allow_javascript=True)
 
 
 def sidebar() -> Selection:
@@ -660,7 +691,6 @@ def sidebar() -> Selection:
             else:
                 get_text = preset.load_text
         elif source == "paste":
-            _guard_text_boxes()
             st.text_area(
                 "Text to train on",
                 key=_seed("paste", ss[K_PASTE]),
@@ -674,7 +704,7 @@ def sidebar() -> Selection:
             try:
                 text = clean_text(text)
             except InputError as err:
-                message = str(err)
+                message = cut_paste_message(text) or str(err)
             else:
                 if not text.strip() and settings["pre"] != "none":
                     message = "The text is empty: paste some text in the sidebar (or pick a preset)."
@@ -716,7 +746,6 @@ def sidebar() -> Selection:
                     if not stored.strip():
                         message = "The uploaded file is empty."
         else:  # word counts
-            _guard_text_boxes()
             st.text_area(
                 "Word counts (one 'word count' per line)",
                 key=_seed("words", ss[K_WORDS]),
@@ -734,7 +763,7 @@ def sidebar() -> Selection:
                     clean_text(raw)
                     words = _parse_words_cached(raw)
                 except InputError as err:
-                    message = str(err)
+                    message = cut_paste_message(raw) or str(err)
                 else:
                     label = f"Word counts ({len(words):,} words)"
         if words is not None:
@@ -749,6 +778,8 @@ def sidebar() -> Selection:
         else:
             st.subheader("Settings")
             _settings_widgets(settings, source, compact=False)
+        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too.
+        _guard_text_boxes()
 
     config: TrainConfig | None = None
     if message is None:
