@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 import re
 import time
 from pathlib import Path
@@ -270,7 +269,7 @@ def test_bbpe_default_text_numbers_agree_with_bpe_core():
     base_char = body_with(at, "bbpe-base-char")
     assert f"data-base='{char.num_base}'" in base_char
     assert char.num_base == len(set("".join(corpus_words(ZH_EMOJI, char.config))))
-    assert f"data-base='256'" in body_with(at, "bbpe-base-byte")
+    assert "data-base='256'" in body_with(at, "bbpe-base-byte")
 
     # Unseen characters: <unk> for characters, byte fallback for bytes.
     unseen = "明天我们去北京看熊猫 🐼！"
@@ -531,7 +530,7 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
     overlap = train({"aaa": 1, "aaaa": 1}, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
     snap = overlap.snapshot(1)
     assert (snap.count, snap.occurrences) == (5, 3)
-    assert f"data-count='5' data-places='3'" in body_with(at, "how-overlap")
+    assert "data-count='5' data-places='3'" in body_with(at, "how-overlap")
 
     # Ties: each rule's first merge, as bpe_core trains it.
     ties = body_with(at, "how-ties")
