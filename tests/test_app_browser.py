@@ -171,6 +171,11 @@ def test_large_corpus_shows_training_progress(app_server, page):
     expect(progress.first).to_contain_text("/ 20,000")
     wait_for_step(page, 3000, timeout=120_000)
     assert_no_exception(page)
+    # The one word is the whole book; quoted in the merge card, it wraps inside the card instead of
+    # running over the pair table beside it.
+    card = page.locator("#bpe-merge-card")
+    expect(card).to_contain_text("495,747")
+    assert card.evaluate("e => e.scrollWidth <= e.clientWidth"), "the merge card's text overflows the card"
     save_screenshot(page, "book-step-3000")
 
 

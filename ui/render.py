@@ -103,7 +103,8 @@ _CSS = """
 .bpe-badge.changed { background: #111; color: #fff; }
 .bpe-step-label { font-size: 1.6rem; font-weight: 700; white-space: nowrap; }
 .bpe-step-label .of { font-weight: 400; color: #555; font-size: 1.1rem; }
-.bpe-card { border: 1px solid #ccc; border-radius: 8px; padding: .6rem .9rem; margin-bottom: .6rem; }
+.bpe-card { border: 1px solid #ccc; border-radius: 8px; padding: .6rem .9rem; margin-bottom: .6rem;
+  overflow-wrap: anywhere; }  /* a 500,000-character word (pre-tokenizer none) must wrap, not overflow */
 .bpe-merge { font-size: 1.5rem; display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
 .bpe-merge .bpe-chip { font-size: 1.6rem; padding: 2px 10px; }
 .bpe-merge .op { color: #444; font-weight: 700; }
