@@ -192,4 +192,13 @@ def _page_paths() -> list[tuple[str, str]]:
 def test_screenshot_of_every_page(app_server, page, name, path):
     open_app(page, f"{app_server}{path}?preset=textbook-low&step=3")
     assert_no_exception(page)
+    # Streamlit loads some widgets' code lazily (grey placeholders until then): wait for it, so the
+    # screenshot shows the page as a class sees it.
+    page.wait_for_load_state("networkidle")
     save_screenshot(page, f"page-{name}")
+    # Nothing the app draws runs out of its box (into the column beside it).
+    overflowing = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.bpe-card, .bpe-pairs-wrap'))
+             .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id || e.className)"""
+    )
+    assert overflowing == [], overflowing

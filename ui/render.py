@@ -135,6 +135,13 @@ _CSS = """
 .bpe-tree .stepnum { font-size: .7rem; color: #555; }
 .bpe-muted { color: #555; font-size: .9rem; }
 .bpe-table td.barcell { width: 22%; min-width: 2.5rem; }
+/* In a narrow column (three variants side by side) the pair table drops its bars and tightens, so the
+   chosen/tied badges stay inside their own column. */
+.bpe-pairs-wrap { container-type: inline-size; }
+@container (max-width: 340px) {
+  .bpe-pairs-wrap .bpe-table td.barcell, .bpe-pairs-wrap .bpe-table th.barcell { display: none; }
+  .bpe-pairs-wrap .bpe-table td, .bpe-pairs-wrap .bpe-table th { padding: 3px 3px; }
+}
 
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 </style>
@@ -601,9 +608,9 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     note = f"<p class='bpe-muted'>… and {extra:,} more pair{'s' if extra != 1 else ''} tied at {snap.count:,}.</p>" if extra > 0 else ""
     when = f"before merge {step:,}" if step >= 1 else "now (merge 1 takes the top one)"
     return (
-        f"<p class='bpe-muted'>Pair counts {when}</p>"
+        f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>Pair counts {when}</p>"
         f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>pair</th>"
-        f"<th>count</th><th></th><th></th></tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+        f"<th>count</th><th class='barcell'></th><th></th></tr></thead><tbody>{''.join(body)}</tbody></table>{note}</div>"
     )
 
 
