@@ -248,6 +248,10 @@ case "$cmd" in
         ensure_browser
         release_lock
         trap - EXIT INT TERM
+        # Lint first (configured in pyproject.toml): a style slip fails the run like a test.
+        log "ruff check + ruff format --check"
+        "$PY" -m ruff check . || die "ruff check found problems (fix them, or run: $PY -m ruff check --fix .)"
+        "$PY" -m ruff format --check . || die "ruff format would change files (run: $PY -m ruff format .)"
         set +e
         "$PY" -m pytest "$@"
         rc=$?

@@ -54,11 +54,12 @@ import re
 import sys
 import threading
 import time
-import tomllib
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs
+
+import tomllib
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # the StreamlitServer and Chromium helpers of the tests
@@ -118,7 +119,7 @@ class MemorySampler:
             self.peak = max(self.peak, rss_bytes(self.pid))
             self._stop.wait(self.interval)
 
-    def __enter__(self) -> "MemorySampler":
+    def __enter__(self) -> MemorySampler:
         self.peak = rss_bytes(self.pid)
         self._thread.start()
         return self
@@ -219,9 +220,7 @@ def student_plan(index: int, steps: int) -> tuple[str, int]:
     return BOOK, start
 
 
-def run_websocket_student(
-    index: int, base_url: str, args, go: threading.Event, result: SessionResult
-) -> None:
+def run_websocket_student(index: int, base_url: str, args, go: threading.Event, result: SessionResult) -> None:
     """One simulated student: connect, load the preset, step ``args.steps`` times, disconnect."""
     preset, start = result.preset, student_plan(index, args.steps)[1]
     rng = random.Random(index)  # the same think times in every wave
@@ -271,12 +270,13 @@ def probe(base_url: str, timeout: float = 60) -> None:
 
 
 # ------------------------------------------------------------------------------------ Chromium
-def run_browsers(base_url: str, args, go: threading.Event, results: list[SessionResult], ready: threading.Event) -> None:
+def run_browsers(
+    base_url: str, args, go: threading.Event, results: list[SessionResult], ready: threading.Event
+) -> None:
     """``args.browsers`` Chromium pages in this thread (Playwright's sync API wants one thread):
     each opens its preset at its first step and clicks Next ``args.steps`` times, round-robin."""
-    from playwright.sync_api import sync_playwright
-
     from browser import APP_SELECTOR, DEFAULT_TIMEOUT_MS, exception_texts, launch_chromium, wait_for_app
+    from playwright.sync_api import sync_playwright
 
     try:
         with sync_playwright() as pw:
@@ -293,7 +293,7 @@ def run_browsers(base_url: str, args, go: threading.Event, results: list[Session
                     page.on("dialog", lambda d, r=res: (r.errors.append(f"dialog: {d.message}"), d.dismiss()))
                     pages.append((ctx, page, res))
                 starts = {}
-                for i, (ctx, page, res) in enumerate(pages):
+                for i, (_ctx, page, res) in enumerate(pages):
                     start = student_plan(2 * i + 1, args.steps)[1] + 7 if res.preset == BOOK else 0
                     starts[id(res)] = start
                     t0 = time.monotonic()
@@ -306,7 +306,7 @@ def run_browsers(base_url: str, args, go: threading.Event, results: list[Session
                         res.errors.append(f"load: {type(exc).__name__}: {str(exc)[:200]}")
                 shown = {id(res): starts[id(res)] for _, _, res in pages}
                 for _k in range(args.steps):
-                    for ctx, page, res in pages:
+                    for _ctx, page, res in pages:
                         if res.errors and any("load:" in e for e in res.errors):
                             continue
                         if args.think > 0:
@@ -369,9 +369,7 @@ def active_sessions(base_url: str) -> str:
 
 
 def run_wave(number: int, base_url: str, pid: int, args, ttl: int, deadline: float) -> WaveResult:
-    sessions = [
-        SessionResult(f"ws{i:02d}", "websocket", student_plan(i, args.steps)[0]) for i in range(args.students)
-    ]
+    sessions = [SessionResult(f"ws{i:02d}", "websocket", student_plan(i, args.steps)[0]) for i in range(args.students)]
     browsers = [
         SessionResult(f"chromium{i}", "chromium", BOOK if i % 2 == 0 else TEXTBOOK) for i in range(args.browsers)
     ]
@@ -471,13 +469,19 @@ def print_report(waves: list[WaveResult], args, ttl: int, pid: int, start_rss: i
             )
     print("(times in seconds; load = the first run of a session, step = one rerun to the next step)")
     print()
-    head = f"{'wave':>4}  {'RSS before':>10}  {'RSS peak':>10}  {'RSS after':>10}  {'sessions left':>13}  {'wave time':>9}"
+    head = (
+        f"{'wave':>4}  {'RSS before':>10}  {'RSS peak':>10}  {'RSS after':>10}  {'sessions left':>13}  {'wave time':>9}"
+    )
     print(head)
     print("-" * len(head))
     for w in waves:
-        print(f"{w.number:>4}  {mb(w.before):>7} MB  {mb(w.peak):>7} MB  {mb(w.after):>7} MB  {w.active_after:>13}  {w.seconds:>7.1f} s")
-    print(f"(RSS of the server process; 'after' = every session closed + TTL {ttl} s + 2 probe sessions; "
-          "'sessions left' = active sessions then)")
+        print(
+            f"{w.number:>4}  {mb(w.before):>7} MB  {mb(w.peak):>7} MB  {mb(w.after):>7} MB  {w.active_after:>13}  {w.seconds:>7.1f} s"
+        )
+    print(
+        f"(RSS of the server process; 'after' = every session closed + TTL {ttl} s + 2 probe sessions; "
+        "'sessions left' = active sessions then)"
+    )
     print()
     for w in waves:
         for r in w.sessions:
@@ -486,7 +490,9 @@ def print_report(waves: list[WaveResult], args, ttl: int, pid: int, start_rss: i
             if len(r.errors) > 3:
                 print(f"error: wave {w.number} {r.name}: ... and {len(r.errors) - 3} more")
     checks = [("errors", total_errors == 0, f"{total_errors} (target 0)")]
-    checks.append(("step p95 (websocket)", worst_p95 <= args.p95_target, f"{worst_p95:.2f} s (target <= {args.p95_target:g} s)"))
+    checks.append(
+        ("step p95 (websocket)", worst_p95 <= args.p95_target, f"{worst_p95:.2f} s (target <= {args.p95_target:g} s)")
+    )
     if len(waves) >= 2:
         first, last = waves[0].after, waves[-1].after
         growth = (last - first) / first * 100 if first else float("inf")
@@ -516,17 +522,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--browsers", type=int, default=3, help="real Chromium pages per wave (default 3; 0 = none)")
     parser.add_argument("--steps", type=int, default=20, help="steps per session (default 20)")
     parser.add_argument("--waves", type=int, default=2, help="identical waves (default 2)")
-    parser.add_argument("--think", type=float, default=3.0,
-                        help="mean seconds between two steps of a student (x0.5-1.5, seeded; default 3; 0 = none)")
-    parser.add_argument("--ttl", type=int, default=None,
-                        help="override server.disconnectedSessionTTL (default: .streamlit/config.toml)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=3.0,
+        help="mean seconds between two steps of a student (x0.5-1.5, seeded; default 3; 0 = none)",
+    )
+    parser.add_argument(
+        "--ttl", type=int, default=None, help="override server.disconnectedSessionTTL (default: .streamlit/config.toml)"
+    )
     parser.add_argument("--settle", type=float, default=5.0, help="seconds waited after the TTL (default 5)")
     parser.add_argument("--recv-timeout", type=float, default=60.0, help="timeout of one websocket receive (s)")
     parser.add_argument("--load-deadline", type=float, default=120.0, help="deadline of a first load (s)")
     parser.add_argument("--step-deadline", type=float, default=30.0, help="deadline of one step (s)")
     parser.add_argument("--deadline", type=float, default=1200.0, help="the whole benchmark stops after this (s)")
     parser.add_argument("--p95-target", type=float, default=1.0, help="target p95 seconds per step (default 1)")
-    parser.add_argument("--growth-limit", type=float, default=10.0, help="allowed growth between waves, %% (default 10)")
+    parser.add_argument(
+        "--growth-limit", type=float, default=10.0, help="allowed growth between waves, %% (default 10)"
+    )
     args = parser.parse_args(argv)
     if args.students < 0 or args.browsers < 0 or args.steps < 1 or args.waves < 1:
         parser.error("--students/--browsers must be >= 0, --steps and --waves >= 1")

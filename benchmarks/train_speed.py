@@ -163,8 +163,9 @@ def run_textbook(name: str, merges: int) -> dict:
 
 
 def run_idle(name: str, merges: int) -> dict:
-    import bpe_core  # noqa: F401
     import tokenizers  # noqa: F401
+
+    import bpe_core  # noqa: F401
 
     read(name)
     return {"seconds": 0.0, "merges": 0}
@@ -215,7 +216,9 @@ def main() -> None:
         worker(args.worker[0], args.worker[1], int(args.worker[2]))
         return
 
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; best of {args.repeat} runs, each in a fresh process")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; best of {args.repeat} runs, each in a fresh process"
+    )
     header = f"{'workload':<12} {'contender':<16} {'merges':>7} {'seconds':>9} {'x HF':>6} {'peak MB':>8} {'run MB':>7}  note"
     print(header)
     print("-" * len(header))

@@ -44,7 +44,9 @@ START = 4990
 def summary(name: str, seconds: list[float]) -> str:
     ms = sorted(1000 * s for s in seconds)
     p95 = ms[min(len(ms) - 1, max(0, round(0.95 * len(ms)) - 1))]
-    return f"{name:<38} n={len(ms):<4} median {statistics.median(ms):7.2f} ms   p95 {p95:7.2f} ms   max {ms[-1]:7.2f} ms"
+    return (
+        f"{name:<38} n={len(ms):<4} median {statistics.median(ms):7.2f} ms   p95 {p95:7.2f} ms   max {ms[-1]:7.2f} ms"
+    )
 
 
 def train_book():
@@ -170,9 +172,8 @@ def bench_browser(clicks: int) -> None:
     import os
     import tempfile
 
-    from playwright.sync_api import sync_playwright
-
     from browser import StreamlitServer, launch_chromium, wait_for_app
+    from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="ui_step_"))
     log = tmp / "script_ms.log"
@@ -233,7 +234,9 @@ def main() -> None:
         bench_browser(args.clicks)
     ms = sorted(1000 * t for t in times)
     verdict = "OK" if statistics.median(ms) <= 30 else "ABOVE TARGET"
-    print(f"\ntarget: server time per step <= 30 ms at step ~5,000 -> AppTest rerun median {statistics.median(ms):.1f} ms: {verdict}")
+    print(
+        f"\ntarget: server time per step <= 30 ms at step ~5,000 -> AppTest rerun median {statistics.median(ms):.1f} ms: {verdict}"
+    )
 
 
 if __name__ == "__main__":

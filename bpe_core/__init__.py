@@ -13,24 +13,47 @@ Quick start::
         print(snap.step, trainer.run.token_text(snap.left), trainer.run.token_text(snap.right), snap.count)
 """
 
-from .inputs import InputError, decode_bytes, clean_text, parse_word_counts, looks_like_word_counts
+from .inputs import InputError, clean_text, decode_bytes, looks_like_word_counts, parse_word_counts
 from .pretokenize import PRETOKENIZERS, pretokenize, word_counts
 from .run import TrainedRun, VocabEntry, WordRow
 from .trainer import RULES, STOP_REASONS, TIE_BREAKS, MergeStep, TrainConfig, Trainer, corpus_words, train
-from .variants import VARIANTS, EOW_STYLES, Variant
+from .variants import EOW_STYLES, VARIANTS, Variant
 
 __all__ = [
-    "InputError", "decode_bytes", "clean_text", "parse_word_counts", "looks_like_word_counts",
-    "PRETOKENIZERS", "pretokenize", "word_counts",
-    "TrainedRun", "VocabEntry", "WordRow",
-    "RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train",
-    "VARIANTS", "EOW_STYLES", "Variant",
+    "InputError",
+    "decode_bytes",
+    "clean_text",
+    "parse_word_counts",
+    "looks_like_word_counts",
+    "PRETOKENIZERS",
+    "pretokenize",
+    "word_counts",
+    "TrainedRun",
+    "VocabEntry",
+    "WordRow",
+    "RULES",
+    "STOP_REASONS",
+    "TIE_BREAKS",
+    "MergeStep",
+    "TrainConfig",
+    "Trainer",
+    "corpus_words",
+    "train",
+    "VARIANTS",
+    "EOW_STYLES",
+    "Variant",
 ]
 
 from .encoder import UNK_TOKEN, PieceTrace, Tokenizer, TraceStep
 from .files import load_gpt2_files, load_model, save_model, tokenizer_json
 
 __all__ += [
-    "UNK_TOKEN", "PieceTrace", "Tokenizer", "TraceStep",
-    "load_gpt2_files", "load_model", "save_model", "tokenizer_json",
+    "UNK_TOKEN",
+    "PieceTrace",
+    "Tokenizer",
+    "TraceStep",
+    "load_gpt2_files",
+    "load_model",
+    "save_model",
+    "tokenizer_json",
 ]

@@ -25,9 +25,7 @@ def bytes_to_unicode() -> dict[int, str]:
     from U+0100 upward, in byte order. Source: openai/gpt-2 ``src/encoder.py``.
     """
     printable = (
-        list(range(ord("!"), ord("~") + 1))
-        + list(range(ord("¡"), ord("¬") + 1))
-        + list(range(ord("®"), ord("ÿ") + 1))
+        list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
     )
     table = {b: chr(b) for b in printable}
     extra = 0

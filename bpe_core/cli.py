@@ -47,24 +47,70 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{train,encode}", parser_class=_Parser)
     sub.required = True
 
-    tr = sub.add_parser("train", help="learn merges from a UTF-8 text file (or a 'word count' list)",
-                        description="Learn BPE merges from FILE (UTF-8 text, or one 'word count' per line).")
+    tr = sub.add_parser(
+        "train",
+        help="learn merges from a UTF-8 text file (or a 'word count' list)",
+        description="Learn BPE merges from FILE (UTF-8 text, or one 'word count' per line).",
+    )
     tr.add_argument("file", metavar="FILE", help="input file; - for stdin")
-    tr.add_argument("--variant", choices=VARIANTS, default="byte", help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)")
-    tr.add_argument("--pretokenizer", choices=PRETOKENIZERS, default=None, help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)")
+    tr.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="byte",
+        help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)",
+    )
+    tr.add_argument(
+        "--pretokenizer",
+        choices=PRETOKENIZERS,
+        default=None,
+        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)",
+    )
     stop = tr.add_mutually_exclusive_group()
     stop.add_argument("--merges", type=int, metavar="N", help="stop after N merges")
-    stop.add_argument("--vocab-size", type=int, metavar="V", help="stop when the vocabulary holds V tokens (base alphabet included; 256 bytes for byte)")
-    tr.add_argument("--min-frequency", type=int, default=2, metavar="F", help="stop when the best pair occurs fewer than F times (default: 2)")
-    tr.add_argument("--tie-break", choices=TIE_BREAKS, default="first-seen", help="which of equally frequent pairs wins (default: first-seen)")
-    tr.add_argument("--eow-style", choices=EOW_STYLES, default="separate", help="eow marker as its own symbol or attached to the last character (default: separate)")
+    stop.add_argument(
+        "--vocab-size",
+        type=int,
+        metavar="V",
+        help="stop when the vocabulary holds V tokens (base alphabet included; 256 bytes for byte)",
+    )
+    tr.add_argument(
+        "--min-frequency",
+        type=int,
+        default=2,
+        metavar="F",
+        help="stop when the best pair occurs fewer than F times (default: 2)",
+    )
+    tr.add_argument(
+        "--tie-break",
+        choices=TIE_BREAKS,
+        default="first-seen",
+        help="which of equally frequent pairs wins (default: first-seen)",
+    )
+    tr.add_argument(
+        "--eow-style",
+        choices=EOW_STYLES,
+        default="separate",
+        help="eow marker as its own symbol or attached to the last character (default: separate)",
+    )
     tr.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
-    tr.add_argument("--out", metavar="DIR", help="write merges.txt, vocab.json, tokenizer.json (byte, eow attached) and bpe_explorer.json to DIR")
+    tr.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write merges.txt, vocab.json, tokenizer.json (byte, eow attached) and bpe_explorer.json to DIR",
+    )
     tr.add_argument("--jsonl", action="store_true", help="one JSON object per merge, then a stop line")
 
-    en = sub.add_parser("encode", help="encode a UTF-8 text file with a saved model",
-                        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt).")
-    en.add_argument("--model", required=True, metavar="DIR", help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt)")
+    en = sub.add_parser(
+        "encode",
+        help="encode a UTF-8 text file with a saved model",
+        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt).",
+    )
+    en.add_argument(
+        "--model",
+        required=True,
+        metavar="DIR",
+        help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt)",
+    )
     en.add_argument("file", metavar="FILE", nargs="?", default="-", help="input file; - or absent for stdin")
     en.add_argument("--jsonl", action="store_true", help='print {"ids": [...], "tokens": [...]}')
     return parser

@@ -26,8 +26,8 @@ rank here (GPT-2's and HF's dictionaries keep the last).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .byte_display import is_complete_utf8
 from .pretokenize import PRETOKENIZERS, pretokenize
@@ -159,7 +159,9 @@ class Tokenizer:
         if variant.is_bytes:
             missing = [b for b in range(256) if bytes((b,)) not in vocab]
             if missing:
-                raise ValueError(f"byte-level vocabulary lacks {len(missing)} of the 256 bytes (first: 0x{missing[0]:02x})")
+                raise ValueError(
+                    f"byte-level vocabulary lacks {len(missing)} of the 256 bytes (first: 0x{missing[0]:02x})"
+                )
             self._byte_ids = [vocab[bytes((b,))] for b in range(256)]
 
         self._frequencies = frequencies
@@ -169,7 +171,7 @@ class Tokenizer:
 
     # ------------------------------------------------------------------------------- construction
     @classmethod
-    def from_run(cls, run, step: int | None = None) -> "Tokenizer":
+    def from_run(cls, run, step: int | None = None) -> Tokenizer:
         """The tokenizer of a :class:`~bpe_core.run.TrainedRun` after merges 1..``step`` (default: all).
 
         Ids are the run's ids. Token frequencies for the longest-match encoder are the tokens' counts in

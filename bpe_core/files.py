@@ -271,7 +271,9 @@ def _parse_merges(merges_text, name: str = "merges.txt") -> list[tuple[int, str,
             continue
         parts = line.split(" ")
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise InputError(f"{name} line {lineno}: expected 'left right' (two tokens and one space), got {line[:60]!r}.")
+            raise InputError(
+                f"{name} line {lineno}: expected 'left right' (two tokens and one space), got {line[:60]!r}."
+            )
         out.append((lineno, parts[0], parts[1]))
     return out
 
@@ -281,7 +283,9 @@ def _check_merges(merges: list, vocab: dict[str, int], name: str = "merges.txt")
         for side in (left, right, left + right):
             if side not in vocab:
                 what = "result" if side == left + right else "token"
-                raise InputError(f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json.")
+                raise InputError(
+                    f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json."
+                )
 
 
 def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
@@ -311,7 +315,9 @@ def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
     for lineno, left, right in merges:
         for side in (left, right):
             if side not in alias_ok:
-                raise InputError(f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode).")
+                raise InputError(
+                    f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode)."
+                )
     missing = [b for b in range(256) if bytes((b,)) not in vocab]
     if missing:
         raise InputError(f"vocab.json lacks {len(missing)} of the 256 single bytes (first: byte 0x{missing[0]:02x}).")

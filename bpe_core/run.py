@@ -225,8 +225,7 @@ class TrainedRun:
         if limit is not None:
             idx = idx[:limit]
         return [
-            (i, self.words[i], self.freqs[i], self.segmentation(i, step - 1), self.segmentation(i, step))
-            for i in idx
+            (i, self.words[i], self.freqs[i], self.segmentation(i, step - 1), self.segmentation(i, step)) for i in idx
         ]
 
     def corpus_view(self, step: int, offset: int = 0, limit: int = 50, changed_first: bool = False) -> list[WordRow]:
@@ -328,7 +327,11 @@ class TrainedRun:
         src = self.created_from[tid]
         if src is None:
             return {"id": tid, "step": 0, "children": []}
-        return {"id": tid, "step": self.created_step[tid], "children": [self.merge_tree(src[0]), self.merge_tree(src[1])]}
+        return {
+            "id": tid,
+            "step": self.created_step[tid],
+            "children": [self.merge_tree(src[0]), self.merge_tree(src[1])],
+        }
 
     def series(self) -> dict[str, list[int]]:
         """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of

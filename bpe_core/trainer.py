@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from itertools import islice
 from array import array
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple
+from itertools import islice
+from typing import NamedTuple
 
 from .pretokenize import PRETOKENIZERS, word_counts
 from .run import TrainedRun, hf_base_ranks, rev_key
@@ -113,7 +114,7 @@ class TrainConfig:
         """The :class:`~bpe_core.variants.Variant` these settings describe."""
         return Variant(self.variant, self.eow_style, self.eow_marker)
 
-    def validate(self) -> "TrainConfig":
+    def validate(self) -> TrainConfig:
         """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
         self.make_variant()
         if self.resolved_pretokenizer not in PRETOKENIZERS:
@@ -231,7 +232,9 @@ class Trainer:
                 symbols += syms
                 pos_freq += [f] * len(syms)
                 pos_word += [len(word_start) - 1] * len(syms)
-            marker_last = (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
+            marker_last = (
+                (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
+            )
             if variant.kind == "eow" and variant.eow_style == "separate":
                 marker = variant.eow_marker
                 values = sorted(set(symbols) - {marker}) + ([marker] if symbols else [])
@@ -534,8 +537,20 @@ class Trainer:
         # tied_entries, tie_break, top_entries, vocab_size, corpus_tokens, occurrences, words_changed):
         # a hot line.
         snap = MergeStep(
-            step, a, b, new_id, is_new, best_count, ties, tied_entries, rule, top_entries,
-            len(run.values), self._corpus_tokens, len(events) - events_before, words_changed,
+            step,
+            a,
+            b,
+            new_id,
+            is_new,
+            best_count,
+            ties,
+            tied_entries,
+            rule,
+            top_entries,
+            len(run.values),
+            self._corpus_tokens,
+            len(events) - events_before,
+            words_changed,
         )
         run.snapshots.append(snap)
         return snap

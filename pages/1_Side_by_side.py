@@ -101,7 +101,9 @@ for word in chosen:
             view = pc.view_of(run, shown)
             ids = view.tok.encode(word)
             unknown = pc.unknown_symbols(view.tok, word)
-            cells.append(f"<td>{pc.tokens_html(view, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)}</td>")
+            cells.append(
+                f"<td>{pc.tokens_html(view, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)}</td>"
+            )
     note = f"{freq:,}" if seen else "<span class='bpe-muted'>not in corpus</span>"
     rows.append(f"<tr><td class='word'>{esc(clip(word))}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
 if rows:
@@ -117,12 +119,16 @@ st.subheader("Corpus length over the merges")
 char_series, byte_series = runs[0].series()["corpus_tokens"], runs[2].series()["corpus_tokens"]
 chars, data = pc.corpus_size(runs[0])
 if char_series == byte_series and chars == data:
-    st.caption("The Characters and Bytes lines coincide: every character of this corpus is one byte (ASCII), "
-               "so both variants start from the same symbols and count the same pairs.")
+    st.caption(
+        "The Characters and Bytes lines coincide: every character of this corpus is one byte (ASCII), "
+        "so both variants start from the same symbols and count the same pairs."
+    )
 st.vega_lite_chart(
     pc.lines_chart(
         {pc.variant_title(v, r.config): r.series()["corpus_tokens"] for v, r in zip(VARIANTS, runs)},
-        "corpus tokens", step, present,
+        "corpus tokens",
+        step,
+        present,
     ),
     width="stretch",
 )

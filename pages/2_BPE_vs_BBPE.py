@@ -62,7 +62,9 @@ else:
         st.stop()  # the sidebar already says why
     selections = [pc.with_variant(sel, v) for v in ("char", "byte")]
     cfg = sel.config
-    st.caption(md_escape(f"Both trained on {sel.label} with the sidebar's settings (the variant setting is ignored here)."))
+    st.caption(
+        md_escape(f"Both trained on {sel.label} with the sidebar's settings (the variant setting is ignored here).")
+    )
 
 runs = pc.get_runs(selections)
 if any(r is None for r in runs):
@@ -89,7 +91,11 @@ left, right = st.columns(2, gap="medium")
 with left:
     st.html(
         f"<div class='bpe-card' id='bbpe-base-char'>{col_title('Characters (BPE)')}<div class='bpe-stats'>"
-        + stat(f"{char_run.num_base:,}", "base symbols: every distinct character of the text", f"data-base='{char_run.num_base}'")
+        + stat(
+            f"{char_run.num_base:,}",
+            "base symbols: every distinct character of the text",
+            f"data-base='{char_run.num_base}'",
+        )
         + "</div>"
         + render.chips_html(char_run, range(char_run.num_base), mode, None, present)
         + "<p class='bpe-muted'>A character that is not in this list can never be encoded.</p></div>"
@@ -145,8 +151,10 @@ if unseen.strip():
             back = "Decoded back: exactly the input."
         elif dropped and byte_back == "".join(unseen.split()):
             same = True
-            back = ("Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
-                    "training and encoding).")
+            back = (
+                "Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
+                "training and encoding)."
+            )
         else:
             back = "Decoded back (differs from the input):"
         verdict = (
@@ -166,8 +174,14 @@ st.subheader("3 · As merges grow")
 chars, data = pc.corpus_size(char_run)
 char_tokens = char_run.series()["corpus_tokens"]
 byte_tokens = byte_run.series()["corpus_tokens"]
-per_char = {"Characters (BPE)": [t / chars for t in char_tokens], "Bytes (byte-level BPE)": [t / chars for t in byte_tokens]}
-per_token = {"Characters (BPE)": [data / t for t in char_tokens], "Bytes (byte-level BPE)": [data / t for t in byte_tokens]}
+per_char = {
+    "Characters (BPE)": [t / chars for t in char_tokens],
+    "Bytes (byte-level BPE)": [t / chars for t in byte_tokens],
+}
+per_token = {
+    "Characters (BPE)": [data / t for t in char_tokens],
+    "Bytes (byte-level BPE)": [data / t for t in byte_tokens],
+}
 
 
 def rate_line(values: dict, attr: str) -> str:
@@ -210,14 +224,22 @@ with left:
         + stat(f"{len(partial_ids):,} of {merged:,}", "merged tokens are not whole characters")
         + stat(f"{in_corpus:,} of {byte_tokens[-1]:,}", "corpus tokens after the last merge are such pieces")
         + "</div>"
-        + (render.chips_html(byte_run, partial_ids[:SHOW_PARTIAL], mode, None, present) if partial_ids else
-           "<p class='bpe-muted'>None: every merged token is whole characters.</p>")
-        + (f"<p class='bpe-muted'>The first {SHOW_PARTIAL} of them, in the order they were made.</p>"
-           if len(partial_ids) > SHOW_PARTIAL else "")  # fmt: skip
+        + (
+            render.chips_html(byte_run, partial_ids[:SHOW_PARTIAL], mode, None, present)
+            if partial_ids
+            else "<p class='bpe-muted'>None: every merged token is whole characters.</p>"
+        )
+        + (
+            f"<p class='bpe-muted'>The first {SHOW_PARTIAL} of them, in the order they were made.</p>"
+            if len(partial_ids) > SHOW_PARTIAL
+            else ""
+        )  # fmt: skip
     )
 with right:
     st.vega_lite_chart(
-        pc.lines_chart({"merged byte tokens that are pieces of a character": series}, "tokens", None, present, height=200),
+        pc.lines_chart(
+            {"merged byte tokens that are pieces of a character": series}, "tokens", None, present, height=200
+        ),
         width="stretch",
     )
 

@@ -141,7 +141,9 @@ else:
     now = pc.replay_ids(traces, rank)
     st.html(
         f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
-        + pc.tokens_html(view, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay")
+        + pc.tokens_html(
+            view, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
+        )
         + f"</div><p class='bpe-muted'>{len(now):,} tokens.</p></div>"
     )
     if not present:
@@ -183,9 +185,7 @@ if diffs:
         f"<th>longest match first (the classic tutorial)</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 else:
-    st.html(
-        "<p class='bpe-note' id='enc-diffs-none'>Both methods split every word of this text the same way.</p>"
-    )
+    st.html("<p class='bpe-note' id='enc-diffs-none'>Both methods split every word of this text the same way.</p>")
 st.caption(
     "By rank replays training: the earliest-learned pair is merged first, so a word seen in training gets its "
     "training split. Longest match ignores the order: it takes the longest vocabulary token found in the word "

@@ -6,8 +6,8 @@ import hashlib
 import streamlit as st
 
 from bpe_core import InputError, clean_text
-from bpe_core.inputs import format_size
 from bpe_core import files as bfiles
+from bpe_core.inputs import format_size
 from ui import pages_common as pc
 from ui import state
 from ui.text import esc_raw, md_escape
@@ -65,7 +65,7 @@ if run is not None:
     about = {
         "merges.txt": "the merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)",
         "vocab.json": "every token and its id" + ("" if run.variant.is_bytes else ", plus `<unk>`"),
-        "tokenizer.json": "a Hugging Face `tokenizers` file: `Tokenizer.from_file(\"tokenizer.json\")`",
+        "tokenizer.json": 'a Hugging Face `tokenizers` file: `Tokenizer.from_file("tokenizer.json")`',
         "snapshots.csv": "the training history: one row per merge (step, pair, new token and id, count, ties, "
         "vocabulary size, corpus tokens, stop reason)",
         "snapshots.jsonl": "the same history as JSON lines, exactly as `python -m bpe_core train --jsonl` prints it",
@@ -139,7 +139,11 @@ ids = up_tok.encode(text)
 back = up_tok.decode(ids)
 st.html(
     f"<p class='bpe-note'>{len(text):,} characters → {len(ids):,} tokens. "
-    + ("<span class='bpe-ok'>Decodes back to the text exactly.</span>" if back == text else "Decoding gives a different text.")
+    + (
+        "<span class='bpe-ok'>Decodes back to the text exactly.</span>"
+        if back == text
+        else "Decoding gives a different text."
+    )
     + "</p>"
     + pc.tokens_html(view, ids, mode, present, css_id="files-tokens")
 )

@@ -79,7 +79,10 @@ st.html(
 )
 example_sel = pc.words_selection(sel, TEXTBOOK, textbook_config(), label="Textbook corpus")
 overlap_sel = pc.words_selection(
-    sel, OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1), label="aaa, aaaa"
+    sel,
+    OVERLAP,
+    TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1),
+    label="aaa, aaaa",
 )
 tie_sels = [pc.words_selection(sel, TEXTBOOK, textbook_config(tie_break=t, num_merges=1)) for t in ("hf", "lexical")]
 stop_sels = [
@@ -97,9 +100,7 @@ for step in (1, 2, 3):
     c1, c2 = st.columns([2, 3], gap="medium")
     with c1:
         st.html(
-            f"<div id='how-merge-{step}'>"
-            + render.pair_table_html(example, step, mode, present, limit=6)
-            + "</div>"
+            f"<div id='how-merge-{step}'>" + render.pair_table_html(example, step, mode, present, limit=6) + "</div>"
         )
     with c2:
         st.html(
@@ -131,7 +132,9 @@ st.html(
 
 st.subheader("Ties: three pairs at count 9")
 first = example.snapshot(1)
-tied = ", ".join(f"{render.token_label(example, a, mode)} + {render.token_label(example, b, mode)}" for a, b in first.tied)
+tied = ", ".join(
+    f"{render.token_label(example, a, mode)} + {render.token_label(example, b, mode)}" for a, b in first.tied
+)
 rows = []
 for rule, run in (("first-seen", example), ("hf", tie_hf), ("lexical", tie_lexical)):
     s = run.snapshot(1)

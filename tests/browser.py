@@ -245,8 +245,7 @@ def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS, settle_ms: int = 150) 
             page.wait_for_selector(selector, state=state, timeout=timeout)
         except PlaywrightTimeoutError:
             raise AssertionError(
-                f"Streamlit did not {what} within {timeout} ms at {page.url} "
-                f"({describe_app_state(page)})"
+                f"Streamlit did not {what} within {timeout} ms at {page.url} ({describe_app_state(page)})"
             ) from None
 
 
@@ -277,9 +276,7 @@ def exception_texts(page) -> list[str]:
     texts = [t.strip() for t in page.locator(EXCEPTION_SELECTOR).all_inner_texts()]
     state = page.locator(APP_SELECTOR).first.get_attribute("data-test-script-state")
     if state == "compilationError":
-        dialog = page.locator('[data-testid="stDialog"]').filter(
-            has=page.locator('[data-testid="stErrorCodeBlock"]')
-        )
+        dialog = page.locator('[data-testid="stDialog"]').filter(has=page.locator('[data-testid="stErrorCodeBlock"]'))
         detail = "\n".join(t.strip() for t in dialog.all_inner_texts()) or "(no details shown)"
         texts.append(f"the script does not compile:\n{detail}")
     return texts

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from browser import (
     ARTIFACTS_DIR,
     DEFAULT_TIMEOUT_MS,

@@ -7,7 +7,7 @@ A missing corpus is an error, never a skip.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -18,7 +18,7 @@ CHINESE = "hongloumeng.txt"  # 红楼梦, CRLF, almost no spaces
 EMOJI = "emoji-test.txt"  # Unicode emoji-test.txt
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_corpus(name: str) -> str:
     """The whole corpus ``name`` as text, line endings kept."""
     path = CORPORA / name

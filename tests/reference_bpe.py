@@ -289,8 +289,9 @@ def reference_for(words: dict, cfg, **kwargs) -> RefRun:
     )
 
 
-def replay_merges(words: dict, merges: list, variant: str = "byte", eow_style: str = "separate",
-                  eow_marker: str = "</w>") -> list:
+def replay_merges(
+    words: dict, merges: list, variant: str = "byte", eow_style: str = "separate", eow_marker: str = "</w>"
+) -> list:
     """The segmentation of every word type after each of the given merges (values), applied in order
     with :func:`apply_merge`: ``[step][word type] -> tuple of values`` for steps 0..len(merges)."""
     segs = base_symbols(words, Variant(variant, eow_style, eow_marker))

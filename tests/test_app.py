@@ -188,7 +188,7 @@ def test_byte_display_modes_and_partial_tokens():
     assert "e4 bd" in card
     at.radio(key="w.bytes").set_value("gpt2").run()
     card = body_with(at, "bpe-merge-card")
-    assert "<span class=\"hex\">e4 bd</span>" in card  # gpt2 mode: hex under partial tokens
+    assert '<span class="hex">e4 bd</span>' in card  # gpt2 mode: hex under partial tokens
     assert at.query_params["bytes"] == "gpt2"
 
 
@@ -225,7 +225,7 @@ def test_paste_text_and_word_counts():
 def test_upload_file_and_bad_files():
     at = new_app()
     at.radio(key="w.source").set_value("upload").run()
-    at.file_uploader(key="w.upload").set_value(("low.txt", "low low lower newest newest".encode(), "text/plain")).run()
+    at.file_uploader(key="w.upload").set_value(("low.txt", b"low low lower newest newest", "text/plain")).run()
     no_exception(at)
     assert not at.error
     assert shown_step(at)[1] > 0

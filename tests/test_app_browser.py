@@ -9,9 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 

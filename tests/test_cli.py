@@ -58,7 +58,18 @@ def test_textbook_eow_jsonl(textbook):
     assert [m["count"] for m in merges] == [9, 9, 9, 7, 7]
     assert [m["step"] for m in merges] == [1, 2, 3, 4, 5]
     first = merges[0]
-    assert list(first) == ["step", "left", "right", "token", "count", "left_hex", "right_hex", "ties", "vocab_size", "corpus_tokens"]
+    assert list(first) == [
+        "step",
+        "left",
+        "right",
+        "token",
+        "count",
+        "left_hex",
+        "right_hex",
+        "ties",
+        "vocab_size",
+        "corpus_tokens",
+    ]
     assert (first["left"], first["right"], first["ties"], first["vocab_size"]) == ("e", "s", 3, 12)
     assert (first["left_hex"], first["right_hex"]) == ("65", "73")
     assert merges[2]["right"] == "</w>" and merges[2]["right_hex"] == "3c2f773e"
@@ -74,7 +85,21 @@ def test_textbook_readable_output_and_tie_break_option(textbook):
     assert any(line.startswith("# stopped: num_merges after 2 merges") for line in out)
     lexical = lines(cli("train", textbook, "--variant", "eow", "--merges", "1", "--tie-break", "lexical", "--jsonl"))
     assert (lexical[0]["left"], lexical[0]["right"]) == ("t", "</w>")  # the largest of the three tied pairs
-    attached = lines(cli("train", textbook, "--variant", "eow", "--eow-style", "attached", "--eow-marker", "@@", "--merges", "1", "--jsonl"))
+    attached = lines(
+        cli(
+            "train",
+            textbook,
+            "--variant",
+            "eow",
+            "--eow-style",
+            "attached",
+            "--eow-marker",
+            "@@",
+            "--merges",
+            "1",
+            "--jsonl",
+        )
+    )
     assert attached[0]["token"] in {"es", "st@@"} and attached[0]["vocab_size"] == 12
 
 
@@ -82,11 +107,18 @@ def test_minbpe_example_train_then_encode(tmp_path):
     src = tmp_path / "a.txt"
     src.write_bytes(b"aaabdaaabac")
     model = tmp_path / "model"
-    proc = cli("train", src, "--pretokenizer", "none", "--merges", "3", "--min-frequency", "1", "--out", model, "--jsonl")
+    proc = cli(
+        "train", src, "--pretokenizer", "none", "--merges", "3", "--min-frequency", "1", "--out", model, "--jsonl"
+    )
     assert proc.returncode == 0
     records = lines(proc)  # the "wrote" note goes to stderr in --jsonl mode
     assert [r["token"] for r in records[:-1]] == ["aa", "aaa", "aaab"]
-    assert sorted(p.name for p in model.iterdir()) == ["bpe_explorer.json", "merges.txt", "tokenizer.json", "vocab.json"]
+    assert sorted(p.name for p in model.iterdir()) == [
+        "bpe_explorer.json",
+        "merges.txt",
+        "tokenizer.json",
+        "vocab.json",
+    ]
     enc = cli("encode", "--model", model, src, "--jsonl")
     assert enc.returncode == 0
     assert lines(enc) == [{"ids": [258, 100, 258, 97, 99], "tokens": ["aaab", "d", "aaab", "a", "c"]}]
@@ -129,7 +161,7 @@ def test_empty_input_is_an_error_and_nothing_to_merge_prints_only_the_stop_line(
     proc = cli("train", src, "--jsonl")
     assert proc.returncode == 2 and proc.stdout == b""
     assert proc.stderr.decode("utf-8") == "bpe_core: the input is empty: there is nothing to train on\n"
-    single = cli("train", "-", "--variant", "char", "--jsonl", stdin="x y z".encode())
+    single = cli("train", "-", "--variant", "char", "--jsonl", stdin=b"x y z")
     assert single.returncode == 0
     assert single.stdout.decode("utf-8") == '{"stop": "no_pairs", "merges": 0}\n'
 
@@ -179,8 +211,18 @@ def test_help():
     proc = cli("--help")
     assert proc.returncode == 0 and b"train" in proc.stdout and b"encode" in proc.stdout
     train_help = cli("train", "--help").stdout.decode()
-    for flag in ("--variant", "--pretokenizer", "--merges", "--vocab-size", "--min-frequency", "--tie-break",
-                 "--eow-style", "--eow-marker", "--out", "--jsonl"):
+    for flag in (
+        "--variant",
+        "--pretokenizer",
+        "--merges",
+        "--vocab-size",
+        "--min-frequency",
+        "--tie-break",
+        "--eow-style",
+        "--eow-marker",
+        "--out",
+        "--jsonl",
+    ):
         assert flag in train_help
 
 
@@ -192,7 +234,7 @@ def test_out_without_jsonl_and_encode_with_it(tmp_path):
     assert proc.returncode == 0 and proc.stderr == b""  # no progress bar: stderr is not a terminal
     assert "# wrote" in proc.stdout.decode()
     assert (model / "tokenizer.json").exists() and (model / "merges.txt").exists()
-    enc = cli("encode", "--model", model, "--jsonl", stdin="The Moon, lower and newer!".encode())
+    enc = cli("encode", "--model", model, "--jsonl", stdin=b"The Moon, lower and newer!")
     result = lines(enc)[0]
     hf = HFTokenizer.from_file(str(model / "tokenizer.json"))
     assert result["ids"] == hf.encode("The Moon, lower and newer!").ids
@@ -246,7 +288,11 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.run(
         [sys.executable, "-m", "bpe_core", "train", str(src), "--merges", "300", "--jsonl"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=env,
+        timeout=120,
     )
     os.close(slave)
     chunks = []

@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from corpus_excerpts import corpus_slice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import UNK_TOKEN, Tokenizer
 from bpe_core.variants import Variant
-
-from corpus_excerpts import corpus_slice
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
@@ -26,7 +25,15 @@ def test_textbook_words_encode_to_their_training_segmentation():
     run = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10))
     tok = Tokenizer.from_run(run)
     assert texts(tok, tok.encode("low lower newest widest")) == [
-        "low</w>", "low", "e", "r", "</w>", "newest</w>", "wi", "d", "est</w>",
+        "low</w>",
+        "low",
+        "e",
+        "r",
+        "</w>",
+        "newest</w>",
+        "wi",
+        "d",
+        "est</w>",
     ]
     assert texts(tok, tok.encode("lowest")) == ["low", "est</w>"]
     # after 5 merges only es, est, est</w>, lo, low exist
@@ -184,7 +191,7 @@ def test_longest_match_and_rank_disagree_on_lowest():
     # on the training words themselves the two agree
     for word in TEXTBOOK:
         assert tok.encode(word) == tok.encode_longest_match(word)
-    (piece, rank_ids, lm_ids), = tok.compare_methods("lowest")
+    ((piece, rank_ids, lm_ids),) = tok.compare_methods("lowest")
     assert piece == "lowest" and rank_ids != lm_ids
 
 
@@ -221,7 +228,9 @@ def test_longest_match_handles_very_long_words_without_recursion():
     eow = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10)).tokenizer()
     long_word = "lowestnewer" * 5_000
     assert eow.decode(eow.encode_longest_match(long_word)) == long_word
-    byte_tok = train(corpus_words(corpus_slice("pg16457.txt", 0, 20_000), TrainConfig()), TrainConfig(num_merges=100)).tokenizer()
+    byte_tok = train(
+        corpus_words(corpus_slice("pg16457.txt", 0, 20_000), TrainConfig()), TrainConfig(num_merges=100)
+    ).tokenizer()
     long_piece = "abc" * 20_000
     assert byte_tok.decode(byte_tok.encode_longest_match(long_piece)) == long_piece
 
@@ -288,7 +297,9 @@ def test_longest_match_equals_the_tutorial_algorithm(words, probes, kind, merges
 
 
 # ---------------------------------------------------------------------------------- decoding
-@pytest.mark.parametrize("name, start", [("pg16457.txt", 100_000), ("hongloumeng.txt", 50_000), ("emoji-test.txt", 200_000)])
+@pytest.mark.parametrize(
+    "name, start", [("pg16457.txt", 100_000), ("hongloumeng.txt", 50_000), ("emoji-test.txt", 200_000)]
+)
 @pytest.mark.parametrize("pretokenizer", ["gpt2", "gpt4", "none"])
 def test_byte_level_decode_inverts_encode_on_real_text(name, start, pretokenizer):
     cfg = TrainConfig(variant="byte", pretokenizer=pretokenizer, num_merges=300)
@@ -308,7 +319,10 @@ def test_decode_detail_flags_partial_utf8():
     assert [tok.token_text(i, "hex") for i in ids] == ["e4 bd a0"]
     detail = tok.decode_detail(tok.encode("你好"))
     assert detail == [(ids[0], "你", True), (0xE5, "\\xe5", False), (0xA5, "\\xa5", False), (0xBD, "\\xbd", False)]
-    tok1 = train(corpus_words("你好啊 你好 你好啊 你好 我 啊 走", cfg), TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=1)).tokenizer()
+    tok1 = train(
+        corpus_words("你好啊 你好 你好啊 你好 我 啊 走", cfg),
+        TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=1),
+    ).tokenizer()
     assert [c for _, _, c in tok1.decode_detail(tok1.encode("你"))] == [False, False]
     # bytes that are not UTF-8 on their own decode with the replacement character
     assert tok.decode([0xE4]) == "\ufffd"
@@ -334,7 +348,9 @@ def test_eow_decode_turns_markers_into_spaces():
 )
 def test_rank_encoder_replays_any_small_training_run(words, kind, tie_break, merges):
     variant, _, style = kind.partition("-")
-    cfg = TrainConfig(variant=variant, eow_style=style or "separate", num_merges=merges, min_frequency=1, tie_break=tie_break)
+    cfg = TrainConfig(
+        variant=variant, eow_style=style or "separate", num_merges=merges, min_frequency=1, tie_break=tie_break
+    )
     run = train(words, cfg)
     for step in sorted({0, run.num_steps // 2, run.num_steps}):
         tok = Tokenizer.from_run(run, step)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from corpus_excerpts import corpus_slice
 from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import InputError, TrainConfig, corpus_words, train
@@ -19,8 +20,6 @@ from bpe_core.files import (
     tokenizer_json,
     vocab_dict,
 )
-
-from corpus_excerpts import corpus_slice
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
@@ -40,11 +39,30 @@ def test_textbook_merges_and_vocab_files(tmp_path):
     )
     vocab = json.loads((tmp_path / "m" / "vocab.json").read_text(encoding="utf-8"))
     assert list(vocab.items()) == [
-        ("d", 0), ("e", 1), ("i", 2), ("l", 3), ("n", 4), ("o", 5), ("r", 6), ("s", 7), ("t", 8), ("w", 9),
-        ("</w>", 10), ("es", 11), ("est", 12), ("est</w>", 13), ("lo", 14), ("low", 15), ("<unk>", 16),
+        ("d", 0),
+        ("e", 1),
+        ("i", 2),
+        ("l", 3),
+        ("n", 4),
+        ("o", 5),
+        ("r", 6),
+        ("s", 7),
+        ("t", 8),
+        ("w", 9),
+        ("</w>", 10),
+        ("es", 11),
+        ("est", 12),
+        ("est</w>", 13),
+        ("lo", 14),
+        ("low", 15),
+        ("<unk>", 16),
     ]
     manifest = json.loads((tmp_path / "m" / "bpe_explorer.json").read_text(encoding="utf-8"))
-    assert manifest["variant"] == "eow" and manifest["eow_style"] == "separate" and manifest["pretokenizer"] == "whitespace"
+    assert (
+        manifest["variant"] == "eow"
+        and manifest["eow_style"] == "separate"
+        and manifest["pretokenizer"] == "whitespace"
+    )
     # a step of the run can be saved too
     assert merges_txt(run, step=2) == "#version: 0.2\ne s\nes t\n"
     assert len(vocab_dict(run, step=2)) == 11 + 2 + 1
@@ -100,7 +118,9 @@ HF_CASES = [
 
 
 @pytest.mark.parametrize("name, train_at, test_at, variant, pretokenizer, style", HF_CASES)
-def test_tokenizer_json_loads_in_hugging_face_and_encodes_to_our_ids(tmp_path, name, train_at, test_at, variant, pretokenizer, style):
+def test_tokenizer_json_loads_in_hugging_face_and_encodes_to_our_ids(
+    tmp_path, name, train_at, test_at, variant, pretokenizer, style
+):
     """~50 KB of real text, 300 merges; HF's ids on different text from the same corpus == ours."""
     train_text = corpus_slice(name, train_at, 50_000 if name != "hongloumeng.txt" else 17_000)  # ~50 KB of UTF-8
     held_out = corpus_slice(name, test_at, 20_000 if name != "hongloumeng.txt" else 7_000)
@@ -148,7 +168,9 @@ def test_known_difference_python_whitespace_vs_hf_whitespacesplit():
     ],
 )
 def test_save_load_round_trip_gives_identical_encodings(tmp_path, variant, pretokenizer, style, marker):
-    run = trained(variant, pretokenizer, corpus_slice("pg16457.txt", 0, 40_000), merges=250, style=style, eow_marker=marker)
+    run = trained(
+        variant, pretokenizer, corpus_slice("pg16457.txt", 0, 40_000), merges=250, style=style, eow_marker=marker
+    )
     save_model(run, tmp_path)
     loaded = load_model(tmp_path)
     ours = run.tokenizer()

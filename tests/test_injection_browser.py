@@ -20,9 +20,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -110,7 +109,9 @@ def assert_nothing_injected(page, watch: Watch) -> None:
     injected = page.evaluate(FIND_INJECTED)
     assert injected == [], f"injected into the page: {injected}"
     # (body itself has no height: Streamlit's app container is positioned inside it)
-    body = page.evaluate("() => { const s = getComputedStyle(document.body); return [s.display, s.visibility, s.opacity]; }")
+    body = page.evaluate(
+        "() => { const s = getComputedStyle(document.body); return [s.display, s.visibility, s.opacity]; }"
+    )
     assert body[0] != "none" and body[1] == "visible" and body[2] != "0", f"body is hidden: {body}"
     assert page.locator('[data-testid="stApp"]').evaluate(IS_SHOWN), "the app container is hidden"
     assert not any("alert" in e for e in watch.errors), watch.errors

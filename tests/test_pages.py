@@ -73,7 +73,7 @@ def element(fragment: str, element_id: str) -> str:
     """The HTML of the element with ``id=element_id`` (up to the end of the enclosing fragment's tag)."""
     m = re.search(rf"<(\w+)[^>]*id='{re.escape(element_id)}'", fragment)
     assert m, (element_id, fragment[:200])
-    return fragment[m.start():]
+    return fragment[m.start() :]
 
 
 def token_ids(fragment: str) -> list[int]:
@@ -95,7 +95,13 @@ def errors(at: AppTest) -> str:
 # ---------------------------------------------------------------------------------- every page
 @pytest.mark.parametrize(
     "name, marker",
-    [("side", "sbs-byte"), ("bbpe", "bbpe-unseen-char"), ("encode", "enc-tokens"), ("files", None), ("how", "how-ties")],
+    [
+        ("side", "sbs-byte"),
+        ("bbpe", "bbpe-unseen-char"),
+        ("encode", "enc-tokens"),
+        ("files", None),
+        ("how", "how-ties"),
+    ],
 )
 def test_every_page_renders_with_the_default_input(name, marker):
     at = open_page(name)
@@ -415,7 +421,7 @@ def test_encode_page_rank_vs_longest_match_and_unknown_characters():
     table = body_with(at, "enc-diffs")
     rows = re.findall(r"<tr><td class='word'>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", table, re.S)
     assert [(html.unescape(w)) for w, _, _ in rows] == [p for p, _, _ in diffs]
-    for (word, by_rank, longest), (_p, a, b) in zip(rows, diffs):
+    for (_word, by_rank, longest), (_p, a, b) in zip(rows, diffs):
         assert token_ids(by_rank) == a and token_ids(longest) == b
     # Characters the corpus never had are <unk> for an eow model.
     at.text_area(key=next(t.key for t in at.text_area if t.key.startswith("w.pg.enc.text."))).input("Ωmega").run()
@@ -527,7 +533,9 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
     assert [run.token_text(run.snapshot(s).token) for s in (1, 2, 3)] == ["es", "est", "est</w>"]
 
     # a a a: counted with overlaps, rewritten without.
-    overlap = train({"aaa": 1, "aaaa": 1}, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
+    overlap = train(
+        {"aaa": 1, "aaaa": 1}, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1)
+    )
     snap = overlap.snapshot(1)
     assert (snap.count, snap.occurrences) == (5, 3)
     assert "data-count='5' data-places='3'" in body_with(at, "how-overlap")
@@ -539,7 +547,10 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
         row = re.search(rf"<tr data-rule='{rule}'>.*?</tr>", ties, re.S).group(0)
         assert token_ids(row) == [r.snapshot(1).left, r.snapshot(1).right], rule
     lexical = textbook_run("eow", tie_break="lexical")
-    assert [lexical.token_text(lexical.snapshot(1).left), lexical.token_text(lexical.snapshot(1).right)] == ["t", "</w>"]
+    assert [lexical.token_text(lexical.snapshot(1).left), lexical.token_text(lexical.snapshot(1).right)] == [
+        "t",
+        "</w>",
+    ]
 
     # Sources.
     for link in ("arxiv.org/abs/1508.07909", "aclanthology.org/P16-1162", "pennelynn.com", "language_models_are_unsupervised_multitask_learners",

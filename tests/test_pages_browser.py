@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
 from playwright.sync_api import expect
 from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import Tokenizer
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
 from ui.presets import PRESETS
 
 pytestmark = pytest.mark.browser
@@ -105,7 +105,11 @@ def test_the_corpus_chosen_on_one_page_is_the_corpus_of_every_page(app_server, p
     open_app(page, f"{app_server}/?preset=nihao")
     assert_no_exception(page)
     nihao = PRESETS["nihao"]
-    for link, marker in (("Side by side", "#sbs-byte"), ("Encode and decode", "#enc-tokens"), ("Files", ".st-key-files-dl-vocab-json")):
+    for link, marker in (
+        ("Side by side", "#sbs-byte"),
+        ("Encode and decode", "#enc-tokens"),
+        ("Files", ".st-key-files-dl-vocab-json"),
+    ):
         page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=link, exact=True).click()
         wait_for_app(page)
         page.locator(marker).first.wait_for()

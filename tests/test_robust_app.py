@@ -60,7 +60,9 @@ def page_text(at: AppTest) -> str:
 def shown_step(at: AppTest) -> int | None:
     """The step the stepper shows (``data-step`` of the step label), or None when there is none."""
     for h in at.get("html"):
-        m = re.search(r'id=.bpe-step-label.[^>]*data-step="(\d+)"|data-step="(\d+)"[^>]*id=.bpe-step-label', h.proto.body)
+        m = re.search(
+            r'id=.bpe-step-label.[^>]*data-step="(\d+)"|data-step="(\d+)"[^>]*id=.bpe-step-label', h.proto.body
+        )
         if m:
             return int(m.group(1) or m.group(2))
     return None
@@ -328,8 +330,18 @@ GOOD_MERGES = b"#version: 0.2\na b\n"
         (GOOD_VOCAB, b"\xff\xfe\x00\x00garbage", ["UTF-8"]),
         (GOOD_VOCAB, "#version: 0.2\na b\n".encode("latin-1") + b"\xe9 a\n", ["UTF-8"]),
     ],
-    ids=["not-json", "json-list", "negative-id", "missing-bytes", "png", "utf16", "three-tokens",
-         "unknown-token", "binary-merges", "latin1-merges"],  # fmt: skip
+    ids=[
+        "not-json",
+        "json-list",
+        "negative-id",
+        "missing-bytes",
+        "png",
+        "utf16",
+        "three-tokens",
+        "unknown-token",
+        "binary-merges",
+        "latin1-merges",
+    ],  # fmt: skip
 )
 def test_malformed_or_inconsistent_model_uploads(vocab, merges, needles):
     at = new_app()
@@ -386,6 +398,7 @@ FIRST_RUN_LIMIT = 30.0
 #: Seconds one step may take once the run is trained. The script thread holds the GIL while it
 #: renders, so every student's click waits this long behind one large paste.
 STEP_LIMIT = 3.0
+
 
 @pytest.mark.parametrize(
     "kind, variant",

@@ -41,7 +41,9 @@ def cli(args, cwd: Path, stdin: bytes | None = None, env: dict | None = None, ti
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
-        pytest.fail(f"python -m bpe_core {' '.join(map(str, args))} did not finish within {timeout:.0f} s", pytrace=False)
+        pytest.fail(
+            f"python -m bpe_core {' '.join(map(str, args))} did not finish within {timeout:.0f} s", pytrace=False
+        )
     proc.seconds = time.monotonic() - start
     proc.out = proc.stdout.decode("utf-8", "replace")
     proc.err = proc.stderr.decode("utf-8", "replace")
@@ -90,7 +92,7 @@ BAD_FILES = {
     "cp1252-quotes": ("\u201cquoted\u201d text".encode("cp1252"), ["UTF-8"]),
     "surrogate-in-utf8": (b"low \xed\xa0\x80 lower", ["UTF-8"]),
     "nul": (b"low lower\x00newest", ["NUL"]),
-    "cut-utf8": ("你好".encode("utf-8")[:-1], ["UTF-8"]),
+    "cut-utf8": ("你好".encode()[:-1], ["UTF-8"]),
 }
 
 
@@ -130,7 +132,11 @@ def test_missing_file_and_directory(work):
     assert_clean_error(cli(["encode", "--model", "no-such-model"], work, stdin=b"low"), "no-such-model")
 
 
-@pytest.mark.parametrize("data", [b"", b"   \n\t \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"], ids=["empty", "whitespace", "bom-only", "bom-space"])
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"   \n\t \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"],
+    ids=["empty", "whitespace", "bom-only", "bom-space"],
+)
 def test_empty_or_whitespace_only_input(work, data):
     path = write(work / "empty.txt", data)
     assert_clean_error(cli(["train", path.name, "--variant", "eow"], work), "empty")
@@ -223,7 +229,9 @@ VALID = {
 def test_awkward_valid_text_trains_and_encodes(work, name, variant):
     path = write(work / "t.txt", VALID[name])
     model = work / "model"
-    proc = cli(["train", path.name, "--variant", variant, "--min-frequency", "1", "--merges", "20", "--out", model], work)
+    proc = cli(
+        ["train", path.name, "--variant", variant, "--min-frequency", "1", "--merges", "20", "--out", model], work
+    )
     assert proc.returncode == 0, proc.err
     assert "Traceback" not in proc.err
     enc = cli(["encode", "--model", model, path.name, "--jsonl"], work)
@@ -266,7 +274,10 @@ def test_one_megabyte_in_bounded_time(work, kind, variant):
 # --------------------------------------------------------------------------------- model files
 def _saved_model(work: Path) -> Path:
     model = work / "model"
-    proc = cli(["train", write(work / "ok.txt", "low low lower lower newest newest"), "--variant", "byte", "--out", model], work)
+    proc = cli(
+        ["train", write(work / "ok.txt", "low low lower lower newest newest"), "--variant", "byte", "--out", model],
+        work,
+    )
     assert proc.returncode == 0, proc.err
     return model
 

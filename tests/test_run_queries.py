@@ -11,12 +11,12 @@ snapshot's), corpus_view (step 0 and changed-first), merges, merge_tree, series.
 from __future__ import annotations
 
 import pytest
+from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference_bpe import base_alphabet, base_symbols, count_pairs, replay_merges
 
 from bpe_core import TrainConfig, corpus_words, train
-from corpus_excerpts import named_excerpt
-from reference_bpe import base_alphabet, base_symbols, count_pairs, replay_merges
 
 
 def joined(run, ids):
@@ -153,7 +153,10 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
         more = train(words, replace(cfg, num_merges=n + 1, vocab_size=None))
         step = more.snapshot(n + 1)
         assert (val(last[0][0]), val(last[0][1]), last[0][2]) == (
-            more.token_value(step.left), more.token_value(step.right), step.count)
+            more.token_value(step.left),
+            more.token_value(step.right),
+            step.count,
+        )
 
     # merge_tree: leaves are base symbols and concatenate to the token; children make the node.
     entries = run.vocabulary()
@@ -210,7 +213,9 @@ def test_queries_stopped_by_vocab_size(variant, style):
 
 
 words_strategy = st.dictionaries(
-    st.lists(st.sampled_from(["a", "a", "b", "c", "é", "你", "😀", "<", "/", "w", ">"]), min_size=1, max_size=8).map("".join),
+    st.lists(st.sampled_from(["a", "a", "b", "c", "é", "你", "😀", "<", "/", "w", ">"]), min_size=1, max_size=8).map(
+        "".join
+    ),
     st.integers(1, 4),
     max_size=6,
 )
@@ -221,5 +226,7 @@ words_strategy = st.dictionaries(
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=words_strategy, min_frequency=st.integers(1, 2), num_merges=st.one_of(st.none(), st.integers(0, 10)))
 def test_queries_generated(variant, style, tie_break, words, min_frequency, num_merges):
-    cfg = TrainConfig(variant=variant, eow_style=style, tie_break=tie_break, min_frequency=min_frequency, num_merges=num_merges)
+    cfg = TrainConfig(
+        variant=variant, eow_style=style, tie_break=tie_break, min_frequency=min_frequency, num_merges=num_merges
+    )
     check_run_queries(words, cfg)

@@ -1,9 +1,8 @@
 """Smoke test: the real app, served by Streamlit, rendered by a real Chromium."""
 
 import pytest
-from playwright.sync_api import expect
-
 from browser import APP_SELECTOR, assert_no_exception, open_app, save_screenshot
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 

@@ -17,16 +17,16 @@ import io
 import json
 
 import pytest
+from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference_bpe import reference_for, run_differences
 from subword_nmt.learn_bpe import learn_bpe
 from tiktoken._educational import bpe_train
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.byte_display import bytes_to_unicode
-from corpus_excerpts import named_excerpt
-from reference_bpe import reference_for, run_differences
 
 # GPT-2's pre-tokenizer regex, as in openai/gpt-2 encoder.py (and tiktoken's _educational
 # train_simple_encoding), written out here rather than taken from bpe_core.
@@ -58,7 +58,9 @@ def test_byte_first_seen_equals_tiktoken_educational(key):
     expected = bpe_train(text, vocab_size, GPT2_PATTERN, visualise=None)
     assert len(expected) == vocab_size
 
-    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", min_frequency=1, tie_break="first-seen", vocab_size=vocab_size)
+    cfg = TrainConfig(
+        variant="byte", pretokenizer="gpt2", min_frequency=1, tie_break="first-seen", vocab_size=vocab_size
+    )
     run = train(corpus_words(text, cfg), cfg)
     assert run.stop_reason == "vocab_size"
     assert run.vocab_size_at(run.num_steps) == vocab_size
@@ -121,9 +123,12 @@ def test_byte_hf_equals_huggingface_tokenizers(key, size):
     run = train(corpus_words(text, cfg), cfg)
     got = [(run.token_wire(a), run.token_wire(b)) for a, b in run.merges()]
     if got != expected["merges"]:
-        first = next((i for i, (a, b) in enumerate(zip(got, expected["merges"])) if a != b), min(len(got), len(expected["merges"])))
+        first = next(
+            (i for i, (a, b) in enumerate(zip(got, expected["merges"])) if a != b),
+            min(len(got), len(expected["merges"])),
+        )
         pytest.fail(
-            f"merge {first + 1}: ours {got[first:first + 3]!r}, HF {expected['merges'][first:first + 3]!r} "
+            f"merge {first + 1}: ours {got[first : first + 3]!r}, HF {expected['merges'][first : first + 3]!r} "
             f"({len(got)} vs {len(expected['merges'])} merges)"
         )
     assert len(got) >= 1000
@@ -158,15 +163,21 @@ def subword_nmt_merges(words: dict, num_merges: int, min_frequency: int) -> list
 )
 def test_eow_attached_lexical_equals_subword_nmt(key, size, min_frequency, num_merges):
     text = named_excerpt(key, size)
-    cfg = TrainConfig(variant="eow", eow_style="attached", tie_break="lexical", pretokenizer="whitespace",
-                      min_frequency=min_frequency, num_merges=num_merges)
+    cfg = TrainConfig(
+        variant="eow",
+        eow_style="attached",
+        tie_break="lexical",
+        pretokenizer="whitespace",
+        min_frequency=min_frequency,
+        num_merges=num_merges,
+    )
     words = corpus_words(text, cfg)
     expected = subword_nmt_merges(words, num_merges, min_frequency)
     run = train(words, cfg)
     got = [(run.token_value(a), run.token_value(b)) for a, b in run.merges()]
     if got != expected:
         first = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-        pytest.fail(f"merge {first + 1}: ours {got[first:first + 3]!r}, subword-nmt {expected[first:first + 3]!r}")
+        pytest.fail(f"merge {first + 1}: ours {got[first : first + 3]!r}, subword-nmt {expected[first : first + 3]!r}")
     assert len(got) >= 900
 
 
@@ -197,8 +208,13 @@ def assert_same_as_reference(words, cfg):
 def test_excerpt_equals_reference(key, variant, style, tie_break):
     text = named_excerpt(key, REFERENCE_EXCERPT_BYTES)
     cfg = TrainConfig(
-        variant=variant, eow_style=style, tie_break=tie_break, min_frequency=1,
-        num_merges=REFERENCE_MERGES, top_k=25, max_tied=50,
+        variant=variant,
+        eow_style=style,
+        tie_break=tie_break,
+        min_frequency=1,
+        num_merges=REFERENCE_MERGES,
+        top_k=25,
+        max_tied=50,
     )
     run = assert_same_as_reference(corpus_words(text, cfg), cfg)
     assert run.num_steps == REFERENCE_MERGES
@@ -210,11 +226,15 @@ def test_excerpt_equals_reference_min_frequency_and_vocab_size(variant, style, t
     # English with the default minimum frequency 2 until it stops, capped by a vocabulary size;
     # and with a custom marker.
     text = named_excerpt("english", 4_000)
-    cfg = TrainConfig(variant=variant, eow_style=style, tie_break=tie_break, vocab_size=(256 if variant == "byte" else 60) + 250)
+    cfg = TrainConfig(
+        variant=variant, eow_style=style, tie_break=tie_break, vocab_size=(256 if variant == "byte" else 60) + 250
+    )
     words = corpus_words(text, cfg)
     run = assert_same_as_reference(words, cfg)
     assert run.stop_reason in ("min_frequency", "vocab_size")
-    cfg = TrainConfig(variant=variant, eow_style=style, eow_marker="_", tie_break=tie_break, pretokenizer="gpt2", num_merges=150)
+    cfg = TrainConfig(
+        variant=variant, eow_style=style, eow_marker="_", tie_break=tie_break, pretokenizer="gpt2", num_merges=150
+    )
     assert_same_as_reference(corpus_words(text, cfg), cfg)
 
 

@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TrainConfig, Trainer, corpus_words, pretokenize, train
-from corpus_excerpts import named_excerpt
 
 VARIANTS = [("char", "separate"), ("eow", "separate"), ("eow", "attached"), ("byte", "separate")]
 TIE_BREAKS = ["first-seen", "hf", "lexical"]
@@ -31,7 +31,9 @@ word_counts = st.dictionaries(word, st.integers(1, 6), max_size=8)
 # Any valid text: every code point except surrogates (which UTF-8 cannot encode).
 any_text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
 mixed_text = st.lists(
-    st.sampled_from(["a", "b", " ", "  ", "\n", "\r\n", "\t", "é", "你好", "😀", "👩‍👩‍👧", "1", "'s", "'ll", "!", "\u00a0", "\x00"]),
+    st.sampled_from(
+        ["a", "b", " ", "  ", "\n", "\r\n", "\t", "é", "你好", "😀", "👩‍👩‍👧", "1", "'s", "'ll", "!", "\u00a0", "\x00"]
+    ),
     max_size=40,
 ).map("".join)
 
@@ -46,7 +48,7 @@ def config_for(variant, style, tie_break, **kw):
 # ---------------------------------------------------------------------------- encode / decode
 
 
-@lru_cache(maxsize=None)
+@cache
 def trained_on_real_text(pretokenizer: str):
     """A byte-level run on English + Chinese + emoji text (300 merges)."""
     text = named_excerpt("english", 6_000) + named_excerpt("chinese", 6_000) + named_excerpt("emoji", 6_000)
@@ -173,8 +175,21 @@ def test_pair_counts_add_up_at_every_step(variant, style, tie_break, words, min_
 
 
 SNAPSHOT_FIELDS = (
-    "step", "left", "right", "token", "is_new", "count", "ties", "tied", "tie_break", "top_pairs",
-    "vocab_size", "corpus_tokens", "occurrences", "words_changed", "stop_reason",
+    "step",
+    "left",
+    "right",
+    "token",
+    "is_new",
+    "count",
+    "ties",
+    "tied",
+    "tie_break",
+    "top_pairs",
+    "vocab_size",
+    "corpus_tokens",
+    "occurrences",
+    "words_changed",
+    "stop_reason",
 )
 
 

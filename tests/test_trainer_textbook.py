@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from bpe_core import TrainConfig, Trainer, corpus_words, train
 from corpus_excerpts import CHINESE, read_corpus
 from reference_bpe import reference_for, run_differences
+
+from bpe_core import TrainConfig, Trainer, corpus_words, train
 
 
 def values(run, ids):
@@ -43,7 +43,11 @@ def test_low_lower_newest_widest_eow_separate():
     assert merged_values(run) == ["es", "est", "est</w>", "lo", "low"]
     assert [s.count for s in run.snapshots] == [9, 9, 9, 7, 7]
     assert [(run.token_value(s.left), run.token_value(s.right)) for s in run.snapshots] == [
-        ("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w"),
+        ("e", "s"),
+        ("es", "t"),
+        ("est", "</w>"),
+        ("l", "o"),
+        ("lo", "w"),
     ]
     first = run.snapshots[0]
     assert first.ties == 3
@@ -110,7 +114,9 @@ def test_nihao_byte_level_whitespace():
     assert words == {"你好啊": 2, "你好": 2, "我": 1, "啊": 1, "走": 1}
     run = train(words, cfg)
     assert [(run.token_value(s.left), run.token_value(s.right)) for s in run.snapshots] == [
-        (b"\xe4", b"\xbd"), (b"\xe4\xbd", b"\xa0"), (b"\xe4\xbd\xa0", b"\xe5"),
+        (b"\xe4", b"\xbd"),
+        (b"\xe4\xbd", b"\xa0"),
+        (b"\xe4\xbd\xa0", b"\xe5"),
     ]
     assert [s.count for s in run.snapshots] == [4, 4, 4]
     assert [run.token_hex(s.token) for s in run.snapshots] == ["e4bd", "e4bda0", "e4bda0e5"]
@@ -216,8 +222,12 @@ def test_vocab_size_smaller_than_base_alphabet():
     assert run.num_steps == 0 and run.stop_reason == "vocab_size"
     run = train(words, TrainConfig(variant="char", vocab_size=10))
     assert run.num_steps == 2 and run.stop_reason == "vocab_size" and run.vocab_size_at(2) == 10
-    for cfg in (TrainConfig(variant="byte", vocab_size=100), TrainConfig(variant="char", vocab_size=3),
-                TrainConfig(variant="eow", vocab_size=12), TrainConfig(variant="byte", vocab_size=260)):
+    for cfg in (
+        TrainConfig(variant="byte", vocab_size=100),
+        TrainConfig(variant="char", vocab_size=3),
+        TrainConfig(variant="eow", vocab_size=12),
+        TrainConfig(variant="byte", vocab_size=260),
+    ):
         assert_matches_reference(words, cfg)
 
 
@@ -229,7 +239,10 @@ def test_same_string_twice_is_one_token_and_does_not_grow_the_vocabulary():
     run = assert_matches_reference(words, cfg)
     marker = next(e.id for e in run.vocabulary() if e.value == "</w>")
     assert [(run.token_value(s.left), run.token_value(s.right)) for s in run.snapshots] == [
-        ("<", "/"), ("</", "w"), ("</w", ">"), ("</w>", "</w>"),
+        ("<", "/"),
+        ("</", "w"),
+        ("</w", ">"),
+        ("</w>", "</w>"),
     ]
     assert [s.is_new for s in run.snapshots] == [True, True, False, True]
     assert run.snapshots[2].token == marker
@@ -300,12 +313,12 @@ def a_run_expected(n: int) -> list[tuple[int, int, int]]:
         if not counts or max(counts.values()) < 2:
             return out
         best = max(counts.values())
-        (l, r) = next(p for p, c in counts.items() if c == best)  # first seen (left to right)
-        assert l == r  # with counts >= 2 only (x, x) pairs can win here
-        out.append((l, r, best))
+        (left, right) = next(p for p, c in counts.items() if c == best)  # first seen (left to right)
+        assert left == right  # with counts >= 2 only (x, x) pairs can win here
+        out.append((left, right, best))
         new = []
         for length, k in seg:
-            if length == l:
+            if length == left:
                 if k // 2:
                     new.append((2 * length, k // 2))
                 if k % 2:

@@ -140,7 +140,9 @@ def with_variant(sel: state.Selection, variant: str) -> state.Selection:
     return dataclasses.replace(sel, config=dataclasses.replace(sel.config, variant=variant))
 
 
-def _settings_config(settings: dict, variant: str, num_merges: int | None, pretokenizer: str | None = None) -> TrainConfig:
+def _settings_config(
+    settings: dict, variant: str, num_merges: int | None, pretokenizer: str | None = None
+) -> TrainConfig:
     marker = settings.get("marker") or "</w>"
     cfg = TrainConfig(
         variant=variant,
@@ -157,7 +159,9 @@ def _settings_config(settings: dict, variant: str, num_merges: int | None, preto
         raise InputError(str(err)) from None
 
 
-def text_selection(sel: state.Selection, text: str, variant: str, num_merges: int, label: str = "Text") -> state.Selection:
+def text_selection(
+    sel: state.Selection, text: str, variant: str, num_merges: int, label: str = "Text"
+) -> state.Selection:
     """A selection training ``text`` (a page's own text box) with the sidebar's pre-tokenizer,
     minimum frequency and tie-break, ``variant`` and ``num_merges``. Not ``ok`` (with a message,
     not shown) for empty or unusable text."""
@@ -185,7 +189,9 @@ def text_selection(sel: state.Selection, text: str, variant: str, num_merges: in
     )  # fmt: skip
 
 
-def words_selection(sel: state.Selection, words: dict, config: TrainConfig, label: str = "Word counts") -> state.Selection:
+def words_selection(
+    sel: state.Selection, words: dict, config: TrainConfig, label: str = "Word counts"
+) -> state.Selection:
     """A selection training a fixed ``{word: count}`` dict with ``config`` (the worked examples)."""
     canonical = words_digest_text(words).encode("utf-8")
     frozen = dict(words)
@@ -214,7 +220,7 @@ def get_runs(selections) -> list[TrainedRun | None]:
 
 
 # ---------------------------------------------------------------------------- per-run memo
-_MEMO: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MEMO_LOCK = threading.Lock()
 
 
@@ -375,7 +381,9 @@ def tokens_html(
             idline = f"<span class='bpe-id'>{tid}</span>" if with_ids else ""
             parts.append(f"<span class='bpe-tok'>{chip}{below}{idline}</span>")
             continue
-        chip = render.chip_html(view, tid, mode, presentation, "new" if new_token is not None and tid == new_token else "")
+        chip = render.chip_html(
+            view, tid, mode, presentation, "new" if new_token is not None and tid == new_token else ""
+        )
         idline = f"<span class='bpe-id'>{tid}</span>" if with_ids else ""
         parts.append(f"<span class='bpe-tok'>{chip}{idline}</span>")
     more = ""
@@ -394,8 +402,7 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         return f"<div class='bpe-reason'>{esc_raw(render.stop_reason_text(run))}</div>"
     if step > n:
         return (
-            f"<div class='bpe-reason'><b>Stopped after merge {n:,}.</b> "
-            f"{esc_raw(render.stop_reason_text(run))}</div>"
+            f"<div class='bpe-reason'><b>Stopped after merge {n:,}.</b> {esc_raw(render.stop_reason_text(run))}</div>"
         )
     snap = run.snapshot(max(1, step))
     label = (f"Merge {step:,}:" if numbered else "") if step >= 1 else "Next:"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
@@ -78,7 +78,7 @@ def words_digest_text(words: dict) -> str:
     return "#words\n" + "".join(f"{w} {c}\n" for w, c in words.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _preset_digest(preset_id: str) -> str:
     return hashlib.sha256(_canonical_bytes(PRESETS[preset_id])).hexdigest()
 

@@ -52,7 +52,7 @@ PALETTE = tuple(to_hex(c) for c in matplotlib.colormaps["Set3"].colors)
 #: package (Tol, "Colour Schemes", SRON/EPS/TN/09-002), designed for cells with black labels.
 PALETTE_COLOURBLIND = tuple(c.lower() for c in tol_colors.light)
 
-_MEMO: "weakref.WeakKeyDictionary[TrainedRun, dict]" = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[TrainedRun, dict] = weakref.WeakKeyDictionary()
 _MEMO_LOCK = threading.Lock()
 
 
@@ -445,7 +445,7 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
             "lexical": "it is the lexicographically largest pair of strings",
         }.get(snap.tie_break, "")
         others = [p for p in snap.tied[1:4]]
-        listed = ", ".join(_pair_text(run, l, r, mode) for l, r in others)
+        listed = ", ".join(_pair_text(run, a, b, mode) for a, b in others)
         more = snap.ties - 1 - len(others)
         listed += f" and {more:,} more" if more > 0 else ""
         text += (
@@ -588,11 +588,15 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     rows = snap.top_pairs[:limit]
     top = rows[0][2] if rows else 1
     body = []
-    for rank, (l, r, c) in enumerate(rows, start=1):
+    for rank, (left, right, c) in enumerate(rows, start=1):
         chosen = rank == 1
         tied = (not chosen) and c == snap.count
         if chosen:
-            badge = "<span class='bpe-badge chosen'>chosen</span>" if step >= 1 else "<span class='bpe-badge chosen'>next</span>"
+            badge = (
+                "<span class='bpe-badge chosen'>chosen</span>"
+                if step >= 1
+                else "<span class='bpe-badge chosen'>next</span>"
+            )
         elif tied:
             badge = "<span class='bpe-badge tied'>tied</span>"
         else:
@@ -600,12 +604,16 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         width = max(1.0, 100.0 * c / top)
         body.append(
             f"<tr class='{'chosen' if chosen else ''}'><td class='num'>{rank}</td>"
-            f"<td class='pair'>{chip_html(run, l, mode, presentation)} + {chip_html(run, r, mode, presentation)}</td>"
+            f"<td class='pair'>{chip_html(run, left, mode, presentation)} + {chip_html(run, right, mode, presentation)}</td>"
             f"<td class='num'>{c:,}</td><td class='barcell'><div class='bpe-bar' style='width:{width:.1f}%'></div></td>"
             f"<td>{badge}</td></tr>"
         )
     extra = snap.ties - sum(1 for _, _, c in rows if c == snap.count)
-    note = f"<p class='bpe-muted'>… and {extra:,} more pair{'s' if extra != 1 else ''} tied at {snap.count:,}.</p>" if extra > 0 else ""
+    note = (
+        f"<p class='bpe-muted'>… and {extra:,} more pair{'s' if extra != 1 else ''} tied at {snap.count:,}.</p>"
+        if extra > 0
+        else ""
+    )
     when = f"before merge {step:,}" if step >= 1 else "now (merge 1 takes the top one)"
     return (
         f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>Pair counts {when}</p>"
@@ -644,7 +652,9 @@ def corpus_table_html(
     )
 
 
-def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, key: str = "corpus") -> None:
+def corpus_table(
+    run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, key: str = "corpus"
+) -> None:
     """Draw the corpus table with a line of totals; for large corpora, a rows-shown picker
     (hidden in presentation mode)."""
     n_words = run.num_words
@@ -765,7 +775,9 @@ def find_token(run: TrainedRun, label: str, mode: str = "utf8", step: int | None
     return tid
 
 
-def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool = False, max_leaves: int = 48) -> str:
+def merge_tree_html(
+    run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool = False, max_leaves: int = 48
+) -> str:
     """How token ``tid`` was built, as a tree of chips (root on top, each node labelled with the
     step that made it). Very long tokens are shown as their list of merges instead."""
     if run.symbol_length(tid) > max_leaves:
@@ -812,10 +824,14 @@ def _chart_specs(run: TrainedRun, presentation: bool) -> list[dict]:
         frame = pd.DataFrame({"step": [series["step"][i] for i in idx], "value": [series[col][i] for i in idx]})
         lo, hi = int(frame["value"].min()), int(frame["value"].max())
         scale = alt.Scale(type="log") if col == "count" and lo > 0 and hi > 100 * lo else alt.Scale(zero=False)
-        line = alt.Chart(frame).mark_line(point=len(frame) <= 60, color=colour).encode(
-            x=alt.X("step:Q", title="step"),
-            y=alt.Y("value:Q", title=None, scale=scale),
-            tooltip=[alt.Tooltip("step:Q"), alt.Tooltip("value:Q", title=title.lower())],
+        line = (
+            alt.Chart(frame)
+            .mark_line(point=len(frame) <= 60, color=colour)
+            .encode(
+                x=alt.X("step:Q", title="step"),
+                y=alt.Y("value:Q", title=None, scale=scale),
+                tooltip=[alt.Tooltip("step:Q"), alt.Tooltip("value:Q", title=title.lower())],
+            )
         )
         rule = alt.Chart(pd.DataFrame({"step": [0]})).mark_rule(color="#d62728", strokeWidth=3).encode(x="step:Q")
         chart = (

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from threading import Lock
-from collections import OrderedDict
-from typing import Callable
 
 import streamlit as st
 
@@ -55,8 +55,8 @@ from bpe_core import (
 )
 from bpe_core.inputs import format_size, max_input_bytes
 
-from .text import md_escape
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset, words_digest_text
+from .text import md_escape
 
 # --------------------------------------------------------------------------------------- settings
 
@@ -209,7 +209,9 @@ def _adopt_url(params: dict[str, str]) -> list[str]:
             if params[name] in allowed:
                 settings[name] = params[name]
             else:
-                notes.append(f"The link's {name}={params[name][:40]!r} is not one of {', '.join(allowed)}; it was ignored.")
+                notes.append(
+                    f"The link's {name}={params[name][:40]!r} is not one of {', '.join(allowed)}; it was ignored."
+                )
     if "marker" in params:
         settings["marker"] = params["marker"][:MAX_MARKER_CHARS]
     if "minf" in params:
@@ -249,7 +251,7 @@ def _sync_from_url() -> None:
     ss[K_URL] = params
 
 
-def url_params(sel: "Selection", step: int | None = None) -> dict[str, str]:
+def url_params(sel: Selection, step: int | None = None) -> dict[str, str]:
     """The query parameters describing ``sel`` at ``step`` (default: the session's step)."""
     params: dict[str, str] = {}
     if sel.source == "preset" and sel.preset is not None:
@@ -271,7 +273,7 @@ def url_params(sel: "Selection", step: int | None = None) -> dict[str, str]:
     return params
 
 
-def write_url(sel: "Selection", step: int | None = None) -> None:
+def write_url(sel: Selection, step: int | None = None) -> None:
     """Write ``sel`` (and ``step``, default the session's step) into the browser's URL.
 
     Call it at the end of a page, after the step is known. Only writes when something changed.
@@ -789,11 +791,15 @@ def sidebar() -> Selection:
             message = str(err)
     if message is not None:
         st.error(md_escape(message))
-        return Selection(False, source, preset, label, None, size, None, settings, settings["bytes"], presentation, message)
+        return Selection(
+            False, source, preset, label, None, size, None, settings, settings["bytes"], presentation, message
+        )
     if words is not None:
         word_dict = words
         loader = lambda: dict(word_dict)  # noqa: E731
     else:
         assert get_text is not None
         loader = _text_loader(get_text, config)
-    return Selection(True, source, preset, label, digest, size, config, settings, settings["bytes"], presentation, None, loader)
+    return Selection(
+        True, source, preset, label, digest, size, config, settings, settings["bytes"], presentation, None, loader
+    )

@@ -20,8 +20,8 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
 
 import streamlit as st
 
@@ -134,6 +134,7 @@ class RunCache:
         def work() -> None:
             try:
                 with self._slots:
+
                     def progress(done: int) -> None:
                         job.done = done
                         # Training is pure Python: hand the GIL to the server and the waiting
