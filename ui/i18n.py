@@ -1,6 +1,6 @@
 """Interface language: the one place every string a user reads passes through.
 
-API (stable; the implementation behind it is filled in by the Chinese-interface work):
+API (stable):
 
 * ``_("Step {step} of {n}").format(step=s, n=n)`` -- translate one whole sentence of the current
   session's language. Always whole sentences with *named* placeholders, never glued fragments.
@@ -9,18 +9,59 @@ API (stable; the implementation behind it is filled in by the Chinese-interface 
   it with ``_()`` where it is shown.
 * ``tr()`` -- the current session's translations object (``gettext.NullTranslations`` interface:
   ``.gettext`` / ``.ngettext``), handed to ``bpe_core`` functions that write prose.
+* ``current_language()`` -- ``"en"``, ``"zh-Hans"`` or ``"zh-Hant"`` for this session.
+* ``language_picker(container=None)`` -- the sidebar's language selectbox.
+* ``url_param()`` -- ``{"lang": ...}`` (or ``{}``) for the page's URL parameters.
+
+The session's language: ``?lang=en|zh-Hans|zh-Hant`` in the URL wins (and is remembered in the
+session, so a page switch, which empties the URL, keeps it); else the language kept in the session
+(from the URL or the picker); else the browser's preferred language (its ``Accept-Language`` header,
+else ``st.context.locale``); else English. Outside a Streamlit run (plain imports, unit tests) it
+is English.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
 
-_ENGLISH = _gettext.NullTranslations()
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES, best_language, parse_language, translations
+
+#: The URL parameter holding the interface language.
+LANG_PARAM = "lang"
+# Session keys: the language chosen (by URL or picker), and the picker widget's own key.
+K_LANG = "i18n.lang"
+K_WIDGET = "w.i18n.lang"
+
+
+def browser_language() -> str:
+    """The interface language the browser prefers (English when it says nothing we know)."""
+    headers = st.context.headers
+    header = headers.get("Accept-Language") if headers is not None else None
+    return best_language(header or st.context.locale)
+
+
+def current_language() -> str:
+    """This session's interface language, one of :data:`bpe_core.i18n.LANGUAGES` (see the module doc)."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return "en"
+    ss = st.session_state
+    from_url = parse_language(st.query_params.get(LANG_PARAM))
+    if from_url is not None:
+        if ss.get(K_LANG) != from_url:
+            ss[K_LANG] = from_url
+        return from_url
+    kept = ss.get(K_LANG)
+    if kept in LANGUAGES:
+        return kept
+    return browser_language()
 
 
 def tr() -> _gettext.NullTranslations:
-    """The current session's translations (English until the catalogs are wired in)."""
-    return _ENGLISH
+    """The current session's translations (``.gettext`` / ``.ngettext``)."""
+    return translations(current_language())
 
 
 def _(message: str) -> str:
@@ -36,3 +77,50 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks ``message`` for extraction without translating it now."""
     return message
+
+
+def url_param() -> dict[str, str]:
+    """The language's URL parameter, to merge into a page's URL parameters.
+
+    ``{"lang": code}`` when the session has a language from the URL or the picker, or a Chinese
+    one from the browser (so a shared link opens in it); ``{}`` for plain English by default, so
+    links of English sessions stay as they were.
+    """
+    lang = current_language()
+    if lang != "en" or get_script_run_ctx(suppress_warning=True) is not None and K_LANG in st.session_state:
+        return {LANG_PARAM: lang}
+    return {}
+
+
+def _picked() -> None:
+    """``on_change`` of the picker: remember the choice and put it in the URL."""
+    lang = st.session_state[K_WIDGET]
+    st.session_state[K_LANG] = lang
+    st.query_params[LANG_PARAM] = lang
+
+
+def language_picker(container=None) -> str:
+    """Draw the language selectbox (in ``container``, default the sidebar); returns the language.
+
+    The choice goes to the session and to the URL (``?lang=``), so it survives a page switch and is
+    part of shared links. Call it before anything else is drawn in the sidebar, so that every
+    string of the run is in the new language.
+    """
+    lang = current_language()
+    st.session_state[K_WIDGET] = lang
+    (container if container is not None else st.sidebar).selectbox(
+        "🌐 " + _("Language"),
+        LANGUAGES,
+        format_func=LANGUAGE_NAMES.__getitem__,
+        key=K_WIDGET,
+        on_change=_picked,
+    )
+    param = url_param()
+    if param and st.query_params.get(LANG_PARAM) != param[LANG_PARAM]:
+        st.query_params[LANG_PARAM] = param[LANG_PARAM]
+    return lang
+
+
+def join_list(items) -> str:
+    """``items`` (strings) joined as a list in the session's language: ``a, b`` / ``a、b``."""
+    return tr().pgettext("list separator", ", ").join(items)
