@@ -19,6 +19,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from streamlit.testing.v1 import AppTest
 
 from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES, best_language, catalog_path, format_number, translations
 
@@ -193,3 +194,68 @@ def test_format_number():
     assert format_number(12, "zh-Hant") == "12"
     with pytest.raises(ValueError):
         format_number(1, "de")
+
+
+# ------------------------------------------------------------------------------ the session's language (AppTest)
+def _page(at: AppTest, page: str, **params) -> AppTest:
+    for key in list(at.query_params):
+        if key not in params:
+            del at.query_params[key]  # a page switch empties the URL
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_language_picker_url_and_page_switch():
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    at.run()
+    at = _page(at, "pages/glossary.py")
+    assert at.title[0].value == "Glossary"  # no parameter, no choice, no browser language: English
+    picker = at.sidebar.selectbox(key="w.i18n.lang")
+    assert picker.options == ["English", "简体中文", "繁體中文"]
+    picker.set_value("zh-Hant").run()
+    assert at.title[0].value == "術語表"
+    # The session keeps the language when the URL loses it (page switch), and writes it back to the URL.
+    at = _page(at, "pages/how_bpe_works.py")
+    assert at.title[0].value == "BPE 的工作原理"
+    assert at.sidebar.selectbox(key="w.i18n.lang").value == "zh-Hant"
+    # A ?lang= in the URL wins over the session's language, and is remembered.
+    at = _page(at, "pages/glossary.py", lang="zh-Hans")
+    assert at.title[0].value == "术语表"
+    at = _page(at, "pages/how_bpe_works.py")
+    assert at.title[0].value == "BPE 的工作原理"
+    at = _page(at, "pages/glossary.py", lang="bogus")  # not a language: the session's stays
+    assert at.title[0].value == "术语表"
+
+
+def _picker_script():
+    import streamlit as st
+
+    from ui.i18n import _, language_picker, url_param
+
+    lang = language_picker()
+    st.title(_("Glossary"))
+    st.text(f"{lang} {url_param()}")
+
+
+def test_picker_writes_the_url():
+    """The picker's choice goes into ?lang= (pages keep it there through ui.state's URL parameters)."""
+    at = AppTest.from_function(_picker_script, default_timeout=30).run()
+    assert at.text[0].value == "en {}"  # English by default: URLs stay as they were
+    assert "lang" not in at.query_params
+    at.sidebar.selectbox(key="w.i18n.lang").set_value("zh-Hans").run()
+    assert at.title[0].value == "术语表"
+    assert at.text[0].value == "zh-Hans {'lang': 'zh-Hans'}"
+    assert at.query_params["lang"] in ("zh-Hans", ["zh-Hans"])
+    at.sidebar.selectbox(key="w.i18n.lang").set_value("en").run()
+    assert at.text[0].value == "en {'lang': 'en'}"  # chosen explicitly: kept in links too
+    assert at.query_params["lang"] in ("en", ["en"])
+
+
+def test_unknown_lang_parameter_is_ignored():
+    at = AppTest.from_function(_picker_script, default_timeout=30)
+    at.query_params["lang"] = "zh-TW"  # not one of the codes: ignored
+    at.run()
+    assert at.text[0].value == "en {}"

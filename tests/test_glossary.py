@@ -1,0 +1,128 @@
+"""The glossary (ui/glossary.py): complete in three languages, and used consistently by both Chinese
+catalogs and by its own definitions; the glossary page renders in every interface language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from streamlit.testing.v1 import AppTest
+
+from bpe_core.i18n import LANGUAGES, catalog_path, translations
+from ui.glossary import DEFINITIONS, TERMS
+
+REPO = Path(__file__).resolve().parent.parent
+APP = str(REPO / "app.py")
+PAGE = "pages/glossary.py"
+CHINESE = ("zh-Hans", "zh-Hant")
+
+#: (English term, English message) pairs allowed not to use the glossary's Chinese term, with why.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
+
+# The terms the issue asks for, with the Chinese the Chinese NLP literature uses.
+REQUIRED = {
+    "merge": ("合并", "合併"),
+    "byte pair": ("字节对", "位元組對"),
+    "vocabulary": ("词表", "詞彙表"),
+    "subword": ("子词", "子詞"),
+    "token": ("词元", "詞元"),
+    "pre-tokenization": ("预分词", "預分詞"),
+    "end-of-word marker": ("词尾标记", "詞尾標記"),
+    "byte-level BPE (BBPE)": ("字节级 BPE（BBPE）", "位元組級 BPE（BBPE）"),
+    "OOV (out-of-vocabulary)": ("未登录词（OOV）", "未登錄詞（OOV）"),
+    "byte fallback": ("字节回退", "位元組回退"),
+    "tie-break rule": ("并列规则", "並列規則"),
+    "regular expression": ("正则表达式", "正規表示式"),
+    "character": ("字符", "字元"),
+    "presentation mode": ("演示模式", "簡報模式"),
+}
+
+
+def catalog_entries(lang: str):
+    """``(English texts, translations)`` of every translated entry of ``lang``'s catalog."""
+    with open(catalog_path(lang, ".po"), "rb") as f:
+        catalog = read_po(f)
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        yield english, forms
+
+
+def inconsistencies(lang: str, pairs) -> list[str]:
+    """Where an English text uses a glossary term but its ``lang`` translation lacks the term's Chinese."""
+    problems = []
+    for english, forms in pairs:
+        for term in TERMS:
+            if not any(term.regex.search(e) for e in english) or (term.en, english[0]) in EXCEPTIONS:
+                continue
+            need = term.required(lang)
+            for form in forms:
+                if not any(n in form for n in need):
+                    problems.append(f"{term.en!r} -> {' / '.join(need)} missing in {lang} for {english[0]!r}: {form!r}")
+    return problems
+
+
+def test_terms_are_complete_and_unique():
+    assert len(TERMS) >= 35
+    assert len({t.en for t in TERMS}) == len(TERMS)
+    assert set(DEFINITIONS) == {t.en for t in TERMS}
+    for term in TERMS:
+        for lang in LANGUAGES:
+            assert term.name(lang).strip(), (term.en, lang)
+            assert term.definition(lang).strip(), (term.en, lang)
+        assert term.regex.search(term.en), f"{term.en!r}: its pattern does not find the term itself"
+    by_en = {t.en: t for t in TERMS}
+    for en, (hans, hant) in REQUIRED.items():
+        assert (by_en[en].zh_hans, by_en[en].zh_hant) == (hans, hant)
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_catalog_uses_the_glossary_terms(lang):
+    problems = inconsistencies(lang, catalog_entries(lang))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_definitions_use_the_glossary_terms(lang):
+    """The glossary's own definitions follow the glossary."""
+    pairs = [((DEFINITIONS[t.en][0],), (t.definition(lang),)) for t in TERMS]
+    problems = inconsistencies(lang, pairs)
+    assert not problems, "\n".join(problems)
+
+
+def test_consistency_check_catches_a_wrong_term():
+    """The check is not vacuous: 令牌 for *token* and 词汇 for *vocabulary* are reported."""
+    problems = inconsistencies("zh-Hans", [(("A new token",), ("一个新令牌",)), (("The vocabulary",), ("词汇",))])
+    assert len(problems) == 2
+    assert inconsistencies("zh-Hant", [(("Merge the pair",), ("合併這個符號對",))]) == []
+
+
+def test_no_exception_is_stale():
+    english = {e[0] for lang in CHINESE for e, _f in catalog_entries(lang)}
+    assert all(message in english for _term, message in EXCEPTIONS), "remove exceptions whose message is gone"
+
+
+def open_glossary(lang: str | None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    if lang is not None:
+        at.query_params["lang"] = lang
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_glossary_page(lang):
+    at = open_glossary(lang)
+    tr = translations(lang)
+    assert at.title[0].value == tr.gettext("Glossary")
+    table = at.table[0].value
+    assert list(table.columns)[0] == tr.gettext("Term")
+    assert list(table.columns)[-1] == tr.gettext("Definition")
+    assert len(table) == len(TERMS)
+    assert list(table.iloc[:, 0]) == [t.name(lang) for t in TERMS]
+    assert list(table.iloc[:, -1]) == [t.definition(lang) for t in TERMS]

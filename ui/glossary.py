@@ -1,0 +1,344 @@
+"""The glossary: every BPE term in English, 简体中文 and 繁體中文 (Taiwan usage), with a one-line definition.
+
+One list, used three ways: the glossary page (:func:`render`), the translators' reference when
+they fill the catalogs, and ``tests/test_glossary.py``, which checks that every catalog entry whose
+English text uses a term uses the glossary's Chinese term for it.
+
+Choices (after the Chinese NLP literature): *token* is 词元/詞元 (not 令牌, which is an
+authentication token, nor 标记); *rank* is 排名 (tiktoken's word, kept in both scripts); *tie* is
+并列/並列 and the *tie-break rule* 并列规则/並列規則 (one root word for both); Taiwan usage for
+繁體: 位元組 (byte), 字元 (character), 詞彙表 (vocabulary), 正規表示式, 簡報模式, 未登錄詞.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import streamlit as st
+
+from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES
+from ui.i18n import N_, _
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary term.
+
+    Attributes:
+        en, zh_hans, zh_hant: the term in each language.
+        pattern: regular expression (case-insensitive) finding the English term, with its plural
+            and verb forms, in a catalog message.
+        need: for the consistency test, the Chinese strings of which a translation of such a
+            message must contain at least one, as ``(zh-Hans alternatives, zh-Hant alternatives)``;
+            default: the term itself (``pair`` only needs 对, *Chinese character* may be 汉字).
+    """
+
+    en: str
+    zh_hans: str
+    zh_hant: str
+    pattern: str
+    need: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    def name(self, lang: str) -> str:
+        """The term in ``lang`` (one of :data:`bpe_core.i18n.LANGUAGES`)."""
+        return {"en": self.en, "zh-Hans": self.zh_hans, "zh-Hant": self.zh_hant}[lang]
+
+    def definition(self, lang: str) -> str:
+        """The one-line definition in ``lang``."""
+        return DEFINITIONS[self.en][LANGUAGES.index(lang)]
+
+    def required(self, lang: str) -> tuple[str, ...]:
+        """What a Chinese translation of a message using the term must contain (one of these)."""
+        if self.need is None:
+            return (self.name(lang),)
+        return self.need[0] if lang == "zh-Hans" else self.need[1]
+
+    @cached_property
+    def regex(self) -> re.Pattern:
+        """:attr:`pattern` compiled, case-insensitive."""
+        return re.compile(self.pattern, re.IGNORECASE)
+
+
+TERMS: tuple[Term, ...] = (
+    Term("merge", "合并", "合併", r"\bmerg(?:e|es|ed|ing)\b"),
+    Term("pair", "符号对", "符號對", r"\bpairs?\b", need=(("对",), ("對",))),
+    Term("byte pair", "字节对", "位元組對", r"\bbyte[- ]pairs?\b"),
+    Term(
+        "Byte-Pair Encoding (BPE)",
+        "字节对编码（BPE）",
+        "位元組對編碼（BPE）",
+        r"\bbyte[- ]pair encoding\b",
+        need=(("字节对编码",), ("位元組對編碼",)),
+    ),
+    Term("byte", "字节", "位元組", r"\bbytes?\b"),
+    Term("rank", "排名", "排名", r"\branks?\b"),
+    Term("vocabulary", "词表", "詞彙表", r"\bvocabular(?:y|ies)\b"),
+    Term("vocabulary size", "词表大小", "詞彙表大小", r"\bvocabulary sizes?\b"),
+    Term("subword", "子词", "子詞", r"\bsub-?words?\b(?!-nmt)"),
+    Term("token", "词元", "詞元", r"\btokens?\b"),
+    Term("token id", "词元 ID", "詞元 ID", r"\btoken ids?\b"),
+    Term("pre-tokenization", "预分词", "預分詞", r"\bpre-?tokeni[sz]ation\b"),
+    Term("pre-tokenizer", "预分词器", "預分詞器", r"\bpre-?tokeni[sz]ers?\b"),
+    Term(
+        "end-of-word marker",
+        "词尾标记",
+        "詞尾標記",
+        r"\bend-of-word (?:marker|symbol|suffix)(?:es|s)?\b",
+        need=(("词尾",), ("詞尾",)),
+    ),
+    Term(
+        "byte-level BPE (BBPE)",
+        "字节级 BPE（BBPE）",
+        "位元組級 BPE（BBPE）",
+        r"\bbyte-level\b|\bBBPE\b",
+        need=(("字节级",), ("位元組級",)),
+    ),
+    Term(
+        "OOV (out-of-vocabulary)",
+        "未登录词（OOV）",
+        "未登錄詞（OOV）",
+        r"\bOOV\b|\bout-of-vocabulary\b",
+        need=(("未登录词",), ("未登錄詞",)),
+    ),
+    Term("byte fallback", "字节回退", "位元組回退", r"\bbyte fallback\b"),
+    Term("tie", "并列", "並列", r"\bti(?:e|es|ed)\b"),
+    Term("tie-break rule", "并列规则", "並列規則", r"\btie-break(?:ing)?(?: rules?)?\b"),
+    Term("first-seen", "先出现者优先", "先出現者優先", r"\bfirst-seen\b"),
+    Term("lexical", "字典序", "字典序", r"\blexical\b"),
+    Term("frequency", "频次", "頻次", r"\bfrequenc(?:y|ies)\b"),
+    Term("minimum frequency", "最小频次", "最小頻次", r"\bmin(?:imum)? frequency\b"),
+    Term("corpus", "语料", "語料", r"\bcorp(?:us|ora|uses)\b"),
+    Term("character", "字符", "字元", r"\bcharacters?\b", need=(("字符", "汉字"), ("字元", "漢字"))),
+    Term("code point", "码位", "碼位", r"\bcode points?\b"),
+    Term("grapheme", "字素", "字素", r"\bgraphemes?\b"),
+    Term("UTF-8", "UTF-8", "UTF-8", r"\bUTF-8\b"),
+    Term("step", "步骤", "步驟", r"\bsteps?\b", need=(("步",), ("步",))),
+    Term("merge tree", "合并树", "合併樹", r"\bmerge trees?\b"),
+    Term("encode", "编码", "編碼", r"\bencod(?:e|es|ed|ing)\b"),
+    Term("decode", "解码", "解碼", r"\bdecod(?:e|es|ed|ing)\b"),
+    Term("whitespace", "空白", "空白", r"\bwhitespace\b"),
+    Term("regular expression", "正则表达式", "正規表示式", r"\bregular expressions?\b"),
+    Term("dropout", "dropout", "dropout", r"\bdropout\b"),
+    Term("chip", "色块", "色塊", r"\bchips?\b"),
+    Term("presentation mode", "演示模式", "簡報模式", r"\bpresentation mode\b"),
+    Term("quiz", "测验", "測驗", r"\bquiz(?:zes)?\b"),
+)
+
+#: English term -> (English, 简体, 繁體) one-line definition in plain words.
+DEFINITIONS: dict[str, tuple[str, str, str]] = {
+    "merge": (
+        "Joining one adjacent pair of symbols into a single new symbol, everywhere it occurs.",
+        "把一对相邻符号在所有出现的位置都合成一个新符号。",
+        "把一對相鄰符號在所有出現的位置都合成一個新符號。",
+    ),
+    "pair": (
+        "Two symbols that stand next to each other inside a word; BPE counts every pair.",
+        "词内紧挨着的两个符号；BPE 统计每一个这样的对。",
+        "詞內緊挨著的兩個符號；BPE 統計每一個這樣的對。",
+    ),
+    "byte pair": (
+        "A pair of adjacent bytes: the unit Gage's compression scheme replaced, which gave BPE its name.",
+        "一对相邻的字节：Gage 的压缩方法替换的单位，BPE（字节对编码）也因此得名。",
+        "一對相鄰的位元組：Gage 的壓縮方法替換的單位，BPE（位元組對編碼）也因此得名。",
+    ),
+    "Byte-Pair Encoding (BPE)": (
+        "Learn merges of the most frequent pair, again and again, then encode text by replaying them.",
+        "反复合并频次最高的符号对来学习合并规则，再按顺序重放这些规则来编码文本。",
+        "反覆合併頻次最高的符號對來學習合併規則，再按順序重放這些規則來編碼文字。",
+    ),
+    "byte": (
+        "Eight bits, a number from 0 to 255; UTF-8 writes each character as one to four bytes.",
+        "八个比特，即 0 到 255 之间的一个数；UTF-8 用一到四个字节表示一个字符。",
+        "八個位元，即 0 到 255 之間的一個數；UTF-8 用一到四個位元組表示一個字元。",
+    ),
+    "rank": (
+        "A merge's place in the learned order: the merge with rank 0 was learned first and is applied first.",
+        "合并在学习顺序中的位置：排名 0 的合并最先学到，编码时也最先使用。",
+        "合併在學習順序中的位置：排名 0 的合併最先學到，編碼時也最先使用。",
+    ),
+    "vocabulary": (
+        "All tokens the tokenizer knows: the base symbols plus one new token per merge.",
+        "分词器认识的全部词元：基础符号，加上每次合并产生的新词元。",
+        "分詞器認識的全部詞元：基礎符號，加上每次合併產生的新詞元。",
+    ),
+    "vocabulary size": (
+        "How many tokens the vocabulary holds; training can stop when it reaches a target size.",
+        "词表中词元的个数；训练可以在达到目标大小时停止。",
+        "詞彙表中詞元的個數；訓練可以在達到目標大小時停止。",
+    ),
+    "subword": (
+        "A piece of a word, such as “est” in “newest”; BPE tokens are subwords.",
+        "词的一部分，例如 newest 中的 est；BPE 的词元就是子词。",
+        "詞的一部分，例如 newest 中的 est；BPE 的詞元就是子詞。",
+    ),
+    "token": (
+        "One unit of the vocabulary, what text is split into (the Chinese NLP literature calls it 词元).",
+        "词表中的一个单位，文本被切分成的片段（英文 token，中文 NLP 文献通常译为词元）。",
+        "詞彙表中的一個單位，文字被切分成的片段（英文 token，中文 NLP 文獻通常譯為詞元）。",
+    ),
+    "token id": (
+        "The number that stands for a token in the vocabulary; models see only these numbers.",
+        "词元在词表中对应的编号；模型看到的只是这些数字。",
+        "詞元在詞彙表中對應的編號；模型看到的只是這些數字。",
+    ),
+    "pre-tokenization": (
+        "Splitting text into words or chunks before BPE runs; merges never cross these boundaries.",
+        "在 BPE 之前先把文本切成词或片段；合并从不跨越这些边界。",
+        "在 BPE 之前先把文字切成詞或片段；合併從不跨越這些邊界。",
+    ),
+    "pre-tokenizer": (
+        "The rule that does the pre-tokenization: by whitespace, or a regular expression such as GPT-2's.",
+        "执行预分词的规则：按空白切分，或使用正则表达式（如 GPT-2 的）。",
+        "執行預分詞的規則：按空白切分，或使用正規表示式（如 GPT-2 的）。",
+    ),
+    "end-of-word marker": (
+        "A symbol such as </w> put after each word, so that a token can tell a word's end from its middle.",
+        "加在每个词末尾的符号（如 </w>），让词元能区分词尾和词中。",
+        "加在每個詞末尾的符號（如 </w>），讓詞元能區分詞尾和詞中。",
+    ),
+    "byte-level BPE (BBPE)": (
+        "BPE whose base symbols are the 256 byte values, so any text can be encoded without unknown tokens.",
+        "以 256 个字节值为基础符号的 BPE，任何文本都能编码，不会出现未知词元。",
+        "以 256 個位元組值為基礎符號的 BPE，任何文字都能編碼，不會出現未知詞元。",
+    ),
+    "OOV (out-of-vocabulary)": (
+        "A word or character that the vocabulary cannot represent; byte-level BPE has none.",
+        "词表无法表示的词或字符；字节级 BPE 没有未登录词。",
+        "詞彙表無法表示的詞或字元；位元組級 BPE 沒有未登錄詞。",
+    ),
+    "byte fallback": (
+        "Writing a character missing from the vocabulary as its UTF-8 bytes instead of an unknown token.",
+        "词表中没有的字符改用它的 UTF-8 字节表示，而不是记为未知词元。",
+        "詞彙表中沒有的字元改用它的 UTF-8 位元組表示，而不是記為未知詞元。",
+    ),
+    "tie": (
+        "Two or more pairs with the same highest count; only one can be merged at this step.",
+        "两个或更多符号对的计数同为最高；这一步只能合并其中一个。",
+        "兩個或更多符號對的計數同為最高；這一步只能合併其中一個。",
+    ),
+    "tie-break rule": (
+        "The rule that picks one pair among tied pairs: first-seen, Hugging Face order or lexical.",
+        "在并列的符号对中选出一个的规则：先出现者优先、Hugging Face 顺序或字典序。",
+        "在並列的符號對中選出一個的規則：先出現者優先、Hugging Face 順序或字典序。",
+    ),
+    "first-seen": (
+        "Tie-break rule: the tied pair that appears first in the corpus wins.",
+        "并列规则：在语料中最先出现的那个并列符号对胜出。",
+        "並列規則：在語料中最先出現的那個並列符號對勝出。",
+    ),
+    "lexical": (
+        "Tie-break rule: the tied pair that comes last in dictionary order wins (as subword-nmt does).",
+        "并列规则：按字典序排在最后的并列符号对胜出（与 subword-nmt 相同）。",
+        "並列規則：按字典序排在最後的並列符號對勝出（與 subword-nmt 相同）。",
+    ),
+    "frequency": (
+        "How many times a word or pair occurs in the corpus.",
+        "词或符号对在语料中出现的次数。",
+        "詞或符號對在語料中出現的次數。",
+    ),
+    "minimum frequency": (
+        "Training stops when the best pair occurs fewer times than this.",
+        "当最佳符号对的出现次数低于这个值时，训练停止。",
+        "當最佳符號對的出現次數低於這個值時，訓練停止。",
+    ),
+    "corpus": (
+        "The text BPE learns from.",
+        "BPE 从中学习的文本。",
+        "BPE 從中學習的文字。",
+    ),
+    "character": (
+        "One written symbol, such as a letter, a digit or a Chinese character (汉字).",
+        "一个书写符号，例如字母、数字或一个汉字。",
+        "一個書寫符號，例如字母、數字或一個漢字。",
+    ),
+    "code point": (
+        "The number Unicode gives a character: 你 is U+4F60.",
+        "Unicode 给每个字符分配的编号：你 是 U+4F60。",
+        "Unicode 給每個字元分配的編號：你 是 U+4F60。",
+    ),
+    "grapheme": (
+        "What a reader sees as one character, even when it is several code points (an emoji with a skin tone).",
+        "读者眼中的一个字符，即使它由多个码位组成（例如带肤色的表情符号）。",
+        "讀者眼中的一個字元，即使它由多個碼位組成（例如帶膚色的表情符號）。",
+    ),
+    "UTF-8": (
+        "The common way to write Unicode as bytes: ASCII takes one byte, most Chinese characters three.",
+        "把 Unicode 写成字节的通行方式：ASCII 字符占一个字节，大多数汉字占三个。",
+        "把 Unicode 寫成位元組的通行方式：ASCII 字元佔一個位元組，大多數漢字佔三個。",
+    ),
+    "step": (
+        "One merge of training; step 0 is the corpus before any merge.",
+        "训练中的一次合并；第 0 步是尚未合并时的语料。",
+        "訓練中的一次合併；第 0 步是尚未合併時的語料。",
+    ),
+    "merge tree": (
+        "How a token was built: the two tokens it merges, and theirs, down to base symbols.",
+        "词元的构成过程：它由哪两个词元合并而来，再往下直到基础符号。",
+        "詞元的構成過程：它由哪兩個詞元合併而來，再往下直到基礎符號。",
+    ),
+    "encode": (
+        "Turning text into token ids by applying the learned merges in rank order.",
+        "按排名顺序应用学到的合并，把文本变成词元 ID。",
+        "按排名順序應用學到的合併，把文字變成詞元 ID。",
+    ),
+    "decode": (
+        "Turning token ids back into text by joining the tokens.",
+        "把词元 ID 拼接回原来的文本。",
+        "把詞元 ID 拼接回原來的文字。",
+    ),
+    "whitespace": (
+        "Spaces, tabs and line breaks; the simplest pre-tokenizer splits at them.",
+        "空格、制表符和换行；最简单的预分词器就在这些地方切分。",
+        "空格、製表符和換行；最簡單的預分詞器就在這些地方切分。",
+    ),
+    "regular expression": (
+        "A pattern that describes text; GPT-2's pre-tokenizer is one.",
+        "描述文本模式的式子；GPT-2 的预分词器就是一个正则表达式。",
+        "描述文字模式的式子；GPT-2 的預分詞器就是一個正規表示式。",
+    ),
+    "dropout": (
+        "BPE-dropout: while encoding, skip each merge at random, so one word gets varied segmentations.",
+        "BPE-dropout：编码时随机跳过一些合并，让同一个词得到不同的切分。",
+        "BPE-dropout：編碼時隨機跳過一些合併，讓同一個詞得到不同的切分。",
+    ),
+    "chip": (
+        "A coloured box around one token in the app, so you can see where tokens start and end.",
+        "本应用中包住一个词元的彩色方框，让你看清词元的起止位置。",
+        "本應用程式中包住一個詞元的彩色方框，讓你看清詞元的起止位置。",
+    ),
+    "presentation mode": (
+        "Larger text and a hidden sidebar, for showing the app on a projector.",
+        "字体放大、侧边栏隐藏，适合在投影仪上展示。",
+        "字型放大、側邊欄隱藏，適合在投影機上展示。",
+    ),
+    "quiz": (
+        "A question that asks you to predict the next merge before the app shows it.",
+        "在应用给出答案之前，请你预测下一次合并的问题。",
+        "在應用程式給出答案之前，請你預測下一次合併的問題。",
+    ),
+}
+
+# Column headers (translated where shown).
+_TERM = N_("Term")
+_DEFINITION = N_("Definition")
+
+
+def rows(lang: str) -> list[dict[str, str]]:
+    """The glossary as table rows for interface language ``lang``: the term in ``lang`` first, then
+    in the two other languages (columns named by each language's own name), then the definition."""
+    others = [other for other in LANGUAGES if other != lang]
+    term_col, def_col = _(_TERM), _(_DEFINITION)
+    table = []
+    for term in TERMS:
+        row = {term_col: term.name(lang)}
+        row.update({LANGUAGE_NAMES[other]: term.name(other) for other in others})
+        row[def_col] = term.definition(lang)
+        table.append(row)
+    return table
+
+
+def render(lang: str) -> None:
+    """Draw the glossary table (terms and definitions are plain text: Streamlit escapes them)."""
+    st.table(rows(lang), hide_index=True)
