@@ -259,3 +259,20 @@ def test_unknown_lang_parameter_is_ignored():
     at.query_params["lang"] = "zh-TW"  # not one of the codes: ignored
     at.run()
     assert at.text[0].value == "en {}"
+
+
+# ------------------------------------------------------------------------------ the Traditional Chinese preset
+def test_traditional_preset_is_the_simplified_one_converted():
+    from ui.presets import PRESETS
+
+    hans = PRESETS["hongloumeng-chapter"].load_text()
+    hant = PRESETS["hongloumeng-chapter-hant"].load_text()
+    assert len(hant) == len(hans)  # OpenCC s2tw maps character to character
+    changed = [(a, b) for a, b in zip(hans, hant) if a != b]
+    assert all(ord(a) > 0x2E80 and ord(b) > 0x2E80 for a, b in changed)  # only Han characters changed
+    assert [i for i, c in enumerate(hans) if c in "\r\n"] == [i for i, c in enumerate(hant) if c in "\r\n"]
+    assert len(changed) > 1000
+    assert not set("们这红楼梦说个时书") & set(hant)  # simplified-only forms are gone
+    assert "紅樓夢" in PRESETS["hongloumeng-chapter-hant"].title
+    # The hand corrections (presets/README.md): 云 "to say" is not 雲 "cloud"; 乾過 "drained the cup".
+    assert "作者自云" in hant and "都云作者痴" in hant and "因乾過" in hant and "雲山霧海" in hant

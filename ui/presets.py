@@ -155,6 +155,14 @@ _PRESET_LIST = [
         settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
     ),
     Preset(
+        id="hongloumeng-chapter-hant",
+        title="紅樓夢, chapter 1 (Traditional Chinese)",
+        provenance="Cao Xueqin, 紅樓夢 (Dream of the Red Chamber), chapter 1, the simplified preset converted to "
+        "Traditional Chinese with OpenCC (s2tw), 11 conversions corrected by hand; public domain.",
+        file="hongloumeng-chapter1-hant.txt",
+        settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
+    ),
+    Preset(
         id="pg16457-book",
         title="All Around the Moon, whole book",
         provenance="Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
