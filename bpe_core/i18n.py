@@ -10,8 +10,8 @@ Functions in ``bpe_core`` that write prose for users take ``tr: gettext.NullTran
 (``None`` = English) and call ``tr.gettext("...")`` / ``tr.ngettext("...", "...", n)`` with the
 English text literally, so that the extractor finds it.
 
-Updating the catalogs (Babel is a development dependency, see requirements-dev.txt; run from the
-repository root)::
+Updating the catalogs (also in README.md, Development > Translations; Babel is a development
+dependency, see requirements-dev.txt; run from the repository root)::
 
     pybabel extract -F babel.cfg -o bpe_core/locales/bpe_explorer.pot --no-location --sort-output .
     pybabel update -i bpe_core/locales/bpe_explorer.pot -d bpe_core/locales -D bpe_explorer -l zh_Hans
