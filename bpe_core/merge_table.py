@@ -109,10 +109,16 @@ def md_cell(text: str) -> str:
     return text.replace("\r", "␍").replace("\n", "↵")
 
 
+def visible_whitespace(text: str) -> str:
+    """``text`` with spaces, tabs and line breaks drawn as ``␣``, ``→``, ``↵`` (not escaped): a token's
+    leading space (byte-level ``" the"``) stays visible in a table cell or on paper."""
+    return str(text).translate(_VISIBLE_SPACE)
+
+
 def md_token(text: str) -> str:
     """A token for a Markdown cell: :func:`md_cell` with every whitespace visible (``␣``), since Markdown
     drops a cell's leading and trailing spaces and a byte-level token often starts with one."""
-    return md_cell(str(text).translate(_VISIBLE_SPACE))
+    return md_cell(visible_whitespace(text))
 
 
 def to_markdown(rows: list[MergeRow], tr: gettext.NullTranslations | None = None) -> str:
