@@ -73,6 +73,7 @@ dl.settings dd { margin: 0; }
 .tok.partial { border-style: dashed; }
 .more { color: #555; font-style: italic; }
 .changed td:first-child { font-weight: bold; }
+table.words td:first-child { min-width: 30mm; }
 footer { margin-top: 8mm; color: #666; font-size: 9pt; }
 """
 
@@ -151,7 +152,7 @@ def _settings(run, n: int, t) -> str:
         "gpt4": t.gettext("GPT-4's pattern (cl100k)"),
         "none": t.gettext("none: the whole text is one word"),
     }.get(cfg.resolved_pretokenizer, cfg.resolved_pretokenizer)
-    rule = _rule_name(cfg.tie_break, t)
+    rule = rule_name(cfg.tie_break, t)
     tokens0 = run.corpus_tokens(0)
     rows = [
         (t.gettext("Base symbols"), variant),
@@ -175,7 +176,9 @@ def _settings(run, n: int, t) -> str:
     )
 
 
-def _rule_name(rule: str, t) -> str:
+def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A tie-break rule named for learners, with what it does in a few words (translated)."""
+    t = _t(tr)
     return {
         "first-seen": t.gettext("first seen (the pair that appears first in the corpus wins)"),
         "hf": t.gettext("Hugging Face (the pair with the smallest token ids wins)"),
@@ -197,7 +200,7 @@ def _word_table(run, rows: list[tuple], t, step: int | None) -> str:
             cells = f"{tokens_html(run, before, t)}<span class='arrow'>→</span>{tokens_html(run, after, t, new=new)}"
             cls = " class='changed'"
         body.append(f"<tr{cls}><td>{_word_cell(word, t)}</td><td class='num'>{_num(freq)}</td><td>{cells}</td></tr>")
-    return f"<table>{head}{''.join(body)}</table>"
+    return f"<table class='words'>{head}{''.join(body)}</table>"
 
 
 def _corpus_before(run, t, max_words: int) -> str:
@@ -272,7 +275,7 @@ def _why(run, step: int, t) -> str:
     pair = _pair_html(run, snap.left, snap.right)
     count = _num(snap.count)
     if snap.ties > 1:
-        rule = _esc(_rule_name(snap.tie_break, t))
+        rule = _esc(rule_name(snap.tie_break, t))
         text = _fmt(
             t.ngettext(
                 "{ties} pair has the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
