@@ -19,7 +19,8 @@ from dataclasses import dataclass
 _ENGLISH = gettext.NullTranslations()
 
 #: Whitespace drawn as a visible glyph in Markdown, where a leading or trailing space in a cell is lost.
-_VISIBLE_SPACE = str.maketrans({" ": "␣", "\n": "↵", "\t": "→", "\r": "␍", "\u00a0": "⍽"})
+#: A carriage return is written ``\r``: the control picture ␍ is missing from the common fonts (Noto, DejaVu).
+_VISIBLE_SPACE = str.maketrans({" ": "␣", "\n": "↵", "\t": "→", "\r": "\\r", "\u00a0": "⍽"})
 
 
 @dataclass(frozen=True)
@@ -111,8 +112,12 @@ def md_cell(text: str) -> str:
 
 def visible_whitespace(text: str) -> str:
     """``text`` with spaces, tabs and line breaks drawn as ``␣``, ``→``, ``↵`` (not escaped): a token's
-    leading space (byte-level ``" the"``) stays visible in a table cell or on paper."""
-    return str(text).translate(_VISIBLE_SPACE)
+    leading space (byte-level ``" the"``) stays visible in a table cell or on paper. Other spaces
+    (ideographic space U+3000, thin space...) become ``␣`` too; a carriage return is ``\\r``."""
+    out = str(text).translate(_VISIBLE_SPACE)
+    if any(c.isspace() for c in out):
+        out = "".join("␣" if c.isspace() else c for c in out)
+    return out
 
 
 def md_token(text: str) -> str:

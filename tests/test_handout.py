@@ -256,3 +256,21 @@ def test_cli_errors(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n", encoding="utf-8")
     assert _cli(str(empty)).returncode == 2
+
+
+def test_cli_lang_needs_the_catalogs(tmp_path):
+    src = tmp_path / "book.txt"
+    src.write_text(TEXTBOOK_TEXT, encoding="utf-8")
+    proc = _cli(str(src), "--variant", "eow", "--merges", "5", "--lang", "zh-Hant")
+    try:
+        from bpe_core.i18n import translations  # noqa: F401  (written by the interface-language work)
+    except ImportError:
+        assert proc.returncode == 2
+        assert proc.stderr.decode().startswith(
+            "bpe_core: --lang zh-Hant: this installation has no translation catalogs"
+        )
+    else:
+        assert proc.returncode == 0, proc.stderr
+        doc = Doc(proc.stdout.decode("utf-8"))
+        assert find(doc.root, "html")[0]["attrs"]["lang"] == "zh-Hant"
+        assert [h[:3] for h in merge_headlines(doc)] == [e[:3] for e in EXPECTED]

@@ -87,3 +87,11 @@ def test_csv_round_trip_and_translated_headers():
     assert [(r[1], r[2], r[3]) for r in read[1:]] == [(r.left, r.right, r.token) for r in rows]
     assert read[1][1] == " " and read[1][2] == "a"
     assert to_markdown(rows, tr=Upper()).startswith("| RANK | PAIR | NEW TOKEN |")
+
+
+def test_visible_whitespace_in_markdown():
+    from bpe_core.merge_table import visible_whitespace
+
+    assert visible_whitespace(" a\tb\r\n\u3000") == "␣a→b\\r↵␣"
+    run = train({"\u3000x": 3}, TrainConfig(variant="char", pretokenizer="none", num_merges=1))
+    assert "| 1 | ␣ + x | ␣x | 3 |" in to_markdown(merge_rows(run))
