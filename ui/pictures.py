@@ -171,7 +171,8 @@ def _headline(c: _Canvas, step: int, t) -> int:
 
 def _pairs(c: _Canvas, step: int, top: int, x: int, y: int, width: int, t) -> None:
     run = c.run
-    c.text(x, y + c.px(40), t.gettext("Most frequent pairs before this merge"), 32, bold=True)
+    heading = t.gettext("Most frequent pairs before this merge") if step else t.gettext("Most frequent pairs")
+    c.text(x, y + c.px(40), heading, 32, bold=True)
     y += c.px(60)
     if step:
         snap = run.snapshot(step)
@@ -207,7 +208,7 @@ def _words(c: _Canvas, step: int, x: int, y: int, width: int, bottom: int, t) ->
     run = c.run
     if step:
         total = run.snapshot(step).words_changed
-        title = t.ngettext("The word this merge changed", "The {n} words this merge changed", total)
+        title = t.ngettext("The word type this merge changed", "The {n} word types this merge changed", total)
         rows = run.changed_words(step, limit=8)
         new = run.snapshot(step).token
     else:
@@ -217,24 +218,25 @@ def _words(c: _Canvas, step: int, x: int, y: int, width: int, bottom: int, t) ->
         new = None
     c.text(x, y + c.px(40), title.format(n=f"{total:,}"), 32, bold=True)
     y += c.px(64)
-    block = c.px(150 if step else 100)
+    block = c.px(138 if step else 96)
     shown = 0
     for _i, word, freq, before, after in rows:
-        if y + block > bottom - c.px(40):
+        if y + block > bottom - c.px(34):
             break
         head = t.ngettext("{word}, {count} time", "{word}, {count} times", freq).format(
             word=clip(visible(word), 30), count=f"{freq:,}"
         )
-        c.text(x, y + c.px(34), c.w.fit(head, c.px(28), width), 28, _MUTED)
+        c.text(x, y + c.px(30), c.w.fit(head, c.px(28), width), 28, _MUTED)
         if before is not None:
             # both rows start two tokens before the first change (they are equal up to it)
-            skip = max(0, after.index(new) - 2) if new in after else 0
             arrow = c.w.width("→", c.px(30)) + c.px(14)
-            c.chips(x + arrow, y + c.px(84), before, 30, width - arrow, skip=skip)
-            c.text(x, y + c.px(136), "→", 30)
-            c.chips(x + arrow, y + c.px(136), after, 30, width - arrow, new=new, skip=skip)
+            fits = sum(c.chip_width(tid, 30) + c.px(30 * 0.18) for tid in before) <= width - arrow
+            skip = max(0, after.index(new) - 2) if new in after and not fits else 0
+            c.chips(x + arrow, y + c.px(76), before, 30, width - arrow, skip=skip)
+            c.text(x, y + c.px(124), "→", 30)
+            c.chips(x + arrow, y + c.px(124), after, 30, width - arrow, new=new, skip=skip)
         else:
-            c.chips(x, y + c.px(84), after, 30, width)
+            c.chips(x, y + c.px(76), after, 30, width)
         y += block
         shown += 1
     rest = total - shown
@@ -250,7 +252,7 @@ def _draw_step(run, step: int, t, fonts: FontSet, presentation: bool, size, top:
     left_w = c.px(700)
     _pairs(c, step, top, c.px(64), y + c.px(10), left_w, t)
     right_x = c.px(64) + left_w + c.px(60)
-    _words(c, step, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(50), t)
+    _words(c, step, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(56), t)
     if step:
         snap = run.snapshot(step)
         sizes = t.gettext("Vocabulary: {vocab} tokens · corpus: {tokens} tokens after this merge.").format(
