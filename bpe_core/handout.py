@@ -40,21 +40,21 @@ _CJK = {
 _EMOJI = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"'
 
 _CSS = """
-@page { size: A4; margin: 16mm 14mm; }
+@page { size: A4; margin: 12mm 14mm; }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { font-family: %(sans)s; font-size: 11pt; line-height: 1.45; color: #111; max-width: 182mm; margin: 0 auto; }
+body { font-family: %(sans)s; font-size: 10pt; line-height: 1.35; color: #111; max-width: 182mm; margin: 0 auto; }
 h1 { font-size: 20pt; margin: 0 0 2mm; }
 h2 { font-size: 14pt; margin: 6mm 0 2mm; break-after: avoid; page-break-after: avoid; }
-h3 { font-size: 11pt; margin: 3mm 0 1mm; break-after: avoid; page-break-after: avoid; }
+h3 { font-size: 10.5pt; margin: 2mm 0 0.5mm; break-after: avoid; page-break-after: avoid; }
 p { margin: 1mm 0; }
 .sub { color: #444; margin-bottom: 4mm; }
 .note { color: #444; font-size: 9.5pt; }
 .screen-only { background: #eef4ff; border: 1px solid #9ab; padding: 2mm 3mm; border-radius: 2mm; }
 @media print { .screen-only { display: none; } }
 table { border-collapse: collapse; margin: 1mm 0 2mm; }
-th, td { border-bottom: 1px solid #ccc; padding: 0.6mm 2mm; text-align: left; vertical-align: top; }
-th { font-size: 9.5pt; color: #333; border-bottom: 1.5px solid #333; }
+th, td { border-bottom: 1px solid #ccc; padding: 0.2mm 2mm; text-align: left; vertical-align: top; }
+th { font-size: 9pt; color: #333; border-bottom: 1.5px solid #333; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr { break-inside: avoid; page-break-inside: avoid; }
 tr.chosen td { background: #fff1b8; font-weight: bold; }
@@ -62,13 +62,13 @@ tr.tied td { background: #fff9e0; }
 dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 0.5mm 4mm; margin: 2mm 0; }
 dl.settings dt { font-weight: bold; }
 dl.settings dd { margin: 0; }
-.merge { break-inside: avoid; page-break-inside: avoid; border-top: 2px solid #333; margin-top: 5mm; padding-top: 1mm; }
-.merge h2 { margin-top: 1mm; }
-.headline { font-size: 15pt; margin: 2mm 0; }
+.merge { break-inside: avoid; page-break-inside: avoid; border-top: 2px solid #333; margin-top: 4mm; padding-top: 0.5mm; }
+.merge h2 { margin: 1mm 0 0; font-size: 12pt; }
+.headline { font-size: 14pt; margin: 1mm 0 0; }
 .arrow { margin: 0 1.5mm; color: #555; }
-.tok { display: inline-block; border: 1px solid #666; border-radius: 1mm; padding: 0 1mm; margin: 0.3mm 0.4mm;
+.tok { display: inline-block; border: 1px solid #666; border-radius: 1mm; padding: 0 1mm; margin: 0 0.4mm;
   font-family: "DejaVu Sans Mono", "Noto Sans Mono", Menlo, Consolas, monospace, %(cjk)s, %(emoji)s;
-  white-space: pre; background: #fafafa; line-height: 1.3; }
+  white-space: pre; background: #fafafa; line-height: 1.15; }
 .tok.new { border: 2px solid #000; background: #ffd966; font-weight: bold; }
 .tok.partial { border-style: dashed; }
 .more { color: #555; font-style: italic; }
@@ -287,7 +287,6 @@ def _why(run, step: int, t) -> str:
             rule=f"<b>{rule}</b>",
             pair=pair,
         )
-        text += f" <span class='note'>{_esc(t.gettext(RULES[snap.tie_break]))}</span>"
     else:
         text = _fmt(
             t.gettext("{pair} has the highest count, {count}; no other pair has as many."), pair=pair, count=count
@@ -339,8 +338,9 @@ def _merge_block(run, step: int, t, top: int, max_words: int) -> str:
     )
     return (
         f"<section class='merge'><h2>{_esc(heading)}</h2><p class='headline'>{headline}</p>"
+        f"<p class='note'>{_esc(sizes)}</p>"
         f"<h3>{_esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(run, step, t, top)}"
-        f"{_why(run, step, t)}{_corpus_after(run, step, t, max_words)}<p class='note'>{_esc(sizes)}</p></section>"
+        f"{_why(run, step, t)}{_corpus_after(run, step, t, max_words)}</section>"
     )
 
 
