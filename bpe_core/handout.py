@@ -97,17 +97,19 @@ def _esc(text: str) -> str:
 
 
 def _clip(text: str, limit: int, t) -> str:
+    """``text`` with visible whitespace, cut to ``limit`` characters with its length said (only the part
+    kept is converted: a word can be a whole book)."""
     if len(text) <= limit:
-        return text
+        return visible_whitespace(text)
     return t.ngettext("{start}… ({n} character)", "{start}… ({n} characters)", len(text)).format(
-        start=text[:limit], n=_num(len(text))
+        start=visible_whitespace(text[:limit]), n=_num(len(text))
     )
 
 
 def token_box(run, tid: int, tr=None, new: bool = False) -> str:
     """One token as an escaped HTML box: whitespace drawn visibly, long tokens clipped, a dashed border
     for a byte-level token that is not a whole UTF-8 character, a bold yellow box for ``new``."""
-    text = _clip(visible_whitespace(token_display(run, tid)), TOKEN_CLIP, _t(tr))
+    text = _clip(token_display(run, tid), TOKEN_CLIP, _t(tr))
     cls = "tok" + (" new" if new else "") + (" partial" if run.variant.is_bytes and run.is_partial(tid) else "")
     return f'<span class="{cls}">{_esc(text)}</span>'
 
@@ -128,7 +130,7 @@ def _pair_html(run, left: int, right: int) -> str:
 
 
 def _word_cell(word: str, t) -> str:
-    return f"<span class='word'>{_esc(_clip(visible_whitespace(word), 60, t))}</span>"
+    return f"<span class='word'>{_esc(_clip(word, 60, t))}</span>"
 
 
 # ------------------------------------------------------------------------------------------ blocks
@@ -218,13 +220,37 @@ def _corpus_before(run, t, max_words: int) -> str:
     return out
 
 
-def _count_changes(run, step: int) -> dict:
+class _Segments:
+    """Segmentations of word types, each computed once: a handout asks for a changed word at two or three
+    steps, and a text without pre-tokenization is one word type of half a million symbols."""
+
+    def __init__(self, run):
+        self.run = run
+        self.memo: dict = {}
+
+    def __call__(self, index: int, step: int) -> list[int]:
+        seg = self.memo.get((index, step))
+        if seg is None:
+            seg = self.memo[(index, step)] = self.run.segmentation(index, step)
+        return seg
+
+    def changed(self, step: int, limit: int | None = None) -> list[tuple]:
+        """Like :meth:`TrainedRun.changed_words`: ``[(index, word, freq, before_ids, after_ids)]``."""
+        run = self.run
+        idx = run.changed_word_indices(step)[:limit]
+        return [(i, run.words[i], run.freqs[i], self(i, step - 1), self(i, step)) for i in idx]
+
+    def forget_before(self, step: int) -> None:
+        self.memo = {k: v for k, v in self.memo.items() if k[1] >= step}
+
+
+def _count_changes(segs: _Segments, step: int) -> dict:
     """How merge ``step`` changed each pair's count: ``{(left, right): delta}`` (weighted by frequency),
     read from the words it rewrote only."""
     delta: dict = defaultdict(int)
     if step < 1:
         return delta
-    for _i, _w, freq, before, after in run.changed_words(step):
+    for _i, _w, freq, before, after in segs.changed(step):
         for a, b in zip(before, before[1:]):
             delta[(a, b)] -= freq
         for a, b in zip(after, after[1:]):
@@ -244,9 +270,10 @@ def _change_cell(count: int, change: int | None, t) -> str:
     return "<span class='note'>±0</span>"
 
 
-def _pairs_table(run, step: int, t, top: int) -> str:
+def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
+    run = segs.run
     snap = run.snapshot(step)
-    changes = _count_changes(run, step - 1) if step > 1 else None
+    changes = _count_changes(segs, step - 1) if step > 1 else None
     head = (
         f"<tr><th class='num'>#</th><th>{_esc(t.gettext('Pair'))}</th><th class='num'>{_esc(t.gettext('Count'))}</th>"
     )
@@ -300,17 +327,18 @@ def _why(run, step: int, t) -> str:
     return f"<p>{text}</p>"
 
 
-def _corpus_after(run, step: int, t, max_words: int) -> str:
+def _corpus_after(segs: _Segments, step: int, t, max_words: int) -> str:
+    run = segs.run
     snap = run.snapshot(step)
     if run.num_words <= SMALL_CORPUS:
         changed = set(run.changed_word_indices(step))
         rows = []
         for i in range(run.num_words):
-            before = run.segmentation(i, step - 1) if i in changed else None
-            rows.append((i, run.words[i], run.freqs[i], before, run.segmentation(i, step)))
+            before = segs(i, step - 1) if i in changed else None
+            rows.append((i, run.words[i], run.freqs[i], before, segs(i, step)))
         title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=_num(step))
         return f"<h3>{_esc(title)}</h3>" + _word_table(run, rows, t, step)
-    rows = [(i, w, f, before, after) for i, w, f, before, after in run.changed_words(step, limit=max_words)]
+    rows = segs.changed(step, limit=max_words)
     title = t.ngettext(
         "The {n} word type this merge changed, before → after",
         "The {n} word types this merge changed, before → after",
@@ -324,7 +352,8 @@ def _corpus_after(run, step: int, t, max_words: int) -> str:
     return out
 
 
-def _merge_block(run, step: int, t, top: int, max_words: int) -> str:
+def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str:
+    run = segs.run
     snap = run.snapshot(step)
     heading = t.gettext("Merge {step}").format(step=_num(step))
     headline = _fmt(
@@ -339,8 +368,8 @@ def _merge_block(run, step: int, t, top: int, max_words: int) -> str:
     return (
         f"<section class='merge'><h2>{_esc(heading)}</h2><p class='headline'>{headline}</p>"
         f"<p class='note'>{_esc(sizes)}</p>"
-        f"<h3>{_esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(run, step, t, top)}"
-        f"{_why(run, step, t)}{_corpus_after(run, step, t, max_words)}</section>"
+        f"<h3>{_esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
+        f"{_why(run, step, t)}{_corpus_after(segs, step, t, max_words)}</section>"
     )
 
 
@@ -399,7 +428,10 @@ def handout_html(
         _settings(run, n, t),
         _corpus_before(run, t, max_words),
     ]
-    parts.extend(_merge_block(run, k, t, top, max_words) for k in range(1, n + 1))
+    segs = _Segments(run)
+    for k in range(1, n + 1):
+        parts.append(_merge_block(segs, k, t, top, max_words))
+        segs.forget_before(k - 1)
     if n < merges and run.stop_reason:
         parts.append(f"<p class='more'>{_esc(_stopped(run, t))}</p>")
     if n:

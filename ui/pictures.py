@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from bpe_core.handout import rule_name
 from ui.fonts import FontSet, Writer, find_fonts
-from ui.text import clip, visible
+from ui.text import visible
 
 _ENGLISH = gettext.NullTranslations()
 
@@ -71,9 +71,7 @@ class _Canvas:
         return self.w.draw(self.img, (x, baseline), text, self.px(size), fill, bold)
 
     def label(self, tid: int) -> str:
-        return clip(visible(self.run.token_text(tid, "utf8")), CHIP_CHARS).split("… (")[0] + (
-            "…" if len(self.run.token_text(tid, "utf8")) > CHIP_CHARS else ""
-        )
+        return _short(self.run.token_text(tid, "utf8"))
 
     def chip_width(self, tid: int, size: int) -> int:
         return self.w.width(self.label(tid), self.px(size)) + 2 * self.px(size * 0.32)
@@ -105,7 +103,7 @@ class _Canvas:
             x += self.text(x, baseline, "…", size, _MUTED) + gap
             ids = ids[skip:]
         for n, tid in enumerate(ids):
-            more = f"+{len(ids) - n}"
+            more = f"+{len(ids) - n:,}"
             reserve = self.w.width(more, self.px(size)) + gap if n < len(ids) - 1 else 0
             if x + self.chip_width(tid, size) + reserve > start + max_width:
                 x += self.text(x, baseline, more, size, _MUTED) + gap
@@ -125,8 +123,25 @@ def _dashed_box(draw, box, fill, width: int) -> None:
             draw.rectangle((x, y, x + width - 1, min(y + dash, y1)), fill=fill)
 
 
+def _short(token: str) -> str:
+    """A token as visible text of at most :data:`CHIP_CHARS` characters (then ``…``): a chip never holds
+    a megabyte (merges of a pasted run of one character)."""
+    text = visible(token[: CHIP_CHARS + 1])
+    return text if len(token) <= CHIP_CHARS and len(text) <= CHIP_CHARS else text[:CHIP_CHARS] + "…"
+
+
+def _fits(c: _Canvas, ids, size: int, width: int) -> bool:
+    """True when the chips of ``ids`` fit in ``width`` pixels (stops measuring once they do not)."""
+    used = 0
+    for tid in ids:
+        used += c.chip_width(tid, size) + c.px(size * 0.18)
+        if used > width:
+            return False
+    return True
+
+
 def _pair_text(run, left: int, right: int) -> str:
-    return f"{visible(run.token_text(left, 'utf8'))} + {visible(run.token_text(right, 'utf8'))}"
+    return f"{_short(run.token_text(left, 'utf8'))} + {_short(run.token_text(right, 'utf8'))}"
 
 
 def _headline(c: _Canvas, step: int, t) -> int:
@@ -224,13 +239,13 @@ def _words(c: _Canvas, step: int, x: int, y: int, width: int, bottom: int, t) ->
         if y + block > bottom - c.px(34):
             break
         head = t.ngettext("{word}, {count} time", "{word}, {count} times", freq).format(
-            word=clip(visible(word), 30), count=f"{freq:,}"
+            word=visible(word[:24]) + ("…" if len(word) > 24 else ""), count=f"{freq:,}"
         )
         c.text(x, y + c.px(30), c.w.fit(head, c.px(28), width), 28, _MUTED)
         if before is not None:
             # both rows start two tokens before the first change (they are equal up to it)
             arrow = c.w.width("→", c.px(30)) + c.px(14)
-            fits = sum(c.chip_width(tid, 30) + c.px(30 * 0.18) for tid in before) <= width - arrow
+            fits = _fits(c, before, 30, width - arrow)
             skip = max(0, after.index(new) - 2) if new in after and not fits else 0
             c.chips(x + arrow, y + c.px(76), before, 30, width - arrow, skip=skip)
             c.text(x, y + c.px(124), "→", 30)
