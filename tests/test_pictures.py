@@ -30,6 +30,13 @@ def test_png_decodes_and_is_wide():
     rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
     counts = {c: n for n, c in img.convert("RGB").getcolors(1 << 20)}
     assert counts.get(rgb, 0) > 2000
+    # the normal palette (ColorBrewer Set3) outside presentation mode
+    normal = palette(False)
+    assert normal != palette(True) and len(normal) == 12
+    colour = normal[(run.snapshot(1).token * 5) % len(normal)]
+    rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    img = Image.open(io.BytesIO(step_png(run, 1, presentation=False))).convert("RGB")
+    assert {c: n for n, c in img.getcolors(1 << 20)}.get(rgb, 0) > 2000
     # step 0 (before any merge) and the last step draw too; a step outside the run does not
     for step in (0, run.num_steps):
         assert Image.open(io.BytesIO(step_png(run, step))).width == 1600
