@@ -6,6 +6,7 @@
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
     python -m bpe_core encode --model DIR [FILE] [--jsonl]
+    python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
@@ -39,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (``train`` and ``encode`` sub-commands)."""
+    """The argument parser (``train``, ``encode`` and ``handout`` sub-commands)."""
     parser = _Parser(
         prog=f"python -m {PROG}",
         description="Byte-Pair Encoding, one merge at a time: train merges on a text file, or encode with a saved model.",
