@@ -6,6 +6,7 @@
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
     python -m bpe_core encode --model DIR [FILE] [--jsonl]
+    python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
@@ -39,12 +40,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (``train`` and ``encode`` sub-commands)."""
+    """The argument parser (``train``, ``encode`` and ``handout`` sub-commands)."""
     parser = _Parser(
         prog=f"python -m {PROG}",
         description="Byte-Pair Encoding, one merge at a time: train merges on a text file, or encode with a saved model.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="{train,encode}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{train,encode,handout}", parser_class=_Parser)
     sub.required = True
 
     tr = sub.add_parser(
@@ -53,46 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn BPE merges from FILE (UTF-8 text, or one 'word count' per line).",
     )
     tr.add_argument("file", metavar="FILE", help="input file; - for stdin")
-    tr.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        default="byte",
-        help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)",
-    )
-    tr.add_argument(
-        "--pretokenizer",
-        choices=PRETOKENIZERS,
-        default=None,
-        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)",
-    )
-    stop = tr.add_mutually_exclusive_group()
-    stop.add_argument("--merges", type=int, metavar="N", help="stop after N merges")
-    stop.add_argument(
-        "--vocab-size",
-        type=int,
-        metavar="V",
-        help="stop when the vocabulary holds V tokens (base alphabet included; 256 bytes for byte)",
-    )
-    tr.add_argument(
-        "--min-frequency",
-        type=int,
-        default=2,
-        metavar="F",
-        help="stop when the best pair occurs fewer than F times (default: 2)",
-    )
-    tr.add_argument(
-        "--tie-break",
-        choices=TIE_BREAKS,
-        default="first-seen",
-        help="which of equally frequent pairs wins (default: first-seen)",
-    )
-    tr.add_argument(
-        "--eow-style",
-        choices=EOW_STYLES,
-        default="separate",
-        help="eow marker as its own symbol or attached to the last character (default: separate)",
-    )
-    tr.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
+    add_train_options(tr)
     tr.add_argument(
         "--out",
         metavar="DIR",
@@ -113,7 +75,83 @@ def build_parser() -> argparse.ArgumentParser:
     )
     en.add_argument("file", metavar="FILE", nargs="?", default="-", help="input file; - or absent for stdin")
     en.add_argument("--jsonl", action="store_true", help='print {"ids": [...], "tokens": [...]}')
+    _add_handout_parser(sub)
     return parser
+
+
+def add_train_options(p: argparse.ArgumentParser) -> None:
+    """The training settings (``--variant`` ... ``--eow-marker``), shared by ``train`` and ``handout``."""
+    p.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="byte",
+        help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)",
+    )
+    p.add_argument(
+        "--pretokenizer",
+        choices=PRETOKENIZERS,
+        default=None,
+        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)",
+    )
+    stop = p.add_mutually_exclusive_group()
+    stop.add_argument("--merges", type=int, metavar="N", help="stop after N merges")
+    stop.add_argument(
+        "--vocab-size",
+        type=int,
+        metavar="V",
+        help="stop when the vocabulary holds V tokens (base alphabet included; 256 bytes for byte)",
+    )
+    p.add_argument(
+        "--min-frequency",
+        type=int,
+        default=2,
+        metavar="F",
+        help="stop when the best pair occurs fewer than F times (default: 2)",
+    )
+    p.add_argument(
+        "--tie-break",
+        choices=TIE_BREAKS,
+        default="first-seen",
+        help="which of equally frequent pairs wins (default: first-seen)",
+    )
+    p.add_argument(
+        "--eow-style",
+        choices=EOW_STYLES,
+        default="separate",
+        help="eow marker as its own symbol or attached to the last character (default: separate)",
+    )
+    p.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
+
+
+def config_from_args(args, **overrides) -> TrainConfig:
+    """The validated :class:`TrainConfig` of parsed training options. Raises :class:`UsageError`."""
+    fields = dict(
+        variant=args.variant,
+        pretokenizer=args.pretokenizer,
+        num_merges=args.merges,
+        vocab_size=args.vocab_size,
+        min_frequency=args.min_frequency,
+        tie_break=args.tie_break,
+        eow_style=args.eow_style,
+        eow_marker=args.eow_marker,
+    )
+    fields.update(overrides)
+    try:
+        return TrainConfig(**fields).validate()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def read_words(path: str, cfg: TrainConfig) -> tuple[dict[str, int], str]:
+    """``({word: count}, source)`` from FILE: a 'word count' list as it is, else text pre-tokenized by
+    ``cfg``; ``source`` names which. Raises :class:`InputError` (unreadable or empty input)."""
+    text = read_input(path)
+    if not text.strip():
+        what = "empty" if not text else "empty (only whitespace)"
+        raise InputError(f"the input is {what}: there is nothing to train on")
+    if looks_like_word_counts(text):
+        return parse_word_counts(text), "word-frequency list"
+    return corpus_words(text, cfg), "text"
 
 
 # ------------------------------------------------------------------------------------------ input
@@ -207,30 +245,8 @@ def _progress(total: int | None):
 def cmd_train(args, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    cfg = TrainConfig(
-        variant=args.variant,
-        pretokenizer=args.pretokenizer,
-        num_merges=args.merges,
-        vocab_size=args.vocab_size,
-        min_frequency=args.min_frequency,
-        tie_break=args.tie_break,
-        eow_style=args.eow_style,
-        eow_marker=args.eow_marker,
-    )
-    try:
-        cfg.validate()
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    text = read_input(args.file)
-    if not text.strip():
-        what = "empty" if not text else "empty (only whitespace)"
-        raise InputError(f"the input is {what}: there is nothing to train on")
-    if looks_like_word_counts(text):
-        words = parse_word_counts(text)
-        source = "word-frequency list"
-    else:
-        words = corpus_words(text, cfg)
-        source = "text"
+    cfg = config_from_args(args)
+    words, source = read_words(args.file, cfg)
     trainer = Trainer(words, cfg)
     run = trainer.run
     if not args.jsonl:
@@ -298,6 +314,66 @@ def cmd_encode(args, out=None, err=None) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------- handout
+#: Merges a handout may hold: about two pages each, so a few hundred already make a book.
+HANDOUT_MAX_MERGES = 200
+HANDOUT_LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+
+
+def _add_handout_parser(sub) -> None:
+    ho = sub.add_parser(
+        "handout",
+        help="write a print-ready HTML handout (A4) of the first merges",
+        description="Train on FILE and write one self-contained HTML file (A4, print it to PDF from a browser): "
+        "the corpus, then for each of the first N merges the top pairs, the chosen pair and why, and the words "
+        "it changed.",
+    )
+    ho.add_argument("file", metavar="FILE", help="input file; - for stdin")
+    add_train_options(ho)  # --merges N: the merges the handout shows (default 10)
+    ho.add_argument("--lang", choices=HANDOUT_LANGUAGES, default="en", help="language of the handout (default: en)")
+    ho.add_argument("--out", metavar="FILE.html", default="-", help="file to write (default: - for stdout)")
+
+
+def _handout_translations(lang: str):
+    """The translations for ``--lang`` (``None`` for English). Raises :class:`UsageError` when the
+    catalogs are not installed."""
+    if lang == "en":
+        return None
+    try:
+        from .i18n import translations
+    except ImportError:
+        raise UsageError(f"--lang {lang}: this installation has no translation catalogs (bpe_core.i18n)") from None
+    return translations(lang)
+
+
+def cmd_handout(args, out=None, err=None) -> int:
+    out = out or sys.stdout
+    from .handout import handout_html
+
+    merges = 10 if args.merges is None else args.merges
+    if not 1 <= merges <= HANDOUT_MAX_MERGES:
+        raise UsageError(f"--merges must be between 1 and {HANDOUT_MAX_MERGES} for a handout")
+    tr = _handout_translations(args.lang)
+    cfg = config_from_args(args, num_merges=merges)
+    words, _source = read_words(args.file, cfg)
+    trainer = Trainer(words, cfg)
+    for _snap in trainer.steps():
+        pass
+    page = handout_html(trainer.run, merges, tr=tr, lang=args.lang)
+    if args.out == "-":
+        out.write(page)
+        out.flush()
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(page)
+    except OSError as exc:
+        raise InputError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    n = trainer.run.num_steps
+    print(f"# wrote {args.out}: {n} merge{'s' if n != 1 else ''}", file=err or sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input or settings, 1 unexpected error)."""
     for stream, errors in ((sys.stdout, "strict"), (sys.stderr, "backslashreplace")):
@@ -310,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "train":
             return cmd_train(args)
+        if args.command == "handout":
+            return cmd_handout(args)
         return cmd_encode(args)
     except UsageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
