@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import gettext
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -108,26 +109,26 @@ class PatternError(InputError):
 
     def message(self, tr=None) -> str:
         """The message for the user, through ``tr`` (a ``gettext.NullTranslations``; ``None``: English)."""
-        gettext = tr.gettext if tr is not None else (lambda s: s)
+        tr = tr or gettext.NullTranslations()
         if self.reason == "missing":
-            return gettext("The regular-expression pre-tokenizer needs a pattern.")
+            return tr.gettext("The regular-expression pre-tokenizer needs a pattern.")
         if self.reason == "invalid":
             if self.position is None:
-                return gettext("The pattern is not a valid regular expression: {detail}.").format(detail=self.detail)
-            return gettext("The pattern is not a valid regular expression: {detail} at position {position}.").format(
+                return tr.gettext("The pattern is not a valid regular expression: {detail}.").format(detail=self.detail)
+            return tr.gettext("The pattern is not a valid regular expression: {detail} at position {position}.").format(
                 detail=self.detail, position=self.position
             )
         if self.reason == "empty":
             if self.position is None:
-                return gettext(
+                return tr.gettext(
                     "The pattern can match the empty string, which would give empty pieces; "
                     "make every alternative consume at least one character (use + instead of *)."
                 )
-            return gettext(
+            return tr.gettext(
                 "The pattern matched the empty string at character {position} of the text, which would give "
                 "an empty piece; make every alternative consume at least one character (use + instead of *)."
             ).format(position=self.position + 1)
-        return gettext(
+        return tr.gettext(
             "The pattern took longer than {seconds} seconds on this text and was stopped; it probably "
             "backtracks a lot (nested repeats such as (a|aa)+); simplify it."
         ).format(seconds=self.detail)

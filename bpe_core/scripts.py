@@ -10,6 +10,7 @@ Scripts are Unicode's ``Script`` property (UAX #24), read with the ``regex`` pac
 
 from __future__ import annotations
 
+import gettext
 from typing import NamedTuple
 
 import regex
@@ -86,8 +87,8 @@ def whitespace_hint(text: str, current: str, tr=None) -> str | None:
     if suggest_pretokenizer(text, current) is None:
         return None
     report = space_free_report(text)
-    gettext = tr.gettext if tr is not None else (lambda s: s)
-    return gettext(
+    tr = tr or gettext.NullTranslations()
+    return tr.gettext(
         "Most of this text is written without spaces (Chinese, Japanese, Thai…): whitespace pre-tokenization "
         "makes each run between spaces one word, the longest {longest:,} characters, so merges cannot be shared "
         "between words. The GPT-2 pattern cuts at punctuation and between letters, digits and symbols."

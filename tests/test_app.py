@@ -279,7 +279,7 @@ def test_text_size_limit(monkeypatch):
     at.text_area(key="w.paste").input("word " * 50).run()
     no_exception(at)
     message = " ".join(e.value for e in at.error).replace("\\", "")
-    assert "the limit is 100 bytes" in message
+    assert "This text is 250 bytes; this server accepts texts up to 100 bytes" in message
 
 
 def test_pasted_html_is_escaped_everywhere():
