@@ -12,7 +12,7 @@ A model directory holds:
   ``"pattern"`` for the ``regex`` pre-tokenizer; and, when known, the training frequencies of the tokens), so
   :func:`load_model` rebuilds the same :class:`Tokenizer`.
 
-A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4 or
+A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4, regex or
 none pre-tokenizers); :func:`save_model` then raises ``ValueError`` naming the token, or, with
 ``strict=False``, skips ``merges.txt`` and keeps the merges in ``bpe_explorer.json`` instead.
 """
