@@ -8,6 +8,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+from typing import NamedTuple
 
 #: Largest input accepted, in bytes of UTF-8. Override with the ``BPE_EXPLORER_MAX_BYTES``
 #: environment variable (the app and the CLI both read it; the README says so, the app's messages do not:
@@ -180,3 +181,26 @@ def parse_word_counts(text: str) -> dict[str, int]:
     if not counts:
         raise InputError("The word-frequency list is empty: write one 'word count' per line.")
     return counts
+
+
+class LineEnds(NamedTuple):
+    """Line ends of a text: ``crlf`` CR LF pairs, ``cr`` lone CRs, ``lf`` lone LFs (counts)."""
+
+    crlf: int
+    cr: int
+    lf: int
+
+
+def line_ends(text: str) -> LineEnds:
+    """Count the line ends of ``text`` (a CR LF pair counts once, as ``crlf``, not as a CR and an LF).
+
+    A text with many CR LF pairs (a file saved on Windows) trains CR + LF as one of its first merges, since the
+    pair occurs once per line; the app says so and offers :func:`to_lf`.
+    """
+    crlf = text.count("\r\n")
+    return LineEnds(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
+
+
+def to_lf(text: str) -> str:
+    """``text`` with every CR LF pair and every lone CR written as LF (nothing else changes)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -52,3 +52,17 @@ def test_sizes_and_the_message_go_through_the_translation():
         "[zh] This text is [zh] 3 bytes; this server accepts texts up to [zh] 2 bytes. Paste or upload a shorter "
         "text (a part of it is enough to watch BPE at work)."
     )
+
+
+def test_line_ends_and_to_lf():
+    from corpus_excerpts import corpus_slice
+
+    from bpe_core.inputs import LineEnds, line_ends, to_lf
+
+    assert line_ends("a\r\nb\rc\nd\r\n") == LineEnds(crlf=2, cr=1, lf=1)
+    assert to_lf("a\r\nb\rc\nd\r\n") == "a\nb\nc\nd\n"
+    assert line_ends("") == LineEnds(0, 0, 0) and to_lf("你好\n") == "你好\n"
+    source = corpus_slice("hongloumeng.txt", 0, 20_000)  # the source file ends its lines with CR LF
+    ends = line_ends(source)
+    assert ends.crlf > 10 and ends.cr == ends.lf == 0
+    assert to_lf(source) == source.replace("\r\n", "\n") and "\r" not in to_lf(source)
