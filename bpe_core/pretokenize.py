@@ -221,3 +221,15 @@ def split_with_pattern(text: str, pattern: str | None, timeout: float | None = N
         PatternError: as :func:`regex_pieces`.
     """
     return [(text[start:end], matched) for start, end, matched in _spans(text, pattern, timeout)]
+
+
+def split_preview(text: str, pattern: str | None, max_lines: int = 5, max_chars: int = 2_000) -> list[tuple[str, bool]]:
+    """:func:`split_with_pattern` of the first ``max_lines`` lines of ``text`` (line ends kept), at most
+    ``max_chars`` characters: what the pattern editor shows while the user types. A piece cut by the end of the
+    excerpt may be longer in the whole text.
+
+    Raises:
+        PatternError: as :func:`regex_pieces`.
+    """
+    head = "".join(text.splitlines(keepends=True)[:max_lines])[:max_chars]
+    return split_with_pattern(head, pattern)

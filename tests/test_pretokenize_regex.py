@@ -307,3 +307,16 @@ def test_cli_stops_a_slow_pattern_with_exit_2(tmp_path):
     assert proc.returncode == 2 and proc.stdout == ""
     assert "took longer than 2 seconds" in proc.stderr and "Traceback" not in proc.stderr
     assert time.perf_counter() - start < 20
+
+
+def test_the_preview_splits_the_first_lines():
+    from bpe_core.pretokenize import split_preview
+
+    text = corpus_slice("hongloumeng.txt", 0, 20_000)
+    lines = text.splitlines(keepends=True)
+    preview = split_preview(text, r"\p{Han}+", max_lines=3)
+    assert "".join(piece for piece, _ in preview) == "".join(lines[:3])
+    assert ("\r\n\r\n\r\n", False) in preview and ("《", False) in preview  # what the pattern leaves out
+    assert len("".join(p for p, _ in split_preview(text, r"\p{Han}+", max_lines=100, max_chars=50))) == 50
+    with pytest.raises(PatternError):
+        split_preview(text, "(")
