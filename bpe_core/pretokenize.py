@@ -107,6 +107,9 @@ class PatternError(InputError):
         self.reason, self.pattern, self.position, self.detail = reason, pattern, position, detail
         super().__init__(self.message())
 
+    def __reduce__(self):  # picklable (caches and worker threads may carry it), with its fields
+        return type(self), (self.reason, self.pattern, self.position, self.detail)
+
     def message(self, tr=None) -> str:
         """The message for the user, through ``tr`` (a ``gettext.NullTranslations``; ``None``: English)."""
         tr = tr or gettext.NullTranslations()

@@ -320,3 +320,18 @@ def test_the_preview_splits_the_first_lines():
     assert len("".join(p for p, _ in split_preview(text, r"\p{Han}+", max_lines=100, max_chars=50))) == 50
     with pytest.raises(PatternError):
         split_preview(text, "(")
+
+
+def test_pattern_errors_survive_pickling():
+    import pickle
+
+    with pytest.raises(PatternError) as info:
+        check_pattern("a(b")
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (copy.reason, copy.pattern, copy.position, copy.detail, str(copy)) == (
+        "invalid",
+        "a(b",
+        3,
+        "missing )",
+        str(info.value),
+    )
