@@ -14,7 +14,15 @@ Quick start::
 """
 
 from .inputs import InputError, clean_text, decode_bytes, looks_like_word_counts, parse_word_counts
-from .pretokenize import PRETOKENIZERS, pretokenize, word_counts
+from .pretokenize import (
+    EXAMPLE_PATTERN,
+    PRETOKENIZER_CHOICES,
+    PRETOKENIZERS,
+    PatternError,
+    pretokenize,
+    split_with_pattern,
+    word_counts,
+)
 from .run import TrainedRun, VocabEntry, WordRow
 from .trainer import RULES, STOP_REASONS, TIE_BREAKS, MergeStep, TrainConfig, Trainer, corpus_words, train
 from .variants import EOW_STYLES, VARIANTS, Variant
@@ -28,6 +36,10 @@ __all__ = [
     "PRETOKENIZERS",
     "pretokenize",
     "word_counts",
+    "PRETOKENIZER_CHOICES",
+    "EXAMPLE_PATTERN",
+    "PatternError",
+    "split_with_pattern",
     "TrainedRun",
     "VocabEntry",
     "WordRow",

@@ -3,6 +3,7 @@
 ::
 
     python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|none]
+        [--pretokenizer regex --pattern PATTERN]
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
     python -m bpe_core encode --model DIR [FILE] [--jsonl]
@@ -11,7 +12,9 @@
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
 ``word count`` is read as a word-frequency list. ``--jsonl`` prints one JSON object per merge and a
-final ``{"stop": reason, "merges": n}`` line.
+final ``{"stop": reason, "merges": n}`` line. ``--pretokenizer regex --pattern PATTERN`` splits with your own
+pattern (the ``regex`` package's syntax; text between matches is kept as pieces too); the pattern is saved
+with the model, so ``encode --model DIR`` splits the same way.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import sys
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
 from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
-from .pretokenize import PRETOKENIZERS
+from .pretokenize import PRETOKENIZER_CHOICES, REGEX
 from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
 from .variants import EOW_STYLES, VARIANTS
 
@@ -89,9 +92,16 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--pretokenizer",
-        choices=PRETOKENIZERS,
+        choices=PRETOKENIZER_CHOICES,
         default=None,
-        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte)",
+        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte; regex: --pattern)",
+    )
+    p.add_argument(
+        "--pattern",
+        default=None,
+        metavar="PATTERN",
+        help="with --pretokenizer regex: your pre-tokenizer pattern (regex package syntax); matches and the "
+        "text between them become words",
     )
     stop = p.add_mutually_exclusive_group()
     stop.add_argument("--merges", type=int, metavar="N", help="stop after N merges")
@@ -125,6 +135,10 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
 
 def config_from_args(args, **overrides) -> TrainConfig:
     """The validated :class:`TrainConfig` of parsed training options. Raises :class:`UsageError`."""
+    if args.pattern is not None and args.pretokenizer != REGEX:
+        raise UsageError("--pattern is only used with --pretokenizer regex")
+    if args.pretokenizer == REGEX and args.pattern is None:
+        raise UsageError("--pretokenizer regex needs --pattern PATTERN")
     fields = dict(
         variant=args.variant,
         pretokenizer=args.pretokenizer,
@@ -134,6 +148,7 @@ def config_from_args(args, **overrides) -> TrainConfig:
         tie_break=args.tie_break,
         eow_style=args.eow_style,
         eow_marker=args.eow_marker,
+        pattern=args.pattern,
     )
     fields.update(overrides)
     try:
@@ -252,7 +267,8 @@ def cmd_train(args, out=None, err=None) -> int:
     if not args.jsonl:
         print(
             f"# {len(words)} word types from the {source}, {run.num_base} base symbols; variant {cfg.variant}, "
-            f"pre-tokenizer {cfg.resolved_pretokenizer}, tie-break {cfg.tie_break}, min frequency {cfg.min_frequency}",
+            f"pre-tokenizer {cfg.resolved_pretokenizer}{f' (pattern {cfg.pattern})' if cfg.pattern else ''}, "
+            f"tie-break {cfg.tie_break}, min frequency {cfg.min_frequency}",
             file=out,
         )
     total = cfg.num_merges

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .byte_display import is_complete_utf8
-from .pretokenize import PRETOKENIZERS, pretokenize
+from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, pretokenize
 from .variants import Variant
 
 UNK_TOKEN = "<unk>"
@@ -78,7 +78,7 @@ class Tokenizer:
 
     Args:
         variant: a :class:`~bpe_core.variants.Variant` (or just its kind, ``"char"``/``"eow"``/``"byte"``).
-        pretokenizer: one of :data:`bpe_core.pretokenize.PRETOKENIZERS`.
+        pretokenizer: one of :data:`bpe_core.pretokenize.PRETOKENIZER_CHOICES`.
         merges: ``[(left_value, right_value)]`` in rank order (values are ``str`` for char/eow,
             ``bytes`` for byte-level).
         vocab: ``{value: id}``. It must hold both sides and the result of every merge; byte-level
@@ -87,10 +87,11 @@ class Tokenizer:
         frequencies: optional ``{id: count}`` (or a callable returning it, called on first need): how
             often each token occurs in the training corpus, used to order equally long tokens in the
             longest-match encoder. Without it, merge rank is used (earlier merge first).
+        pattern: the user's pattern, required with the ``"regex"`` pre-tokenizer (and only with it).
 
     Raises:
         ValueError: a merge side or result missing from the vocabulary, a missing byte, duplicate
-            ids, or values of the wrong type.
+            ids, or values of the wrong type; :class:`~bpe_core.pretokenize.PatternError` for a bad pattern.
     """
 
     #: Pre-tokens remembered by the encoding cache (it is emptied when full).
@@ -105,13 +106,20 @@ class Tokenizer:
         merges: list,
         vocab: dict,
         frequencies: dict | Callable[[], dict] | None = None,
+        pattern: str | None = None,
     ):
         if isinstance(variant, str):
             variant = Variant(variant)
         self.variant: Variant = variant
-        if pretokenizer not in PRETOKENIZERS:
-            raise ValueError(f"unknown pre-tokenizer {pretokenizer!r}; choose one of {', '.join(PRETOKENIZERS)}")
+        if pretokenizer not in PRETOKENIZER_CHOICES:
+            choices = ", ".join(PRETOKENIZER_CHOICES)
+            raise ValueError(f"unknown pre-tokenizer {pretokenizer!r}; choose one of {choices}")
+        if pretokenizer == REGEX:
+            check_pattern(pattern)
+        elif pattern is not None:
+            raise ValueError("a pattern is only used by the regex pre-tokenizer")
         self.pretokenizer: str = pretokenizer
+        self.pattern: str | None = pattern  #: the user's pattern (``regex`` pre-tokenizer only)
         want = bytes if variant.is_bytes else str
         vocab = dict(vocab)
         values: dict = {}
@@ -188,7 +196,7 @@ class Tokenizer:
                     freq[t] = freq.get(t, 0) + f
             return freq
 
-        tok = cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies)
+        tok = cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies, run.config.pattern)
         tok.step = n
         return tok
 
@@ -235,7 +243,7 @@ class Tokenizer:
     # ---------------------------------------------------------------------------------- encoding
     def pieces(self, text: str) -> list[str]:
         """The pre-tokens of ``text``."""
-        return pretokenize(text, self.pretokenizer)
+        return pretokenize(text, self.pretokenizer, self.pattern)
 
     def symbol_ids(self, piece: str) -> list[int]:
         """The base-symbol ids of one pre-token (unknown symbols → :attr:`unk_id`)."""
@@ -248,7 +256,7 @@ class Tokenizer:
     def encode(self, text: str) -> list[int]:
         """Encode ``text`` by merge rank (GPT-2 ``bpe()``): a list of ids."""
         out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer):
+        for piece in pretokenize(text, self.pretokenizer, self.pattern):
             out.extend(self.encode_piece(piece))
         return out
 
@@ -279,7 +287,7 @@ class Tokenizer:
         """
         ids: list[int] = []
         traces: list[PieceTrace] = []
-        for piece in pretokenize(text, self.pretokenizer):
+        for piece in pretokenize(text, self.pretokenizer, self.pattern):
             trace = self.trace_piece(piece)
             traces.append(trace)
             ids.extend(trace.ids)
@@ -362,7 +370,7 @@ class Tokenizer:
         are one symbol). Iterative (no recursion), so arbitrarily long pre-tokens are fine.
         """
         out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer):
+        for piece in pretokenize(text, self.pretokenizer, self.pattern):
             out.extend(self.longest_match_piece(piece))
         return out
 
@@ -463,7 +471,7 @@ class Tokenizer:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
         return [
             (piece, list(self.encode_piece(piece)), self.longest_match_piece(piece))
-            for piece in pretokenize(text, self.pretokenizer)
+            for piece in pretokenize(text, self.pretokenizer, self.pattern)
         ]
 
     # ---------------------------------------------------------------------------------- decoding

@@ -8,10 +8,11 @@ A model directory holds:
 * ``tokenizer.json`` -- a Hugging Face ``tokenizers`` file, for byte-level runs and eow runs with the
   attached marker style (the layouts HF's BPE model can express). It loads with
   ``tokenizers.Tokenizer.from_file`` and encodes to the same ids.
-* ``bpe_explorer.json`` -- the variant, pre-tokenizer and end-of-word settings (and, when known, the
-  training frequencies of the tokens), so :func:`load_model` rebuilds the same :class:`Tokenizer`.
+* ``bpe_explorer.json`` -- the variant, pre-tokenizer and end-of-word settings (the user's pattern under
+  ``"pattern"`` for the ``regex`` pre-tokenizer; and, when known, the training frequencies of the tokens), so
+  :func:`load_model` rebuilds the same :class:`Tokenizer`.
 
-A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4 or
+A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4, regex or
 none pre-tokenizers); :func:`save_model` then raises ``ValueError`` naming the token, or, with
 ``strict=False``, skips ``merges.txt`` and keeps the merges in ``bpe_explorer.json`` instead.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 from .byte_display import from_gpt2
 from .encoder import UNK_TOKEN, Tokenizer
 from .inputs import InputError
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, PRETOKENIZERS
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, PRETOKENIZER_CHOICES, REGEX, PatternError
 from .variants import Variant
 
 MERGES_HEADER = "#version: 0.2"
@@ -87,8 +88,15 @@ def _byte_level(use_regex: bool) -> dict:
     return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": use_regex}
 
 
-def _text_splitter(pretokenizer: str) -> dict | None:
-    """The HF pre-tokenizer that splits text as our pre-tokenizer does (before any byte mapping)."""
+def _text_splitter(pretokenizer: str, pattern: str | None = None) -> dict | None:
+    """The HF pre-tokenizer that splits text as our pre-tokenizer does (before any byte mapping).
+
+    The user's ``regex`` pattern goes into ``Split`` as it is: Hugging Face compiles it with Oniguruma, which
+    reads the common syntax (classes, ``\\p{L}``, possessive and lazy repeats, look-around) as ``regex`` does;
+    features only ``regex`` has (fuzzy matching, ``\\p{Script=Han}`` spelled that way) may fail to load there.
+    """
+    if pretokenizer == REGEX:
+        return _split(pattern)
     if pretokenizer == "whitespace":
         return {"type": "WhitespaceSplit"}
     if pretokenizer == "gpt2":
@@ -122,7 +130,7 @@ def tokenizer_json(run_or_tokenizer, step: int | None = None) -> str:
             f"tokenizer.json needs the byte variant or eow with the attached marker style "
             f"(this model is {variant.kind}{' ' + variant.eow_style if variant.kind == 'eow' else ''})"
         )
-    splitter = _text_splitter(tok.pretokenizer)
+    splitter = _text_splitter(tok.pretokenizer, tok.pattern)
     if variant.is_bytes:
         if tok.pretokenizer == "gpt2":
             pre = _byte_level(True)
@@ -173,6 +181,7 @@ def manifest(run_or_tokenizer, step: int | None = None, merges: bool = False, fr
         "version": FORMAT_VERSION,
         "variant": v.kind,
         "pretokenizer": tok.pretokenizer,
+        **({"pattern": tok.pattern} if tok.pattern is not None else {}),
         "eow_style": v.eow_style,
         "eow_marker": v.eow_marker,
         "num_merges": tok.num_merges,
@@ -366,8 +375,11 @@ def load_model(model_dir) -> Tokenizer:
     except ValueError as err:
         raise InputError(f"{MANIFEST}: {err}.") from None
     pretokenizer = man.get("pretokenizer")
-    if pretokenizer not in PRETOKENIZERS:
+    if pretokenizer not in PRETOKENIZER_CHOICES:
         raise InputError(f"{MANIFEST}: unknown pre-tokenizer {pretokenizer!r}.")
+    pattern = man.get("pattern") if pretokenizer == REGEX else None
+    if pattern is not None and not isinstance(pattern, str):
+        raise InputError(f"{MANIFEST}: the pattern must be a string.")
     vocab_wire = _parse_vocab(_read(d / "vocab.json"))
     if (d / "merges.txt").exists():
         merges = _parse_merges(_read(d / "merges.txt"))
@@ -397,6 +409,8 @@ def load_model(model_dir) -> Tokenizer:
         except (TypeError, ValueError):
             raise InputError(f"{MANIFEST}: frequencies must map ids to counts.") from None
     try:
-        return Tokenizer(variant, pretokenizer, pairs, vocab, freq)
+        return Tokenizer(variant, pretokenizer, pairs, vocab, freq, pattern)
+    except PatternError as err:
+        raise InputError(f"{MANIFEST}: {err}") from None
     except ValueError as err:
         raise InputError(f"{d}: {err}.") from None

@@ -5,16 +5,22 @@ Every problem is an :class:`InputError` with a message meant for a person, never
 
 from __future__ import annotations
 
+import gettext
 import os
 import re
+from typing import NamedTuple
 
 #: Largest input accepted, in bytes of UTF-8. Override with the ``BPE_EXPLORER_MAX_BYTES``
-#: environment variable (the app and the CLI both read it).
+#: environment variable (the app and the CLI both read it; the README says so, the app's messages do not:
+#: a student cannot set it).
 DEFAULT_MAX_BYTES = 5_000_000
 #: Largest count accepted on a line of a word-frequency list.
 MAX_WORD_COUNT = 10**12
 
 _WORD_COUNT_LINE = re.compile(r"^\s*(\S+)[ \t]+(-?\S+)\s*$")
+
+
+_ENGLISH = gettext.NullTranslations()
 
 
 class InputError(ValueError):
@@ -31,33 +37,52 @@ def max_input_bytes() -> int:
     return value if value > 0 else DEFAULT_MAX_BYTES
 
 
-def format_size(n: int) -> str:
-    """A byte count for people: ``12.3 kB``, ``4.5 MB`` (decimal units, as the limit is given)."""
+def format_size(n: int, tr=None) -> str:
+    """A byte count for people: ``1 byte``, ``512 bytes``, ``12.3 kB``, ``4.5 MB`` (decimal units, as the
+    limit is given).
+
+    Args:
+        n: a size in bytes.
+        tr: a ``gettext.NullTranslations`` for the user's language (``None``: English).
+    """
+    tr = tr or _ENGLISH
     if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f} MB"
+        return tr.gettext("{size} MB").format(size=f"{n / 1_000_000:.1f}")
     if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} bytes"
+        return tr.gettext("{size} kB").format(size=f"{n / 1_000:.1f}")
+    return tr.ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
-def check_size(n_bytes: int, limit: int | None = None) -> None:
-    """Raise :class:`InputError` when ``n_bytes`` exceeds the limit (bytes), naming the limit."""
+def size_message(n_bytes: int, limit: int, tr=None) -> str:
+    """What a person reads when a text is over the limit: its size, what this server accepts, what to do.
+
+    Args:
+        n_bytes: the text's size in UTF-8 bytes; limit: the server's limit in bytes.
+        tr: a ``gettext.NullTranslations`` for the user's language (``None``: English).
+    """
+    tr = tr or _ENGLISH
+    return tr.gettext(
+        "This text is {size}; this server accepts texts up to {limit}. Paste or upload a shorter text "
+        "(a part of it is enough to watch BPE at work)."
+    ).format(size=format_size(n_bytes, tr), limit=format_size(limit, tr))
+
+
+def check_size(n_bytes: int, limit: int | None = None, tr=None) -> None:
+    """Raise :class:`InputError` with :func:`size_message` when ``n_bytes`` exceeds the limit (bytes;
+    default :func:`max_input_bytes`)."""
     limit = max_input_bytes() if limit is None else limit
     if n_bytes > limit:
-        raise InputError(
-            f"The input is {format_size(n_bytes)}; the limit is {format_size(limit)} "
-            f"(set BPE_EXPLORER_MAX_BYTES to change it)."
-        )
+        raise InputError(size_message(n_bytes, limit, tr))
 
 
-def decode_bytes(data: bytes, limit: int | None = None) -> str:
-    """Decode a file's bytes as UTF-8 (a leading BOM is dropped).
+def decode_bytes(data: bytes, limit: int | None = None, tr=None) -> str:
+    """Decode a file's bytes as UTF-8 (a leading BOM is dropped). ``tr`` translates the size message.
 
     Raises:
         InputError: too large, binary (contains NUL bytes or a known binary signature),
             UTF-16 (BOM), or not valid UTF-8 (the message gives the byte offset).
     """
-    check_size(len(data), limit)
+    check_size(len(data), limit, tr)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("The file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8.")
     if data.startswith((b"\x89PNG", b"PK\x03\x04", b"%PDF", b"\x7fELF", b"GIF8", b"\xff\xd8\xff")):
@@ -73,8 +98,9 @@ def decode_bytes(data: bytes, limit: int | None = None) -> str:
         ) from None
 
 
-def clean_text(text: str, limit: int | None = None) -> str:
-    """Check pasted text: size limit, NUL characters, lone surrogates; drop a leading BOM.
+def clean_text(text: str, limit: int | None = None, tr=None) -> str:
+    """Check pasted text: size limit, NUL characters, lone surrogates; drop a leading BOM. ``tr`` translates
+    the size message.
 
     Other control characters, CRLF and lone CR are kept as they are (they are part of the text).
 
@@ -90,7 +116,7 @@ def clean_text(text: str, limit: int | None = None) -> str:
             f"The text contains a lone surrogate (U+{ord(text[err.start]):04X} at character {err.start}), "
             "which is not valid Unicode text."
         ) from None
-    check_size(len(encoded), limit)
+    check_size(len(encoded), limit, tr)
     if "\x00" in text:
         raise InputError("The text contains NUL characters (U+0000); it looks like binary data.")
     return text
@@ -155,3 +181,26 @@ def parse_word_counts(text: str) -> dict[str, int]:
     if not counts:
         raise InputError("The word-frequency list is empty: write one 'word count' per line.")
     return counts
+
+
+class LineEnds(NamedTuple):
+    """Line ends of a text: ``crlf`` CR LF pairs, ``cr`` lone CRs, ``lf`` lone LFs (counts)."""
+
+    crlf: int
+    cr: int
+    lf: int
+
+
+def line_ends(text: str) -> LineEnds:
+    """Count the line ends of ``text`` (a CR LF pair counts once, as ``crlf``, not as a CR and an LF).
+
+    A text with many CR LF pairs (a file saved on Windows) trains CR + LF as one of its first merges, since the
+    pair occurs once per line; the app says so and offers :func:`to_lf`.
+    """
+    crlf = text.count("\r\n")
+    return LineEnds(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
+
+
+def to_lf(text: str) -> str:
+    """``text`` with every CR LF pair and every lone CR written as LF (nothing else changes)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")

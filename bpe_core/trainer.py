@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import NamedTuple
 
-from .pretokenize import PRETOKENIZERS, word_counts
+from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, word_counts
 from .run import TrainedRun, hf_base_ranks, rev_key
 from .variants import DEFAULT_PRETOKENIZER, Variant
 
@@ -89,6 +89,8 @@ class TrainConfig:
         eow_style / eow_marker: end-of-word settings for ``eow``.
         top_k: how many pairs each snapshot keeps for the pair-frequency table.
         max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
+        pattern: the user's pattern (``regex`` syntax) when ``pretokenizer`` is ``"regex"``; required then,
+            and only then (see :func:`bpe_core.pretokenize.regex_pieces`).
 
     Raises:
         ValueError: from :meth:`validate` for any value out of range.
@@ -104,6 +106,7 @@ class TrainConfig:
     eow_marker: str = "</w>"
     top_k: int = 10
     max_tied: int = 10
+    pattern: str | None = None
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -117,8 +120,13 @@ class TrainConfig:
     def validate(self) -> TrainConfig:
         """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
         self.make_variant()
-        if self.resolved_pretokenizer not in PRETOKENIZERS:
-            raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {', '.join(PRETOKENIZERS)}")
+        if self.resolved_pretokenizer not in PRETOKENIZER_CHOICES:
+            choices = ", ".join(PRETOKENIZER_CHOICES)
+            raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {choices}")
+        if self.resolved_pretokenizer == REGEX:
+            check_pattern(self.pattern)  # PatternError, a ValueError
+        elif self.pattern is not None:
+            raise ValueError("a pattern is only used by the regex pre-tokenizer")
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"unknown tie-break {self.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
         if self.num_merges is not None and self.num_merges < 0:
@@ -607,7 +615,7 @@ def _cut(cands: list, want: int, max_tied: int) -> int:
 
 def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:
     """Pre-tokenize ``text`` with the config's pre-tokenizer: ``{word: frequency}``, first-appearance order."""
-    return word_counts(text, config.resolved_pretokenizer)
+    return word_counts(text, config.resolved_pretokenizer, config.pattern)
 
 
 def train(

@@ -3,8 +3,9 @@ settings each one is best shown with.
 
 Preset ids are part of the app's URLs (``?preset=textbook-low&step=3``) and of the load benchmark:
 never rename one. Texts longer than a line live in ``presets/`` next to ``presets/README.md``
-(provenance and licences); they are read once per process (``newline=""``: CRLF is kept, as in the
-source files) and shared by every session.
+(provenance and licences); they are read once per process and shared by every session. Their sources'
+CR LF line ends are stored as LF (said in each provenance line); files are read with ``newline=""``, so no
+line end is ever rewritten on reading.
 
 Settings use the URL parameter names of :mod:`ui.state` (``variant``, ``pre``, ``merges``,
 ``vocab``, ``minf``, ``tie``, ``eow``, ``marker``, ``bytes``); a preset lists only what differs
@@ -143,14 +144,15 @@ _PRESET_LIST = [
         id="pg16457-chapter",
         title="All Around the Moon, chapter I (English)",
         provenance="Jules Verne, All Around the Moon (tr. Edward Roth), chapter I; Project Gutenberg "
-        "eBook #16457, public domain.",
+        "eBook #16457, public domain. The source's CR LF line ends are stored as LF.",
         file="pg16457-chapter1.txt",
         settings={"variant": "eow", "pre": "whitespace", "merges": 200, "minf": 2},
     ),
     Preset(
         id="hongloumeng-chapter",
         title="红楼梦, chapter 1 (Chinese)",
-        provenance="Cao Xueqin, 红楼梦 (Dream of the Red Chamber), chapter 1, simplified Chinese; public domain.",
+        provenance="Cao Xueqin, 红楼梦 (Dream of the Red Chamber), chapter 1, simplified Chinese; public domain. "
+        "The source's CR LF line ends are stored as LF.",
         file="hongloumeng-chapter1.txt",
         settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
     ),
@@ -158,7 +160,7 @@ _PRESET_LIST = [
         id="hongloumeng-chapter-hant",
         title="紅樓夢, chapter 1 (Traditional Chinese)",
         provenance="Cao Xueqin, 紅樓夢 (Dream of the Red Chamber), chapter 1, the simplified preset converted to "
-        "Traditional Chinese with OpenCC (s2tw), 11 conversions corrected by hand; public domain.",
+        "Traditional Chinese with OpenCC (s2tw), 11 conversions corrected by hand; public domain. The source's CR LF line ends are stored as LF.",
         file="hongloumeng-chapter1-hant.txt",
         settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
     ),
@@ -166,7 +168,8 @@ _PRESET_LIST = [
         id="pg16457-book",
         title="All Around the Moon, whole book",
         provenance="Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
-        "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on.",
+        "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on. The source's CR LF line ends are "
+        "stored as LF.",
         file="pg16457.txt",
         settings={"variant": "eow", "pre": "whitespace", "merges": 10000, "minf": 2},
     ),

@@ -1,9 +1,9 @@
 """Making user text safe and visible.
 
 * :func:`visible` -- whitespace and control characters become visible glyphs (space ``␣``,
-  newline ``↵``, tab ``→``, carriage return ``␍``, other C0 controls their U+2400 pictures, DEL
-  ``␡``, no-break space ``⍽``); a token made only of invisible characters (a lone zero-width
-  joiner, a variation selector) is shown as its code points (``U+200D``).
+  newline ``↵``, tab ``→``, carriage return ``⇤``, no-break space ``⍽``; other controls their ASCII
+  abbreviation, ``‹NUL›``, ``‹ESC›``, ``‹DEL›``); a token made only of invisible characters (a lone
+  zero-width joiner, a variation selector) is shown as its code points (``U+200D``).
 * :func:`esc` -- :func:`visible` then ``html.escape``: the only way user text goes into HTML.
 * :func:`clip` -- cuts very long words (a pasted text without spaces is one "word") for display.
 * :func:`md_escape` -- backslash-escapes Markdown and Streamlit directives (``**``, ``:red[...]``,
@@ -16,9 +16,18 @@ import html
 import re
 import unicodedata
 
-_VISIBLE = {" ": "␣", "\n": "↵", "\t": "→", "\r": "␍", "\x7f": "␡", "\u00a0": "⍽", "\u2028": "↵", "\u2029": "¶"}
+# Every replacement is drawn from glyphs the chips' fonts (DejaVu Sans Mono, Noto Sans Mono CJK) have. Unicode's
+# control pictures (U+2400-U+241F: ␀ ␍ ␛) would be the obvious choice, but neither font has them: a chip
+# showed CR LF as an empty box. So CR is an arrow back to the line start, and the rarer controls spell out
+# their ASCII abbreviation, which any font can draw.
+_C0_NAMES = (
+    "NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US"
+).split()
+_VISIBLE = {" ": "␣", "\n": "↵", "\t": "→", "\r": "⇤", "\u00a0": "⍽", "\u2028": "↵", "\u2029": "¶", "\x7f": "‹DEL›"}
 for _c in range(0x20):
-    _VISIBLE.setdefault(chr(_c), chr(0x2400 + _c))
+    _VISIBLE.setdefault(chr(_c), f"‹{_C0_NAMES[_c]}›")
+for _c in range(0x80, 0xA0):  # C1 controls
+    _VISIBLE.setdefault(chr(_c), f"‹U+{_c:04X}›")
 _TABLE = str.maketrans(_VISIBLE)
 _INVISIBLE_CATEGORIES = {"Cf", "Mn", "Me", "Cc", "Co", "Cn", "Zs", "Zl", "Zp"}
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&])")

@@ -1,0 +1,200 @@
+"""ui.corpus_store: the SQLite store of corpus texts (a real file in tmp_path) and texts packed into URLs."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+import zlib
+from pathlib import Path
+
+import pytest
+from corpus_excerpts import corpus_slice
+
+from ui import corpus_store
+from ui.corpus_store import (
+    PACK_MAX_CHARS,
+    CorpusStore,
+    PackedTextError,
+    StoreError,
+    corpus_id,
+    is_corpus_id,
+    pack_text,
+    unpack_text,
+)
+
+CHINESE = corpus_slice("hongloumeng.txt", 3_000, 2_000) + " 👨\u200d👩\u200d👧 🇨🇳"
+ENGLISH = corpus_slice("pg16457.txt", 30_000, 20_000)
+
+
+def test_round_trip_and_content_ids(tmp_path):
+    store = CorpusStore(tmp_path / "s.sqlite3")
+    cid = store.put(CHINESE, "text")
+    assert is_corpus_id(cid) and len(cid) == 16 and cid == corpus_id(CHINESE, "text")
+    assert store.get(cid) == (CHINESE, "text")
+    assert store.put(CHINESE, "text") == cid  # same content, same id, stored once
+    assert store.ids() == [cid]
+    words = store.put("low 5\nlower 2\n", "words")
+    assert store.get(words) == ("low 5\nlower 2\n", "words")
+    assert corpus_id("low 5\nlower 2\n", "text") != words  # the kind is part of the id
+    crlf = "a\r\nb\rc\x00\ufeff"
+    assert store.get(store.put(crlf, "upload")) == (crlf, "upload")  # bytes kept as they are
+    assert store.get("") is None and store.get(corpus_id("never stored")) is None
+    assert store.get("'; DROP TABLE corpora; --") is None and store.get("A" * 16) is None
+
+
+def test_bad_kinds_are_refused(tmp_path):
+    store = CorpusStore(tmp_path / "s.sqlite3")
+    for kind in ("", "Text", "a b", "x" * 40):
+        with pytest.raises(ValueError):
+            store.put("abc", kind)
+
+
+def test_the_store_outlives_the_object_and_the_process(tmp_path):
+    path = tmp_path / "deep" / "folder" / "s.sqlite3"  # folders created on demand
+    cid = CorpusStore(path).put(ENGLISH, "upload")
+    assert CorpusStore(path).get(cid) == (ENGLISH, "upload")
+    script = (
+        "import sys; from ui.corpus_store import CorpusStore; "
+        "text, kind = CorpusStore(sys.argv[1]).get(sys.argv[2]); print(len(text), kind)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(path), cid], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert proc.stdout.split() == [str(len(ENGLISH)), "upload"]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def _texts(n: int, size: int = 4_000) -> list[str]:
+    # different and hard to compress, so each stored text takes about `size` bytes
+    import random
+
+    rng = random.Random(7)
+    return [f"{i}:" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ,.") for _ in range(size)) for i in range(n)]
+
+
+def _stored_size(text: str) -> int:
+    return len(zlib.compress(text.encode("utf-8"), 6))
+
+
+def test_least_recently_used_texts_are_evicted_first(tmp_path):
+    a, b, c, d = _texts(4)
+    bound = _stored_size(a) + _stored_size(b) + _stored_size(c) + 10
+    store = CorpusStore(tmp_path / "s.sqlite3", max_bytes=bound)
+    ia, ib, ic = store.put(a), store.put(b), store.put(c)
+    assert store.ids() == [ia, ib, ic]
+    assert store.get(ia) == (a, "text")  # a is now the most recently used: b goes first
+    id_d = store.put(d)
+    assert store.get(ib) is None
+    assert store.ids() == [ic, ia, id_d]
+    assert store.total_bytes() <= bound
+    store.put(c)  # putting again counts as a use
+    e = _texts(5)[4]
+    store.put(e)
+    assert ia not in store and ic in store and id_d in store
+
+
+def test_total_size_stays_under_the_bound(tmp_path):
+    texts = _texts(30, 3_000)
+    bound = 5 * _stored_size(texts[0])
+    store = CorpusStore(tmp_path / "s.sqlite3", max_bytes=bound)
+    for t in texts:
+        cid = store.put(t)
+        assert store.total_bytes() <= bound
+        assert store.get(cid) == (t, "text")  # the text just put is never the one evicted
+    assert 3 <= len(store.ids()) <= 5
+    with pytest.raises(StoreError):
+        store.put(_texts(1, 20_000)[0])  # larger than the whole bound alone
+
+
+def test_concurrent_writers_and_readers_from_threads(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    texts = _texts(64, 500)
+    results: dict = {}
+    errors: list = []
+    barrier = threading.Barrier(8)
+
+    def worker(k: int) -> None:
+        store = CorpusStore(path)  # each session opens the store itself, as the app's sessions do
+        try:
+            barrier.wait()
+            for t in texts[k::8]:
+                cid = store.put(t, "text")
+                results[cid] = t
+                assert store.get(cid) == (t, "text")
+            for cid in list(results)[:20]:
+                got = store.get(cid)
+                assert got is not None and got[0] == results[cid]
+        except BaseException as err:  # reported below: an assertion in a thread would be lost
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    store = CorpusStore(path)
+    assert sorted(store.ids()) == sorted(corpus_id(t) for t in texts)
+    assert all(store.get(corpus_id(t)) == (t, "text") for t in texts)
+
+
+def test_the_default_store_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_EXPLORER_STORE", str(tmp_path / "env" / "c.sqlite3"))
+    monkeypatch.setenv("BPE_EXPLORER_STORE_MAX_BYTES", "12345")
+    assert corpus_store.default_path() == tmp_path / "env" / "c.sqlite3"
+    assert corpus_store.default_max_bytes() == 12345
+    cid = corpus_store.put("hello world", "text")
+    assert corpus_store.get(cid) == ("hello world", "text")
+    assert (tmp_path / "env" / "c.sqlite3").exists()
+    monkeypatch.delenv("BPE_EXPLORER_STORE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("BPE_EXPLORER_STORE_MAX_BYTES", "lots")
+    assert corpus_store.default_path() == tmp_path / "cache" / "bpe-explorer" / "corpora.sqlite3"
+    assert corpus_store.default_max_bytes() == corpus_store.DEFAULT_MAX_BYTES
+
+
+# ------------------------------------------------------------------------------------ packed texts
+@pytest.mark.parametrize(
+    "text", ["", "low low low lower", "你好啊 你好 你好啊 你好 我 啊 走", "👨\u200d👩\u200d👧\r\n\t\x00", CHINESE[:300]]
+)
+def test_short_texts_travel_in_the_url(text):
+    token = pack_text(text)
+    assert token is not None and len(token) <= PACK_MAX_CHARS
+    assert all(c.isascii() and (c.isalnum() or c in "-_") for c in token)
+    assert unpack_text(token) == text
+
+
+def test_long_texts_do_not_fit_in_the_url():
+    assert pack_text(ENGLISH) is None
+    assert pack_text(CHINESE) is None
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "",
+        "hello",
+        "z",
+        "z!!!!",
+        "zAAAA",
+        pack_text("the lowest price is lower than the last one")[:-6],  # cut short
+        "z" + "A" * 10_000,
+    ],
+)
+def test_garbage_tokens_raise_a_clear_error(token):
+    with pytest.raises(PackedTextError, match="the text in the link"):
+        unpack_text(token)
+
+
+def test_a_crafted_token_cannot_inflate_past_the_limit():
+    import base64
+
+    bomb = zlib.compress(b"a" * 2_000_000, 9)
+    token = "z" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    assert len(token) <= 4 * PACK_MAX_CHARS
+    with pytest.raises(PackedTextError, match="too large"):
+        unpack_text(token)

@@ -1,0 +1,267 @@
+"""Corpus texts kept on the server so a link (``?corpus=<id>``) works in another session and after a restart.
+
+* :class:`CorpusStore` -- a content-addressed store in one SQLite file (stdlib ``sqlite3``, WAL mode): ``put(text,
+  kind) -> corpus_id``, ``get(corpus_id) -> (text, kind) | None``. The id is derived from the content, so the same
+  text always gets the same id and a link never points at another text. Texts are stored zlib-compressed; the total
+  of the stored (compressed) sizes is kept under a bound by evicting the least recently used texts (``get`` counts
+  as a use).
+* :func:`put` / :func:`get` -- the same on the store of this server: its file is ``BPE_EXPLORER_STORE`` (default
+  ``corpora.sqlite3`` under the user's cache directory, ``$XDG_CACHE_HOME`` or ``~/.cache``, in ``bpe-explorer/``),
+  its bound ``BPE_EXPLORER_STORE_MAX_BYTES`` (default 200 MB).
+* :func:`pack_text` / :func:`unpack_text` -- a short text carried in the URL itself (zlib + URL-safe base64), so such
+  a link works on any server.
+
+Safe with many sessions and threads: every call opens its own connection (SQLite connections are not shared between
+threads), writes run in ``BEGIN IMMEDIATE`` transactions and wait up to :data:`BUSY_TIMEOUT_S` for a lock.
+No Streamlit here: the page code wires these functions in.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import os
+import re
+import sqlite3
+import time
+import zlib
+from contextlib import closing
+from functools import lru_cache
+from pathlib import Path
+
+STORE_ENV = "BPE_EXPLORER_STORE"
+MAX_BYTES_ENV = "BPE_EXPLORER_STORE_MAX_BYTES"
+#: Default bound of the stored (compressed) texts, in bytes.
+DEFAULT_MAX_BYTES = 200_000_000
+#: How long a call waits for another writer's lock, in seconds.
+BUSY_TIMEOUT_S = 30.0
+#: Characters of a corpus id: base32 (lower case, ``a-z2-7``) of the sha256 of the content -- 80 bits.
+ID_CHARS = 16
+KINDS_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_ID = re.compile(rf"[a-z2-7]{{{ID_CHARS}}}")
+
+#: Longest packed text (:func:`pack_text`) put into a URL, in characters of the packed form.
+PACK_MAX_CHARS = 1_500
+#: Largest text :func:`unpack_text` accepts, in UTF-8 bytes (a guard against a crafted link that inflates hugely).
+UNPACK_MAX_BYTES = 1_000_000
+_PACK_PREFIX = "z"  # format tag: zlib then URL-safe base64 without padding
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS corpora (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    data BLOB NOT NULL,        -- zlib-compressed UTF-8
+    size INTEGER NOT NULL,     -- len(data): what the bound counts
+    created REAL NOT NULL,     -- Unix time
+    used INTEGER NOT NULL      -- use sequence number: larger = more recently used
+);
+CREATE INDEX IF NOT EXISTS corpora_used ON corpora(used);
+"""
+
+
+class StoreError(RuntimeError):
+    """The store cannot keep a text (larger than the whole bound)."""
+
+
+class PackedTextError(ValueError):
+    """A ``corpus`` text carried in a URL is damaged, truncated or too large; ``str(err)`` says which (English:
+    the page shows its own translated message)."""
+
+
+def corpus_id(text: str, kind: str = "text") -> str:
+    """The id of ``text`` of ``kind``: the first :data:`ID_CHARS` characters of the base32 (lower case) sha256 of
+    ``kind``, a NUL and the UTF-8 text. The same text as a paste and as a word list gets two ids."""
+    digest = hashlib.sha256(kind.encode("ascii") + b"\0" + text.encode("utf-8")).digest()
+    return base64.b32encode(digest).decode("ascii").lower()[:ID_CHARS]
+
+
+def is_corpus_id(value: str) -> bool:
+    """True when ``value`` has the shape of a corpus id (it may still be unknown to the store)."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def default_path() -> Path:
+    """``BPE_EXPLORER_STORE``, else ``<cache dir>/bpe-explorer/corpora.sqlite3`` (``$XDG_CACHE_HOME`` or
+    ``~/.cache``)."""
+    configured = os.environ.get(STORE_ENV, "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+    return Path(cache) / "bpe-explorer" / "corpora.sqlite3"
+
+
+def default_max_bytes() -> int:
+    """``BPE_EXPLORER_STORE_MAX_BYTES`` when it is a positive integer, else :data:`DEFAULT_MAX_BYTES`."""
+    try:
+        value = int(os.environ.get(MAX_BYTES_ENV, ""))
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+    return value if value > 0 else DEFAULT_MAX_BYTES
+
+
+class CorpusStore:
+    """Texts by content id in one SQLite file, bounded in size with least-recently-used eviction.
+
+    Args:
+        path: the database file (created with its folder on first use).
+        max_bytes: bound on the total stored size (compressed bytes of every text).
+    """
+
+    def __init__(self, path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES):
+        if max_bytes < 1:
+            raise ValueError("max_bytes must be at least 1")
+        self.path = Path(path)
+        self.max_bytes = int(max_bytes)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(self._connect()) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")  # kept in the file: readers never wait for a writer
+            conn.executescript(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
+        return conn
+
+    def put(self, text: str, kind: str = "text") -> str:
+        """Store ``text`` (if not stored yet), mark it as just used, evict the least recently used others while
+        the total is over the bound; return its id.
+
+        Args:
+            text: the corpus (characters; stored as UTF-8, compressed).
+            kind: what it is, for the page that opens the link: a short lower-case word such as ``"text"``,
+                ``"upload"`` or ``"words"``.
+
+        Raises:
+            ValueError: a bad ``kind``. StoreError: the compressed text alone is larger than the bound.
+        """
+        if not KINDS_PATTERN.fullmatch(kind):
+            raise ValueError(f"a corpus kind is a short lower-case word, got {kind!r}")
+        cid = corpus_id(text, kind)
+        data = zlib.compress(text.encode("utf-8"), 6)
+        if len(data) > self.max_bytes:
+            raise StoreError(f"the text needs {len(data):,} bytes; the store holds {self.max_bytes:,}")
+        with closing(self._connect()) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                used = _next_use(conn)
+                conn.execute(
+                    "INSERT INTO corpora(id, kind, data, size, created, used) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT(id) DO UPDATE SET used = excluded.used",
+                    (cid, kind, data, len(data), time.time(), used),
+                )
+                self._evict(conn, keep=cid)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return cid
+
+    def _evict(self, conn: sqlite3.Connection, keep: str) -> None:
+        total = conn.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
+        if total <= self.max_bytes:
+            return
+        for cid, size in conn.execute("SELECT id, size FROM corpora WHERE id != ? ORDER BY used", (keep,)).fetchall():
+            conn.execute("DELETE FROM corpora WHERE id = ?", (cid,))
+            total -= size
+            if total <= self.max_bytes:
+                break
+
+    def get(self, corpus_id: str) -> tuple[str, str] | None:
+        """``(text, kind)`` of ``corpus_id``, marked as just used; ``None`` when unknown (never stored, evicted,
+        or not an id at all)."""
+        if not is_corpus_id(corpus_id):
+            return None
+        with closing(self._connect()) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute("SELECT kind, data FROM corpora WHERE id = ?", (corpus_id,)).fetchone()
+                if row is not None:
+                    conn.execute("UPDATE corpora SET used = ? WHERE id = ?", (_next_use(conn), corpus_id))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        if row is None:
+            return None
+        kind, data = row
+        return zlib.decompress(data).decode("utf-8"), kind
+
+    def __contains__(self, corpus_id: str) -> bool:
+        """Whether ``corpus_id`` is stored (does not count as a use)."""
+        with closing(self._connect()) as conn:
+            return conn.execute("SELECT 1 FROM corpora WHERE id = ?", (corpus_id,)).fetchone() is not None
+
+    def total_bytes(self) -> int:
+        """Total stored size (compressed bytes)."""
+        with closing(self._connect()) as conn:
+            return conn.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
+
+    def ids(self) -> list[str]:
+        """Stored ids, least recently used first."""
+        with closing(self._connect()) as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM corpora ORDER BY used")]
+
+
+def _next_use(conn: sqlite3.Connection) -> int:
+    # A counter rather than the clock: two uses in the same microsecond still have an order.
+    return conn.execute("SELECT COALESCE(MAX(used), 0) + 1 FROM corpora").fetchone()[0]
+
+
+@lru_cache(maxsize=4)
+def _store(path: str, max_bytes: int) -> CorpusStore:
+    return CorpusStore(path, max_bytes)
+
+
+def default_store() -> CorpusStore:
+    """This server's store (:func:`default_path`, :func:`default_max_bytes`), opened once per setting."""
+    return _store(str(default_path()), default_max_bytes())
+
+
+def put(text: str, kind: str = "text") -> str:
+    """:meth:`CorpusStore.put` on :func:`default_store`."""
+    return default_store().put(text, kind)
+
+
+def get(corpus_id: str) -> tuple[str, str] | None:
+    """:meth:`CorpusStore.get` on :func:`default_store`."""
+    return default_store().get(corpus_id)
+
+
+# ------------------------------------------------------------------------------------ text in the URL
+def pack_text(text: str) -> str | None:
+    """``text`` as a URL-safe token (``z`` + base64url of zlib level 9, no padding), or ``None`` when the token
+    would be longer than :data:`PACK_MAX_CHARS` characters (then store the text and link its id instead)."""
+    packed = base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+    token = _PACK_PREFIX + packed
+    return token if len(token) <= PACK_MAX_CHARS else None
+
+
+def unpack_text(token: str) -> str:
+    """The text of a :func:`pack_text` token.
+
+    Raises:
+        PackedTextError: not such a token (damaged or cut short, e.g. by a mail client), or a text larger than
+            :data:`UNPACK_MAX_BYTES`.
+    """
+    if not isinstance(token, str) or not token.startswith(_PACK_PREFIX) or len(token) > 4 * PACK_MAX_CHARS:
+        raise PackedTextError("the text in the link is not in a known format")
+    body = token[len(_PACK_PREFIX) :]
+    if not _BASE64URL.fullmatch(body):
+        raise PackedTextError("the text in the link is damaged or incomplete")
+    try:
+        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(raw, UNPACK_MAX_BYTES + 1)
+    except (binascii.Error, ValueError, zlib.error):
+        raise PackedTextError("the text in the link is damaged or incomplete") from None
+    if len(data) > UNPACK_MAX_BYTES:
+        raise PackedTextError("the text in the link is too large")
+    if not inflater.eof:
+        raise PackedTextError("the text in the link is damaged or incomplete")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PackedTextError("the text in the link is not valid UTF-8") from None
