@@ -1,63 +1,20 @@
-"""BPE Explorer: the stepper. Pick or paste a corpus, then step through BPE training merge by merge.
+"""BPE Explorer: the entry point. ``streamlit run app.py`` serves every page of ``pages/`` under the
+names below; each page draws the shared sidebar itself (``ui.page.start_page``).
 
-Thin on purpose: sidebar input -> one cached training run -> render the current step.
-Everything shared with the other pages lives in ``ui/``.
+The URL paths are part of shared links and stay as they are (``/``, ``/Side_by_side``...).
 """
 
 import streamlit as st
 
-from ui import render, state, training
-from ui.text import md_escape
+from ui.i18n import _
 
-st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
+PAGES = [
+    st.Page("pages/0_Step_through_BPE.py", title=_("Step through BPE"), icon="🧩", default=True),
+    st.Page("pages/1_Side_by_side.py", title=_("Side by side"), icon="🆚", url_path="Side_by_side"),
+    st.Page("pages/2_BPE_vs_BBPE.py", title=_("BPE vs BBPE"), icon="🔤", url_path="BPE_vs_BBPE"),
+    st.Page("pages/3_Encode_and_decode.py", title=_("Encode and decode"), icon="🔁", url_path="Encode_and_decode"),
+    st.Page("pages/4_Files.py", title=_("Files"), icon="💾", url_path="Files"),
+    st.Page("pages/5_How_BPE_works.py", title=_("How BPE works"), icon="📖", url_path="How_BPE_works"),
+]
 
-header = st.container()  # filled below, so that input messages appear under the title
-sel = state.sidebar()
-if sel.presentation:
-    # Presentation links open with the sidebar folded: more room for the class to read.
-    st.set_page_config(initial_sidebar_state="collapsed")
-render.setup_page(sel)
-
-with header:
-    if not sel.presentation:
-        st.title("BPE Explorer")
-    if sel.ok:
-        st.caption(md_escape(f"Byte-Pair Encoding, one merge at a time · {sel.label}"))
-
-run = training.get_run(sel)
-if run is None:
-    st.stop()
-
-
-@st.fragment
-def stepper(run, sel) -> None:
-    """Everything that changes with the step. A fragment: Next / Prev / the arrow keys / the slider
-    rerun only this part, not the sidebar, so a step costs the server and the browser less."""
-    mode = sel.byte_mode
-    present = sel.presentation
-    step = render.step_controls(run, presentation=present)
-    state.write_url(sel, step)
-
-    left, right = st.columns([5, 4], gap="medium")
-    with left:
-        render.merge_card(run, step, mode, present)
-    with right:
-        render.pair_table(run, step, mode, present)
-
-    st.subheader("Corpus")
-    render.corpus_table(run, step, mode, present)
-
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
-        st.subheader("Vocabulary")
-        render.vocabulary(run, step, mode, present)
-    with right:
-        st.subheader("Over all steps")
-        render.charts(run, step, present, columns=False)
-
-    if not present:
-        with st.expander("The rules this trainer follows"):
-            st.html(render.rules_html(run))
-
-
-stepper(run, sel)
+st.navigation(PAGES).run()

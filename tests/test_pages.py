@@ -11,62 +11,22 @@ import html
 import io
 import re
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from app_helpers import APP, PAGES, TIMEOUT, bodies, body_with, errors, no_exception, open_page
+from app_helpers import flat_text as text_of
+from corpora import TEXTBOOK, ZH_EMOJI
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core import files as bfiles
 from bpe_core.cli import build_parser, cmd_train
 from bpe_core.encoder import Tokenizer
-from ui import pages_common as pc
+from bpe_core.replay import replay_ranks
+from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
 from ui.presets import PRESETS
-from ui.state import text_box_guard_html
-
-TIMEOUT = 60
-REPO = Path(__file__).resolve().parent.parent
-APP = str(REPO / "app.py")
-PAGES = {
-    "side": "pages/1_Side_by_side.py",
-    "bbpe": "pages/2_BPE_vs_BBPE.py",
-    "encode": "pages/3_Encode_and_decode.py",
-    "files": "pages/4_Files.py",
-    "how": "pages/5_How_BPE_works.py",
-}
-TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-ZH_EMOJI = PRESETS["zh-emoji"].load_text()
-
-
-def open_page(name: str, **params) -> AppTest:
-    """app.py with ``params`` in the URL, then the page ``name``."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    no_exception(at)
-    return at.switch_page(PAGES[name]).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def bodies(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.get("html")]
-
-
-def body_with(at: AppTest, marker: str) -> str:
-    for b in bodies(at):
-        if marker in b:
-            return b
-    raise AssertionError(f"no st.html element containing {marker!r}; got {[b[:60] for b in bodies(at)]}")
-
-
-def text_of(fragment: str) -> str:
-    """Visible text of an HTML fragment (tags dropped, entities decoded, spaces collapsed)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+from ui.uploads import text_box_guard_html
 
 
 def element(fragment: str, element_id: str) -> str:
@@ -84,12 +44,6 @@ def token_ids(fragment: str) -> list[int]:
 def textbook_run(variant: str, **kw) -> object:
     cfg = TrainConfig(variant=variant, pretokenizer="whitespace", num_merges=10, min_frequency=2, **kw)
     return train(dict(TEXTBOOK), cfg)
-
-
-def errors(at: AppTest) -> str:
-    """Every error and warning shown, with Markdown escapes removed."""
-    shown = " ".join(e.value for e in at.error) + " " + " ".join(w.value for w in at.warning)
-    return re.sub(r"\\(.)", r"\1", shown)
 
 
 # ---------------------------------------------------------------------------------- every page
@@ -254,7 +208,7 @@ def test_side_by_side_encodes_a_typed_word_that_is_not_in_the_corpus():
     wolf = rows[1][2]
     assert wolf.count("bpe-chip unk") == 2  # char and eow columns
     # The choice survives a visit to another page.
-    at.switch_page("app.py").run()
+    at.switch_page(PAGES["stepper"]).run()
     at.switch_page(PAGES["side"]).run()
     assert at.multiselect[0].value == ["lowest", "wolf"]
 
@@ -374,7 +328,7 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     assert f"data-tokens='{len(ids)}'" in body_with(at, "enc-summary")
 
     # Replay: Apply twice shows the text after the two lowest-ranked merges it uses.
-    plan = pc.replay_ranks(traces)
+    plan = replay_ranks(traces)
     ranks = sorted({s.rank for tr in traces for s in tr.steps})
     assert [p[0] for p in plan] == ranks and ranks[:3] == [1, 2, 3]
     at.button(key="enc.next").click().run()
@@ -468,8 +422,8 @@ def test_snapshot_files_match_the_cli(tmp_path):
     for model, merges, step in ((run, ["--merges", "10"], None), (full, [], None), (full, ["--merges", "3"], 3)):
         out = io.StringIO()
         cmd_train(build_parser().parse_args(["train", str(path), "--variant", "eow", *merges, "--jsonl"]), out=out)
-        assert pc.snapshots_jsonl(model, step) == out.getvalue(), merges
-    frame = pd.read_csv(io.StringIO(pc.snapshots_csv(run)), keep_default_na=False)
+        assert snapshots_jsonl(model, step) == out.getvalue(), merges
+    frame = pd.read_csv(io.StringIO(snapshots_csv(run)), keep_default_na=False)
     assert list(frame.columns[:10]) == [
         "step", "left", "right", "token", "token_id", "count", "ties", "vocab_size", "corpus_tokens", "stop",
     ]  # fmt: skip
@@ -479,7 +433,7 @@ def test_snapshot_files_match_the_cli(tmp_path):
     assert first.token_id == run.snapshot(1).token and first.vocab_size == run.snapshot(1).vocab_size
     assert list(frame.stop) == [""] * 9 + [run.stop_reason]
     assert list(frame.corpus_tokens) == [s.corpus_tokens for s in run.snapshots]
-    cut = pd.read_csv(io.StringIO(pc.snapshots_csv(run, 3)), keep_default_na=False)
+    cut = pd.read_csv(io.StringIO(snapshots_csv(run, 3)), keep_default_na=False)
     assert len(cut) == 3 and cut.stop.iloc[-1] == "num_merges"
 
 
