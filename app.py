@@ -1,20 +1,22 @@
-"""BPE Explorer: the entry point. ``streamlit run app.py`` serves every page of ``pages/`` under the
-names below; each page draws the shared sidebar itself (``ui.page.start_page``).
-
-The URL paths are part of shared links and stay as they are (``/``, ``/Side_by_side``...).
+"""BPE Explorer: the entry point. ``streamlit run app.py`` serves the pages of :data:`ui.navigation.PAGES`
+under names a learner understands; each page draws the shared sidebar itself (``ui.page.start_page``).
 """
+
+from pathlib import Path
 
 import streamlit as st
 
 from ui.i18n import _
+from ui.navigation import PAGES
 
-PAGES = [
-    st.Page("pages/0_Step_through_BPE.py", title=_("Step through BPE"), icon="🧩", default=True),
-    st.Page("pages/1_Side_by_side.py", title=_("Side by side"), icon="🆚", url_path="Side_by_side"),
-    st.Page("pages/2_BPE_vs_BBPE.py", title=_("BPE vs BBPE"), icon="🔤", url_path="BPE_vs_BBPE"),
-    st.Page("pages/3_Encode_and_decode.py", title=_("Encode and decode"), icon="🔁", url_path="Encode_and_decode"),
-    st.Page("pages/4_Files.py", title=_("Files"), icon="💾", url_path="Files"),
-    st.Page("pages/5_How_BPE_works.py", title=_("How BPE works"), icon="📖", url_path="How_BPE_works"),
-]
+ROOT = Path(__file__).resolve().parent  # page scripts are found from here, wherever app.py is run from
 
-st.navigation(PAGES).run()
+
+def page(spec) -> st.Page:
+    script = ROOT / spec.script
+    if not spec.url_path:
+        return st.Page(script, title=_(spec.title), icon=spec.icon, default=True)
+    return st.Page(script, title=_(spec.title), icon=spec.icon, url_path=spec.url_path)
+
+
+st.navigation([page(spec) for spec in PAGES]).run()

@@ -25,6 +25,7 @@ from ui import charts, memo, page, persist, sidebar, training
 from ui.chips import chips_html, tokens_html
 from ui.corpus import text_corpus
 from ui.encoding import tokenizer_at, tokens_at
+from ui.i18n import ngettext
 from ui.presets import PRESETS
 from ui.settings import make_config, max_merges
 from ui.text import esc, esc_raw, md_escape
@@ -154,7 +155,7 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
     left, right = st.columns(2, gap="medium")
     with left:
         verdict = (
-            f"<span class='bpe-bad'>{n_unk} symbol{'s' if n_unk != 1 else ''} became &lt;unk&gt;</span>: the model "
+            f"<span class='bpe-bad'>{esc_raw(ngettext('{n} symbol became <unk>', '{n} symbols became <unk>', n_unk).format(n=n_unk))}</span>: the model "
             "has no token for a character it never saw, so that information is lost."
             if n_unk
             else "<span class='bpe-ok'>Every character was seen in training</span>: no &lt;unk&gt;."
@@ -178,9 +179,14 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
             )
         else:
             back = "Decoded back (differs from the input):"
-        verdict = (
-            f"<span class='bpe-ok'>No &lt;unk&gt;</span>: a character without a token falls back to its bytes "
-            f"({n_partial} byte token{'s' if n_partial != 1 else ''} here are pieces of a character, hatched)."
+        verdict = "<span class='bpe-ok'>No &lt;unk&gt;</span>: " + esc_raw(
+            ngettext(
+                "a character without a token falls back to its bytes ({n} byte token here is a piece of a "
+                "character, hatched).",
+                "a character without a token falls back to its bytes ({n} byte tokens here are pieces of a "
+                "character, hatched).",
+                n_partial,
+            ).format(n=n_partial)
         )
         st.html(
             f"<div class='bpe-card' id='bbpe-unseen-byte' data-partial='{n_partial}' data-roundtrip='{int(same)}'>"

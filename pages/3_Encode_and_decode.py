@@ -12,6 +12,7 @@ from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
 from ui import page, persist, sidebar, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
+from ui.i18n import ngettext
 from ui.settings import variant_title
 from ui.text import esc, esc_raw, md_escape
 
@@ -129,7 +130,7 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
             f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
             f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
             f"{chip_html(src, token, mode, present, 'new')}"
-            f"<span class='bpe-badge chosen'>{places} place{'s' if places != 1 else ''}</span></div>"
+            f"<span class='bpe-badge chosen'>{ngettext('{n} place', '{n} places', places).format(n=places)}</span></div>"
             f"<div class='bpe-muted'>The lowest-ranked pair left in the text: training learned it at step {rank:,}.</div>"
         )
     now = replay_ids(traces, rank)
@@ -173,8 +174,10 @@ def methods_section(tok, src, text, mode, present) -> None:
                 f"<td>{tokens_html(src, longest, mode, present, with_ids=False)}</td></tr>"
             )
         st.html(
-            f"<p class='bpe-note'>{len(diffs):,} word{'s' if len(diffs) != 1 else ''} of this text "
-            f"{'are' if len(diffs) != 1 else 'is'} split differently"
+            "<p class='bpe-note'>"
+            + ngettext(
+                "{n} word of this text is split differently", "{n} words of this text are split differently", len(diffs)
+            ).format(n=f"{len(diffs):,}")
             + (f" (the first {MAX_DIFFS} shown)" if len(diffs) > MAX_DIFFS else "")
             + ":</p><table class='bpe-table' id='enc-diffs'><thead><tr><th>word</th><th>by merge rank (GPT-2, what "
             "training did)</th><th>longest match first (the classic tutorial)</th></tr></thead>"

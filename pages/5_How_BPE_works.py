@@ -13,13 +13,14 @@ from ui.chips import chip_html, token_label
 from ui.corpus import words_corpus
 from ui.explain import merge_reason, rules_html, stop_reason_text
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
+from ui.presets import PRESETS
 from ui.text import esc, esc_raw
 
 # The modules (bpe_core re-exports a function named `pretokenize`, which hides the module attribute).
 TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
 PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
-TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
 OVERLAP = {"aaa": 1, "aaaa": 1}
 
 choice = page.start_page("How BPE works", "📖")

@@ -348,8 +348,6 @@ def test_malformed_or_inconsistent_model_uploads(vocab, merges, needles):
 # ----------------------------------------------------------------------------------- 1 MB inputs
 _BIG_APP = """
 import json, os, random, sys, threading, time
-from app_helpers import APP, PAGES, new_app, no_exception
-from app_helpers import REPO as REPO_ROOT
 from streamlit.testing.v1 import AppTest
 
 times = {{}}

@@ -20,7 +20,7 @@ from matplotlib.colors import to_hex
 from bpe_core import TrainedRun
 
 from . import memo
-from .i18n import _, ngettext
+from .i18n import ngettext
 from .text import esc, esc_raw, visible
 
 #: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as
@@ -245,8 +245,3 @@ def tokens_html(tokens, ids, mode: str = "utf8", presentation: bool = False, wit
         more = f"<span class='bpe-muted'>{esc_raw(text)}</span>"
     ident = f" id='{esc_raw(css_id)}'" if css_id else ""
     return f"<div class='bpe-toks'{ident}>{''.join(parts)}{more}</div>"
-
-
-def pair_text(tokens, left: int, right: int, mode: str = "utf8") -> str:
-    """``"e + s"``: a pair as plain text (not escaped)."""
-    return _("{left} + {right}").format(left=token_label(tokens, left, mode), right=token_label(tokens, right, mode))

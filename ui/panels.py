@@ -13,7 +13,7 @@ from bpe_core import TrainedRun
 from bpe_core.measures import total_words
 
 from . import memo, persist
-from .chips import chip_html, chips_html, token_label
+from .chips import chip_html, chips_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import ngettext
 from .text import clip, esc, esc_raw
@@ -114,15 +114,6 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     return (
         f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
         f"{_merge_chips(run, snap, step, mode, presentation)}</div>"
-    )
-
-
-def merge_text(run: TrainedRun, step: int, mode: str = "utf8") -> str:
-    """``"e + s → es (9)"``: merge ``step`` as plain text (not escaped)."""
-    snap = run.snapshot(step)
-    return (
-        f"{token_label(run, snap.left, mode)} + {token_label(run, snap.right, mode)} → "
-        f"{token_label(run, snap.token, mode)} ({snap.count:,})"
     )
 
 

@@ -6,9 +6,9 @@ never rename one. Texts longer than a line live in ``presets/`` next to ``preset
 (provenance and licences); they are read once per process (``newline=""``: CRLF is kept, as in the
 source files) and shared by every session.
 
-Settings use the URL parameter names of :mod:`ui.state` (``variant``, ``pre``, ``merges``,
+Settings use the URL parameter names of :mod:`ui.settings` (``variant``, ``pre``, ``merges``,
 ``vocab``, ``minf``, ``tie``, ``eow``, ``marker``, ``bytes``); a preset lists only what differs
-from :data:`ui.state.DEFAULT_SETTINGS`.
+from :data:`ui.settings.DEFAULT_SETTINGS`.
 """
 
 from __future__ import annotations
