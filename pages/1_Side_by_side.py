@@ -13,6 +13,7 @@ from bpe_core.replay import unknown_symbols
 from ui import charts, page, panels, persist, sidebar, stepper, training
 from ui.chips import chips_html, tokens_html
 from ui.encoding import tokens_at
+from ui.i18n import _
 from ui.settings import variant_title
 from ui.sidebar import Choice
 from ui.text import clip, esc, esc_raw, md_escape
@@ -128,9 +129,9 @@ def length_chart(runs: list, step: int, present: bool) -> None:
     st.vega_lite_chart(charts.lines_chart(series, "corpus tokens", step, present), width="stretch")
 
 
-choice = page.start_page("Side by side", "🆚")
+choice = page.start_page(_("Side by side"), "🆚")
 if not choice.display.presentation:
-    st.title("Side by side")
+    st.title(_("Side by side"))
 if not choice.ok:
     st.stop()
 caption(choice)

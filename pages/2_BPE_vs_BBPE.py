@@ -25,7 +25,7 @@ from ui import charts, memo, page, persist, sidebar, training
 from ui.chips import chips_html, tokens_html
 from ui.corpus import text_corpus
 from ui.encoding import tokenizer_at, tokens_at
-from ui.i18n import ngettext
+from ui.i18n import _, ngettext
 from ui.presets import PRESETS
 from ui.settings import make_config, max_merges
 from ui.text import esc, esc_raw, md_escape
@@ -346,10 +346,10 @@ def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
     )
 
 
-choice = page.start_page("BPE vs BBPE", "🔤")
+choice = page.start_page(_("BPE vs BBPE"), "🔤")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title("BPE vs byte-level BPE")
+    st.title(_("BPE vs byte-level BPE"))
 st.caption(
     "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE: GPT-2 and most "
     "large language models) starts from all 256 byte values of UTF-8. Same text, same settings, two alphabets."

@@ -12,7 +12,7 @@ from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
 from ui import page, persist, sidebar, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
-from ui.i18n import ngettext
+from ui.i18n import _, ngettext
 from ui.settings import variant_title
 from ui.text import esc, esc_raw, md_escape
 
@@ -227,10 +227,10 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
     )
 
 
-choice = page.start_page("Encode and decode", "🔁")
+choice = page.start_page(_("Encode and decode"), "🔁")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title("Encode & decode")
+    st.title(_("Encode & decode"))
 run = training.get_run(choice.corpus, choice.config)
 if run is None:
     st.stop()

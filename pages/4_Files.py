@@ -15,6 +15,7 @@ from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
 from ui import memo, page, persist, sidebar, training, uploads
 from ui.chips import tokens_html
 from ui.encoding import tokenizer_at
+from ui.i18n import _
 from ui.settings import variant_title
 from ui.text import esc_raw, md_escape
 
@@ -152,10 +153,10 @@ def upload_and_encode(mode: str, present: bool) -> None:
         st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
 
 
-choice = page.start_page("Files", "💾")
+choice = page.start_page(_("Files"), "💾")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title("Files")
+    st.title(_("Files"))
 st.subheader("Download the model trained here")
 run = training.get_run(choice.corpus, choice.config)
 if run is not None:

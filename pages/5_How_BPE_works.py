@@ -12,6 +12,7 @@ from ui import page, sidebar, training
 from ui.chips import chip_html, token_label
 from ui.corpus import words_corpus
 from ui.explain import merge_reason, rules_html, stop_reason_text
+from ui.i18n import _
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
 from ui.text import esc, esc_raw
@@ -23,11 +24,11 @@ PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
 TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
 OVERLAP = {"aaa": 1, "aaaa": 1}
 
-choice = page.start_page("How BPE works", "📖")
+choice = page.start_page(_("How BPE works"), "📖")
 present = choice.display.presentation
 mode = choice.display.byte_mode
 if not present:
-    st.title("How BPE works")
+    st.title(_("How BPE works"))
 sidebar.write_url(choice)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from .i18n import _
 from .settings import Display
 from .sidebar import Choice, sidebar
 
@@ -33,8 +34,8 @@ def start_page(title: str | None, icon: str) -> Choice:
     """Browser title (``"<title> · BPE Explorer"``; ``None``: just ``BPE Explorer``), the shared sidebar
     (its corpus and settings are every page's) and the CSS. Returns the sidebar's
     :class:`ui.sidebar.Choice` (which may be not ``ok``: a message was shown)."""
-    st.set_page_config(page_title=f"{title} · BPE Explorer" if title else "BPE Explorer", page_icon=icon,
-                       layout="wide")  # fmt: skip
+    browser_title = _("{page} · BPE Explorer").format(page=title) if title else _("BPE Explorer")
+    st.set_page_config(page_title=browser_title, page_icon=icon, layout="wide")
     choice = sidebar()
     if choice.display.presentation:
         # Presentation links open with the sidebar folded: more room for the class to read.
