@@ -70,3 +70,8 @@ def errors(at: AppTest) -> str:
     """Every error and warning shown, with Markdown escapes removed."""
     shown = " ".join(e.value for e in at.error) + " " + " ".join(w.value for w in at.warning)
     return re.sub(r"\\(.)", r"\1", shown)
+
+
+def token_ids(fragment: str) -> list[int]:
+    """The ids of the chips in an HTML fragment, in order."""
+    return [int(t) for t in re.findall(r'data-token="(\d+)"', fragment)]
