@@ -3,7 +3,7 @@ merges over Jules Verne's *All Around the Moon*), around step 5,000.
 
 Three measurements, each printed as median and p95 (milliseconds):
 
-1. **render path**: the ``ui.render`` calls app.py makes for one step (merge card, pair table,
+1. **render path**: the ``ui`` panel calls the stepper page makes for one step (merge card, pair table,
    corpus table, vocabulary + merge tree, charts), run in-process on the trained run. This is
    the app's own work per step, without Streamlit's websocket.
 2. **script rerun (AppTest)**: the whole ``app.py`` run after a click on Next (AppTest reruns the
@@ -51,11 +51,11 @@ def summary(name: str, seconds: list[float]) -> str:
 
 def train_book():
     from bpe_core import corpus_words, train
-    from ui import state
     from ui.presets import PRESETS
+    from ui.settings import make_config, preset_settings
 
     preset = PRESETS[PRESET]
-    config = state._make_config(state.preset_settings(preset), "preset")
+    config = make_config(preset_settings(preset))
     t0 = time.perf_counter()
     words = corpus_words(preset.load_text(), config)
     run = train(words, config)
@@ -68,32 +68,32 @@ def train_book():
 def bench_render(run, steps: int) -> None:
     import streamlit as st
 
-    from ui import render
+    from ui import charts, chips, panels, vocabulary
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     mode, present = "utf8", False
-    render.charts(run, 0)  # per-run chart data is built once (on the first visit of any step)
+    charts.charts(run, 0)  # per-run chart data is built once (on the first visit of any step)
     parts: dict[str, list[float]] = {k: [] for k in ("merge card", "pair table", "corpus", "vocabulary", "charts")}
     total = []
     for step in range(START, START + steps):
         t_all = time.perf_counter()
         t = time.perf_counter()
-        render.merge_card(run, step, mode, present)
+        panels.merge_card(run, step, mode, present)
         parts["merge card"].append(time.perf_counter() - t)
         t = time.perf_counter()
-        render.pair_table(run, step, mode, present)
+        panels.pair_table(run, step, mode, present)
         parts["pair table"].append(time.perf_counter() - t)
         t = time.perf_counter()
-        st.html(render.corpus_table_html(run, step, mode, present, 25))
+        st.html(panels.corpus_table_html(run, step, mode, present, 25))
         parts["corpus"].append(time.perf_counter() - t)
         t = time.perf_counter()
         size = run.vocab_size_at(step)
         ids = list(range(size - 1, max(run.num_base, size - 60) - 1, -1))
-        st.html(render.chips_html(run, ids, mode, run.snapshot(step).token, present))
-        st.html(render.merge_tree_html(run, run.snapshot(step).token, mode, present))
+        st.html(chips.chips_html(run, ids, mode, run.snapshot(step).token, present))
+        st.html(vocabulary.merge_tree_html(run, run.snapshot(step).token, mode, present))
         parts["vocabulary"].append(time.perf_counter() - t)
         t = time.perf_counter()
-        render.charts(run, step, present)
+        charts.charts(run, step, present)
         parts["charts"].append(time.perf_counter() - t)
         total.append(time.perf_counter() - t_all)
     print("\n1. render path, in-process, per step")

@@ -27,6 +27,7 @@ from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
 from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX
+from .snapshots import jsonl_line, merge_record
 from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
 from .variants import EOW_STYLES, VARIANTS
 
@@ -225,27 +226,6 @@ def _readable(value) -> str:
     if not value or any(c.isspace() or not c.isprintable() for c in value):
         return json.dumps(value, ensure_ascii=False)
     return value
-
-
-def jsonl_line(obj) -> str:
-    """One ``--jsonl`` output line (no newline): compact JSON with non-ASCII kept as UTF-8."""
-    return json.dumps(obj, ensure_ascii=False)
-
-
-def merge_record(run, snap) -> dict:
-    """The ``--jsonl`` object of one merge."""
-    return {
-        "step": snap.step,
-        "left": run.token_wire(snap.left),
-        "right": run.token_wire(snap.right),
-        "token": run.token_wire(snap.token),
-        "count": snap.count,
-        "left_hex": run.token_hex(snap.left),
-        "right_hex": run.token_hex(snap.right),
-        "ties": snap.ties,
-        "vocab_size": snap.vocab_size,
-        "corpus_tokens": snap.corpus_tokens,
-    }
 
 
 def _progress(total: int | None):

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import NamedTuple
 
+from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, word_counts
 from .run import TrainedRun, hf_base_ranks, rev_key
 from .variants import DEFAULT_PRETOKENIZER, Variant
@@ -54,20 +55,6 @@ from .variants import DEFAULT_PRETOKENIZER, Variant
 TIE_BREAKS = ("first-seen", "hf", "lexical")
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 
-RULES = {
-    "counting": "Every adjacent pair inside each word type is counted, weighted by the word's frequency; "
-    "overlapping windows all count (a a a holds (a, a) twice). Pairs never cross pre-token boundaries.",
-    "applying": "A merge rewrites each occurrence left to right without overlap: a a a becomes aa a.",
-    "first-seen": "Ties go to the pair seen first: word types in order of first appearance, then left to right "
-    "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe).",
-    "hf": "Ties go to the smallest (id_left, id_right): ids go to the characters sorted by code point (byte-level: "
-    "by the GPT-2 alias character), then to the end-of-word symbols, then to merged tokens in creation order "
-    "(Hugging Face tokenizers' BpeTrainer).",
-    "lexical": "Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe).",
-    "tokens": "A token is its string: two merges that build the same string give one vocabulary entry.",
-    "stopping": "Stop after the requested number of merges, when the vocabulary reaches the requested size, "
-    "when the best pair's count is below the minimum frequency, or when no pair is left.",
-}
 
 _SHIFT = 32  # a pair (left, right) is stored as the int left << 32 | right (faster to hash than a tuple)
 _MASK = (1 << _SHIFT) - 1

@@ -1,12 +1,19 @@
 """Encode & decode: new text -> token chips with ids, a replay of the merges one at a time, rank order
 (GPT-2) vs longest match (the classic tutorial) where they differ, and ids -> text. The tokenizer
-is the sidebar corpus's run, after merges 1..k."""
+is the sidebar corpus's run, after merges 1..k.
+
+Inputs (the sidebar, k, the text, ids) -> a tokenizer and its traces (bpe_core) -> four sections.
+"""
 
 import streamlit as st
 
 from bpe_core import InputError, clean_text
-from ui import pages_common as pc
-from ui import render, state
+from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
+from ui import page, persist, sidebar, training
+from ui.chips import chip_html, tokens_html
+from ui.encoding import tokenizer_at, tokens_at
+from ui.i18n import _, ngettext
+from ui.settings import variant_title
 from ui.text import esc, esc_raw, md_escape
 
 MAX_CHARS = 20_000  # longer texts are cut (encoding is fast; drawing 20,000 chips is not)
@@ -23,91 +30,81 @@ SAMPLES = {
     "pg16457-book": "Their last farewells were said in the vast silence of space.",
 }
 
-sel = pc.start_page("Encode and decode", "🔁")
-present = sel.presentation
-mode = sel.byte_mode
-if not present:
-    st.title("Encode & decode")
-if not sel.ok:
-    st.stop()
-run = pc.get_runs([sel])[0]
-if run is None:
-    st.stop()
-state.write_url(sel)
-n = run.num_steps
 
-# ------------------------------------------------------------------------------ the tokenizer
-run_key = pc.short_key(sel.cache_key)
-k_name = f"enc.k.{run_key}"
-if n > 0:
-    st.slider(
-        "Use merges 1 … k (the tokenizer after step k)",
-        0, n, key=pc.seeded(k_name, n), on_change=pc.keep, args=(k_name,),
-        help="Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an earlier vocabulary.",
-    )  # fmt: skip
-k = max(0, min(n, int(pc.kept(k_name, n))))
-tok = pc.tokenizer_at(run, k)
-view = pc.view_of(run, k)
-st.caption(
-    md_escape(
-        f"Tokenizer: {sel.label}, {pc.variant_title(run.variant.kind, run.config).lower()}, pre-tokenizer "
-        f"{tok.pretokenizer}, merges 1–{k:,} of {n:,}, vocabulary {tok.vocab_size:,} tokens"
-        + ("" if run.variant.is_bytes else " (+ <unk> for characters it never saw)")
-        + "."
+def pick_k(choice, run) -> int:
+    """The slider choosing how many merges the tokenizer uses; the tokenizer's caption."""
+    n = run.num_steps
+    name = f"pg.enc.k.{persist.short_key(choice.corpus.digest, choice.config)}"
+    if n > 0:
+        st.slider(
+            "Use merges 1 … k (the tokenizer after step k)",
+            0, n, key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
+            help="Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an earlier vocabulary.",
+        )  # fmt: skip
+    k = max(0, min(n, int(persist.kept(name, n))))
+    tok = tokenizer_at(run, k)
+    st.caption(
+        md_escape(
+            f"Tokenizer: {choice.label}, {variant_title(run.variant.kind, run.config).lower()}, pre-tokenizer "
+            f"{tok.pretokenizer}, merges 1–{k:,} of {n:,}, vocabulary {tok.vocab_size:,} tokens"
+            + ("" if run.variant.is_bytes else " (+ <unk> for characters it never saw)")
+            + "."
+        )
     )
-)
+    return k
 
-text_name = f"enc.text.{sel.digest[:12]}"
-default_text = SAMPLES.get(sel.preset.id if sel.preset else "", "")
-if not default_text:
-    words = run.words[:12]
-    default_text = (" " if tok.pretokenizer == "whitespace" else "").join(words)
-st.text_area("Text to encode", key=pc.seeded(text_name, default_text), on_change=pc.keep, args=(text_name,), height=90)
-text = pc.kept(text_name, default_text)
-try:
-    text = clean_text(text)
-except InputError as err:
-    st.error(md_escape(str(err)))
-    st.stop()
-if len(text) > MAX_CHARS:
-    st.warning(f"The text is {len(text):,} characters; only the first {MAX_CHARS:,} are encoded here.")
-    text = text[:MAX_CHARS]
-if not text.strip():
-    st.info("Type or paste some text above to encode it.")
-    st.stop()
 
-ids, traces = tok.encode_with_trace(text)
-unknown = pc.unknown_symbols(tok, text)
-n_unk = sum(1 for t in ids if t == tok.unk_id)
+def text_to_encode(choice, run, tok) -> str:
+    """The text box (default: a sample for the preset, else the corpus's first words); stops the page
+    when there is nothing to encode."""
+    name = f"pg.enc.text.{choice.corpus.digest[:12]}"
+    default = SAMPLES.get(choice.preset.id if choice.preset else "", "")
+    if not default:
+        default = (" " if tok.pretokenizer == "whitespace" else "").join(run.words[:12])
+    st.text_area("Text to encode", key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=90)
+    try:
+        text = clean_text(persist.kept(name, default))
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        st.stop()
+    if len(text) > MAX_CHARS:
+        st.warning(f"The text is {len(text):,} characters; only the first {MAX_CHARS:,} are encoded here.")
+        text = text[:MAX_CHARS]
+    if not text.strip():
+        st.info("Type or paste some text above to encode it.")
+        st.stop()
+    return text
 
-# ------------------------------------------------------------------------------ 1. tokens
-st.subheader("1 · Tokens and their ids")
-ratio = len(text) / len(ids) if ids else 0.0
-summary = f"{len(text):,} characters → {len(ids):,} tokens ({ratio:.2f} characters per token)"
-if n_unk:
-    summary += f"; {n_unk} unknown (&lt;unk&gt;: characters the training corpus never had)"
-st.html(
-    f"<p class='bpe-note' id='enc-summary' data-tokens='{len(ids)}' data-unk='{n_unk}'>{summary}.</p>"
-    + pc.tokens_html(view, ids, mode, present, unknown=unknown, css_id="enc-tokens")
-)
-if not present:
-    st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
 
-# ------------------------------------------------------------------------------ 2. replay
-st.subheader("2 · Replay the merges, one at a time")
-plan = pc.replay_ranks(traces)
-if not plan:
-    st.info(
-        "No merge applies to this text: every word stays split into its "
-        + ("bytes." if run.variant.is_bytes else "characters.")
-        + (" Use more merges (the slider above)." if k < n else "")
+def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:
+    st.subheader("1 · Tokens and their ids")
+    ratio = len(text) / len(ids) if ids else 0.0
+    summary = f"{len(text):,} characters → {len(ids):,} tokens ({ratio:.2f} characters per token)"
+    if n_unk:
+        summary += f"; {n_unk} unknown (&lt;unk&gt;: characters the training corpus never had)"
+    st.html(
+        f"<p class='bpe-note' id='enc-summary' data-tokens='{len(ids)}' data-unk='{n_unk}'>{summary}.</p>"
+        + tokens_html(src, ids, mode, present, unknown=unknown, css_id="enc-tokens")
     )
-else:
-    replay_name = f"enc.replay.{pc.short_key(run_key, k, text)}"
-    j = max(0, min(len(plan), int(pc.kept(replay_name, 0))))
+    if not present:
+        st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
+
+
+def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -> None:
+    st.subheader("2 · Replay the merges, one at a time")
+    plan = replay_ranks(traces)
+    unit = "bytes" if run.variant.is_bytes else "characters"
+    if not plan:
+        st.info(
+            f"No merge applies to this text: every word stays split into its {unit}."
+            + (" Use more merges (the slider above)." if k < run.num_steps else "")
+        )
+        return
+    name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
+    j = max(0, min(len(plan), int(persist.kept(name, 0))))
 
     def go(value: int) -> None:
-        pc.put(replay_name, max(0, min(len(plan), value)))
+        persist.put(name, max(0, min(len(plan), value)))
 
     cols = st.columns([1, 1, 1, 1, 4], vertical_alignment="center")
     cols[0].button("⏮ Start", key="enc.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
@@ -119,110 +116,133 @@ else:
         f"<span class='of'>of {len(plan)} merges</span></div>"
     )
     if j == 0:
-        rank = 0
+        rank, new_token = 0, None
         head = (
-            "<div class='bpe-reason'>Start: every word split into its "
-            + ("bytes" if run.variant.is_bytes else "characters")
-            + ". The encoder now repeats: <b>find the adjacent pair with the lowest merge rank</b> (learned earliest), "
-            "merge all its occurrences, until no pair has a rank.</div>"
+            f"<div class='bpe-reason'>Start: every word split into its {unit}. The encoder now repeats: "
+            "<b>find the adjacent pair with the lowest merge rank</b> (learned earliest), merge all its occurrences, "
+            "until no pair has a rank.</div>"
         )
-        new_token = None
     else:
         rank, left, right, token, places = plan[j - 1]
         new_token = token
         head = (
             f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'><span class='op'>Rank {rank:,}:</span>"
-            f"{render.chip_html(view, left, mode, present)}<span class='op'>+</span>"
-            f"{render.chip_html(view, right, mode, present)}<span class='op'>→</span>"
-            f"{render.chip_html(view, token, mode, present, 'new')}"
-            f"<span class='bpe-badge chosen'>{places} place{'s' if places != 1 else ''}</span></div>"
+            f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
+            f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
+            f"{chip_html(src, token, mode, present, 'new')}"
+            f"<span class='bpe-badge chosen'>{ngettext('{n} place', '{n} places', places).format(n=places)}</span></div>"
             f"<div class='bpe-muted'>The lowest-ranked pair left in the text: training learned it at step {rank:,}.</div>"
         )
-    now = pc.replay_ids(traces, rank)
+    now = replay_ids(traces, rank)
     st.html(
         f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
-        + pc.tokens_html(
-            view, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
+        + tokens_html(
+            src, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
         )
         + f"</div><p class='bpe-muted'>{len(now):,} tokens.</p></div>"
     )
-    if not present:
-        rows = []
-        for i, (r, left, right, token, places) in enumerate(plan, start=1):
-            css = "chosen" if i == j else ""
-            rows.append(
-                f"<tr class='{css}'><td class='num'>{i}</td><td class='num'>{r:,}</td>"
-                f"<td class='pair'>{render.chip_html(view, left, mode)} + {render.chip_html(view, right, mode)} → "
-                f"{render.chip_html(view, token, mode)}</td><td class='num'>{places}</td></tr>"
-            )
-        with st.expander(f"All {len(plan)} merges this text uses, in rank order"):
-            st.html(
-                "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th><th>rank</th><th>merge</th>"
-                f"<th>places</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            )
-
-# ------------------------------------------------------------------------------ 3. rank vs longest match
-st.subheader("3 · Merge rank vs longest match")
-diffs = []
-seen = set()
-for piece, by_rank, longest in tok.compare_methods(text):
-    if by_rank != longest and piece not in seen:
-        seen.add(piece)
-        diffs.append((piece, by_rank, longest))
-if diffs:
+    if present:
+        return
     rows = []
-    for piece, by_rank, longest in diffs[:MAX_DIFFS]:
+    for i, (r, left, right, token, places) in enumerate(plan, start=1):
         rows.append(
-            f"<tr><td class='word'>{esc(piece)}</td>"
-            f"<td>{pc.tokens_html(view, by_rank, mode, present, with_ids=False, unknown=pc.unknown_symbols(tok, piece))}</td>"
-            f"<td>{pc.tokens_html(view, longest, mode, present, with_ids=False)}</td></tr>"
+            f"<tr class='{'chosen' if i == j else ''}'><td class='num'>{i}</td><td class='num'>{r:,}</td>"
+            f"<td class='pair'>{chip_html(src, left, mode)} + {chip_html(src, right, mode)} → "
+            f"{chip_html(src, token, mode)}</td><td class='num'>{places}</td></tr>"
         )
-    st.html(
-        f"<p class='bpe-note'>{len(diffs):,} word{'s' if len(diffs) != 1 else ''} of this text "
-        f"{'are' if len(diffs) != 1 else 'is'} split differently"
-        + (f" (the first {MAX_DIFFS} shown)" if len(diffs) > MAX_DIFFS else "")
-        + ":</p><table class='bpe-table' id='enc-diffs'><thead><tr><th>word</th><th>by merge rank (GPT-2, what training did)</th>"
-        f"<th>longest match first (the classic tutorial)</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
-else:
-    st.html("<p class='bpe-note' id='enc-diffs-none'>Both methods split every word of this text the same way.</p>")
-st.caption(
-    "By rank replays training: the earliest-learned pair is merged first, so a word seen in training gets its "
-    "training split. Longest match ignores the order: it takes the longest vocabulary token found in the word "
-    "(more frequent first among equals), then splits the rest the same way. On a larger corpus (try All Around "
-    "the Moon, chapter I, with 'Their last farewells') they often disagree."
-)
+    with st.expander(f"All {len(plan)} merges this text uses, in rank order"):
+        st.html(
+            "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th><th>rank</th><th>merge</th>"
+            f"<th>places</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
 
-# ------------------------------------------------------------------------------ 4. ids -> text
-st.subheader("4 · Ids → text")
-ids_name = f"enc.ids.{pc.short_key(run_key, k, text)}"
-default_ids = " ".join(str(t) for t in ids[:2000])
-st.text_input("Token ids (separated by spaces or commas)", key=pc.seeded(ids_name, default_ids), on_change=pc.keep,
-              args=(ids_name,))  # fmt: skip
-raw_ids = pc.kept(ids_name, default_ids)
-try:
-    wanted = pc.parse_ids(raw_ids)
-    decoded = tok.decode(wanted)
-except (InputError, ValueError) as err:
-    st.error(md_escape(str(err)) + " Valid ids go from 0 to " + f"{max(tok.values):,}.")
-else:
+
+def methods_section(tok, src, text, mode, present) -> None:
+    st.subheader("3 · Merge rank vs longest match")
+    diffs, seen = [], set()
+    for piece, by_rank, longest in tok.compare_methods(text):
+        if by_rank != longest and piece not in seen:
+            seen.add(piece)
+            diffs.append((piece, by_rank, longest))
+    if diffs:
+        rows = []
+        for piece, by_rank, longest in diffs[:MAX_DIFFS]:
+            unknown = unknown_symbols(tok, piece)
+            rows.append(
+                f"<tr><td class='word'>{esc(piece)}</td>"
+                f"<td>{tokens_html(src, by_rank, mode, present, with_ids=False, unknown=unknown)}</td>"
+                f"<td>{tokens_html(src, longest, mode, present, with_ids=False)}</td></tr>"
+            )
+        st.html(
+            "<p class='bpe-note'>"
+            + ngettext(
+                "{n} word of this text is split differently", "{n} words of this text are split differently", len(diffs)
+            ).format(n=f"{len(diffs):,}")
+            + (f" (the first {MAX_DIFFS} shown)" if len(diffs) > MAX_DIFFS else "")
+            + ":</p><table class='bpe-table' id='enc-diffs'><thead><tr><th>word</th><th>by merge rank (GPT-2, what "
+            "training did)</th><th>longest match first (the classic tutorial)</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
+    else:
+        st.html("<p class='bpe-note' id='enc-diffs-none'>Both methods split every word of this text the same way.</p>")
+    st.caption(
+        "By rank replays training: the earliest-learned pair is merged first, so a word seen in training gets its "
+        "training split. Longest match ignores the order: it takes the longest vocabulary token found in the word "
+        "(more frequent first among equals), then splits the rest the same way. On a larger corpus (try All Around "
+        "the Moon, chapter I, with 'Their last farewells') they often disagree."
+    )
+
+
+def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -> None:
+    st.subheader("4 · Ids → text")
+    name = f"pg.enc.ids.{persist.short_key(run_key, k, text)}"
+    default = " ".join(str(t) for t in ids[:2000])
+    st.text_input("Token ids (separated by spaces or commas)", key=persist.seeded(name, default),
+                  on_change=persist.keep, args=(name,))  # fmt: skip
+    try:
+        wanted = parse_ids(persist.kept(name, default))
+        decoded = tok.decode(wanted)
+    except (InputError, ValueError) as err:
+        st.error(md_escape(str(err)) + " Valid ids go from 0 to " + f"{max(tok.values):,}.")
+        return
     if not wanted:
         st.info("Type some token ids above.")
-    else:
-        back = ""
-        if wanted == ids:
-            if decoded == text:
-                back = "<span class='bpe-ok'>Exactly the text above.</span>"
-            else:
-                reasons = []
-                if tok.pretokenizer == "whitespace":
-                    reasons.append("the whitespace pre-tokenizer drops whitespace"
-                                   + (" (the end-of-word marker brings back one space between words)" if run.variant.kind == "eow" else ""))  # fmt: skip
-                if n_unk:
-                    reasons.append("&lt;unk&gt; cannot be turned back into the character it replaced")
-                back = "Not exactly the text above" + (": " + "; ".join(reasons) if reasons else "") + "."
-        st.html(
-            pc.tokens_html(view, wanted, mode, present, css_id="enc-decode-tokens")
-            + f"<p class='bpe-muted'>Decoded ({len(wanted):,} ids): {back}</p>"
-            + f"<div class='bpe-text' id='enc-decoded'>{esc_raw(decoded)}</div>"
-        )
+        return
+    back = ""
+    if wanted == ids:
+        if decoded == text:
+            back = "<span class='bpe-ok'>Exactly the text above.</span>"
+        else:
+            reasons = []
+            if tok.pretokenizer == "whitespace":
+                reasons.append("the whitespace pre-tokenizer drops whitespace"
+                               + (" (the end-of-word marker brings back one space between words)" if run.variant.kind == "eow" else ""))  # fmt: skip
+            if n_unk:
+                reasons.append("&lt;unk&gt; cannot be turned back into the character it replaced")
+            back = "Not exactly the text above" + (": " + "; ".join(reasons) if reasons else "") + "."
+    st.html(
+        tokens_html(src, wanted, mode, present, css_id="enc-decode-tokens")
+        + f"<p class='bpe-muted'>Decoded ({len(wanted):,} ids): {back}</p>"
+        + f"<div class='bpe-text' id='enc-decoded'>{esc_raw(decoded)}</div>"
+    )
+
+
+choice = page.start_page(_("Encode and decode"), "🔁")
+mode, present = choice.display.byte_mode, choice.display.presentation
+if not present:
+    st.title(_("Encode & decode"))
+run = training.get_run(choice.corpus, choice.config)
+if run is None:
+    st.stop()
+sidebar.write_url(choice)
+run_key = persist.short_key(choice.corpus.digest, choice.config)
+k = pick_k(choice, run)
+tok, src = tokenizer_at(run, k), tokens_at(run, k)
+text = text_to_encode(choice, run, tok)
+ids, traces = tok.encode_with_trace(text)
+unknown = unknown_symbols(tok, text)
+n_unk = sum(1 for t in ids if t == tok.unk_id)
+tokens_section(src, text, ids, unknown, n_unk, mode, present)
+replay_section(run, src, traces, unknown, k, text, run_key, mode, present)
+methods_section(tok, src, text, mode, present)
+decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present)

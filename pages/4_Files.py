@@ -1,5 +1,8 @@
 """Files: download the sidebar run's model (merges.txt, vocab.json, tokenizer.json) and its training
-history (snapshots as CSV and JSONL); upload a GPT-2-style vocab.json + merges.txt and encode with it."""
+history (snapshots as CSV and JSONL); upload a GPT-2-style vocab.json + merges.txt and encode with it.
+
+Inputs (the sidebar, k; two uploaded files and a text) -> file texts and an encoding (bpe_core) -> rows.
+"""
 
 import hashlib
 
@@ -8,59 +11,59 @@ import streamlit as st
 from bpe_core import InputError, clean_text
 from bpe_core import files as bfiles
 from bpe_core.inputs import format_size
-from ui import pages_common as pc
-from ui import state
+from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
+from ui import memo, page, persist, sidebar, training, uploads
+from ui.chips import tokens_html
+from ui.encoding import tokenizer_at
+from ui.i18n import _
+from ui.settings import variant_title
 from ui.text import esc_raw, md_escape
 
 PREVIEW_LINES = 8
 DEFAULT_UPLOAD_TEXT = "Hello world! 你好 👋"
 
-sel = pc.start_page("Files", "💾")
-present = sel.presentation
-mode = sel.byte_mode
-if not present:
-    st.title("Files")
+TOKENIZER_JSON_PROBLEM = (
+    "Hugging Face's BPE model can express byte-level BPE and the end-of-word marker attached to the last "
+    "character, not this layout. Choose the Bytes variant, or end-of-word marker 'attached', in the sidebar."
+)
+MIMES = {".txt": "text/plain", ".json": "application/json", ".csv": "text/csv", ".jsonl": "application/jsonl"}
+FILES = ("merges.txt", "vocab.json", "tokenizer.json", "snapshots.csv", "snapshots.jsonl")
 
 
-# ------------------------------------------------------------------------------ download
-st.subheader("Download the model trained here")
-run = pc.get_runs([sel])[0] if sel.ok else None
-if run is not None:
-    state.write_url(sel)
+def pick_k(choice, run) -> int:
     n = run.num_steps
-    k_name = f"files.k.{pc.short_key(sel.cache_key)}"
+    name = f"pg.files.k.{persist.short_key(choice.corpus.digest, choice.config)}"
     st.number_input(
         f"Merges to include (0–{n:,}; the model after that step)", min_value=0, max_value=max(n, 0), step=1,
-        key=pc.seeded(k_name, n), on_change=pc.keep, args=(k_name,),
+        key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
     )  # fmt: skip
-    k = max(0, min(n, int(pc.kept(k_name, n))))
-    tok = pc.tokenizer_at(run, k)
-    kind = run.variant.kind
+    return max(0, min(n, int(persist.kept(name, n))))
+
+
+def downloads(choice, run, present: bool) -> None:
+    """One row per file (what it is, its size, a download button) and a peek inside them."""
+    k = pick_k(choice, run)
+    tok = tokenizer_at(run, k)
     st.caption(
         md_escape(
-            f"{sel.label}: {pc.variant_title(kind, run.config).lower()}, pre-tokenizer {tok.pretokenizer}, "
+            f"{choice.label}: {variant_title(run.variant.kind, run.config).lower()}, pre-tokenizer {tok.pretokenizer}, "
             f"merges 1–{k:,}, vocabulary {tok.vocab_size:,} tokens."
         )
     )
+    makers = {
+        "merges.txt": lambda: bfiles.merges_txt(tok),
+        "vocab.json": lambda: bfiles.vocab_json(tok),
+        "tokenizer.json": lambda: bfiles.tokenizer_json(tok),
+        "snapshots.csv": lambda: snapshots_csv(run, k),
+        "snapshots.jsonl": lambda: snapshots_jsonl(run, k),
+    }
 
     def content(name: str) -> str:
-        makers = {
-            "merges.txt": lambda: bfiles.merges_txt(tok),
-            "vocab.json": lambda: bfiles.vocab_json(tok),
-            "tokenizer.json": lambda: bfiles.tokenizer_json(tok),
-            "snapshots.csv": lambda: pc.snapshots_csv(run, k),
-            "snapshots.jsonl": lambda: pc.snapshots_jsonl(run, k),
-        }
-        return pc.cached(run, "file:" + name, k, makers[name])
+        return memo.cached(run, "file:" + name, k, makers[name])
 
     problems = {
         "merges.txt": bfiles.merges_txt_problem(tok),
-        "tokenizer.json": None
-        if bfiles.tokenizer_json_supported(tok)
-        else (
-            "Hugging Face's BPE model can express byte-level BPE and the end-of-word marker attached to the last "
-            "character, not this layout. Choose the Bytes variant, or end-of-word marker 'attached', in the sidebar."
-        ),
+        "tokenizer.json": None if bfiles.tokenizer_json_supported(tok) else TOKENIZER_JSON_PROBLEM,
     }
     about = {
         "merges.txt": "the merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)",
@@ -70,10 +73,9 @@ if run is not None:
         "vocabulary size, corpus tokens, stop reason)",
         "snapshots.jsonl": "the same history as JSON lines, exactly as `python -m bpe_core train --jsonl` prints it",
     }
-    mimes = {".txt": "text/plain", ".json": "application/json", ".csv": "text/csv", ".jsonl": "application/jsonl"}
     rows = st.container()
     shown: list[str] = []
-    for name in ("merges.txt", "vocab.json", "tokenizer.json", "snapshots.csv", "snapshots.jsonl"):
+    for name in FILES:
         c1, c2, c3 = rows.columns([1.4, 5, 1.6], vertical_alignment="center")
         c1.markdown(f"**`{name}`**")
         problem = problems.get(name)
@@ -86,7 +88,7 @@ if run is not None:
         c2.markdown(f"{about[name]} · {format_size(len(text.encode('utf-8')))}")  # our own Markdown
         c3.download_button(
             "Download", data=lambda name=name: content(name).encode("utf-8"), file_name=name,
-            mime=mimes[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",
+            mime=MIMES[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",
             icon=":material/download:",
         )  # fmt: skip
         shown.append(name)
@@ -99,53 +101,67 @@ if run is not None:
                     if name == "vocab.json":  # one line: show its first entries instead
                         head = text[:600] + (" …" if len(text) > 600 else "")
                     st.code(head, language=None, wrap_lines=True)
+
+
+def upload_and_encode(mode: str, present: bool) -> None:
+    """Encode with an uploaded GPT-2-style model."""
+    st.subheader("Encode with a GPT-2-style vocab.json + merges.txt")
+    st.caption(
+        "Byte-level models in GPT-2's file layout (GPT-2's own files, or the two files above from a model trained with "
+        "the Bytes variant). The text is split with the GPT-2 pre-tokenizer, then encoded by merge rank."
+    )
+    u1, u2 = st.columns(2)
+    vocab_file = u1.file_uploader("vocab.json", type=["json"], key="files.up.vocab")
+    merges_file = u2.file_uploader("merges.txt", type=["txt"], key="files.up.merges")
+    if vocab_file is None or merges_file is None:
+        st.info("Upload both files to encode with them.")
+        return
+
+    vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
+    digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
+    try:
+        src = uploads.load_gpt2_tokens(digest, vocab_data, merges_data)
+    except InputError as err:
+        st.error(md_escape(f"These files cannot be loaded: {err}"))
+        return
+    up_tok = src.tok
+    st.html(
+        f"<p class='bpe-note' id='files-model' data-merges='{up_tok.num_merges}' data-vocab='{up_tok.vocab_size}'>"
+        f"Loaded <b>{esc_raw(vocab_file.name)}</b> + <b>{esc_raw(merges_file.name)}</b>: "
+        f"{up_tok.vocab_size:,} tokens, {up_tok.num_merges:,} merges.</p>"
+    )
+    st.text_area("Text to encode with the uploaded model", key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
+                 on_change=persist.keep, args=("pg.files.text",), height=80)  # fmt: skip
+    try:
+        text = clean_text(persist.kept("pg.files.text", DEFAULT_UPLOAD_TEXT))[:20_000]
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        return
+    ids = up_tok.encode(text)
+    back = up_tok.decode(ids)
+    st.html(
+        f"<p class='bpe-note'>{len(text):,} characters → {len(ids):,} tokens. "
+        + (
+            "<span class='bpe-ok'>Decodes back to the text exactly.</span>"
+            if back == text
+            else "Decoding gives a different text."
+        )
+        + "</p>"
+        + tokens_html(src, ids, mode, present, css_id="files-tokens")
+    )
+    if not present:
+        st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
+
+
+choice = page.start_page(_("Files"), "💾")
+mode, present = choice.display.byte_mode, choice.display.presentation
+if not present:
+    st.title(_("Files"))
+st.subheader("Download the model trained here")
+run = training.get_run(choice.corpus, choice.config)
+if run is not None:
+    sidebar.write_url(choice)
+    downloads(choice, run, present)
 else:
     st.info("Choose a usable corpus in the sidebar to download its model.")
-
-# ------------------------------------------------------------------------------ upload
-st.subheader("Encode with a GPT-2-style vocab.json + merges.txt")
-st.caption(
-    "Byte-level models in GPT-2's file layout (GPT-2's own files, or the two files above from a model trained with "
-    "the Bytes variant). The text is split with the GPT-2 pre-tokenizer, then encoded by merge rank."
-)
-u1, u2 = st.columns(2)
-vocab_file = u1.file_uploader("vocab.json", type=["json"], key="files.up.vocab")
-merges_file = u2.file_uploader("merges.txt", type=["txt"], key="files.up.merges")
-if vocab_file is None or merges_file is None:
-    st.info("Upload both files to encode with them.")
-    st.stop()
-
-vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
-digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
-try:
-    view = pc.load_gpt2_view(digest, vocab_data, merges_data)
-except InputError as err:
-    st.error(md_escape(f"These files cannot be loaded: {err}"))
-    st.stop()
-up_tok = view.tok
-st.html(
-    f"<p class='bpe-note' id='files-model' data-merges='{up_tok.num_merges}' data-vocab='{up_tok.vocab_size}'>"
-    f"Loaded <b>{esc_raw(vocab_file.name)}</b> + <b>{esc_raw(merges_file.name)}</b>: "
-    f"{up_tok.vocab_size:,} tokens, {up_tok.num_merges:,} merges.</p>"
-)
-st.text_area("Text to encode with the uploaded model", key=pc.seeded("files.text", DEFAULT_UPLOAD_TEXT),
-             on_change=pc.keep, args=("files.text",), height=80)  # fmt: skip
-try:
-    text = clean_text(pc.kept("files.text", DEFAULT_UPLOAD_TEXT))[:20_000]
-except InputError as err:
-    st.error(md_escape(str(err)))
-    st.stop()
-ids = up_tok.encode(text)
-back = up_tok.decode(ids)
-st.html(
-    f"<p class='bpe-note'>{len(text):,} characters → {len(ids):,} tokens. "
-    + (
-        "<span class='bpe-ok'>Decodes back to the text exactly.</span>"
-        if back == text
-        else "Decoding gives a different text."
-    )
-    + "</p>"
-    + pc.tokens_html(view, ids, mode, present, css_id="files-tokens")
-)
-if not present:
-    st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
+upload_and_encode(mode, present)

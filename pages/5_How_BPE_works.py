@@ -8,23 +8,28 @@ import re
 import streamlit as st
 
 from bpe_core import RULES, TrainConfig
-from ui import pages_common as pc
-from ui import render, state
+from ui import page, sidebar, training
+from ui.chips import chip_html, token_label
+from ui.corpus import words_corpus
+from ui.explain import merge_reason, rules_html, stop_reason_text
+from ui.i18n import _
+from ui.panels import corpus_table_html, merge_line_html, pair_table_html
+from ui.presets import PRESETS
 from ui.text import esc, esc_raw
 
 # The modules (bpe_core re-exports a function named `pretokenize`, which hides the module attribute).
 TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
 PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
-TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
 OVERLAP = {"aaa": 1, "aaaa": 1}
 
-sel = pc.start_page("How BPE works", "📖")
-present = sel.presentation
-mode = sel.byte_mode
+choice = page.start_page(_("How BPE works"), "📖")
+present = choice.display.presentation
+mode = choice.display.byte_mode
 if not present:
-    st.title("How BPE works")
-state.write_url(sel)
+    st.title(_("How BPE works"))
+sidebar.write_url(choice)
 
 
 def doc_markdown(doc: str) -> str:
@@ -77,19 +82,18 @@ st.html(
     "&lt;/w&gt;. Each word is split into characters + &lt;/w&gt;; every pair is counted, weighted by the word's "
     "frequency.</p>"
 )
-example_sel = pc.words_selection(sel, TEXTBOOK, textbook_config(), label="Textbook corpus")
-overlap_sel = pc.words_selection(
-    sel,
-    OVERLAP,
-    TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1),
-    label="aaa, aaaa",
-)
-tie_sels = [pc.words_selection(sel, TEXTBOOK, textbook_config(tie_break=t, num_merges=1)) for t in ("hf", "lexical")]
-stop_sels = [
-    pc.words_selection(sel, TEXTBOOK, textbook_config(num_merges=None)),
-    pc.words_selection(sel, {"aaabdaaabac": 1}, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2)),
-]
-runs = pc.get_runs([example_sel, overlap_sel, *tie_sels, *stop_sels])
+textbook = words_corpus(TEXTBOOK, "Textbook corpus")
+runs = training.get_runs(
+    [
+        (textbook, textbook_config()),
+        (words_corpus(OVERLAP, "aaa, aaaa"), TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1,
+                                                          min_frequency=1)),
+        *[(textbook, textbook_config(tie_break=t, num_merges=1)) for t in ("hf", "lexical")],
+        (textbook, textbook_config(num_merges=None)),
+        (words_corpus({"aaabdaaabac": 1}, "aaabdaaabac"),
+         TrainConfig(variant="byte", pretokenizer="none", min_frequency=2)),
+    ]
+)  # fmt: skip
 if any(r is None for r in runs):
     st.stop()
 example, overlap, tie_hf, tie_lexical, stop_textbook, stop_gage = runs
@@ -99,15 +103,13 @@ for step in (1, 2, 3):
     st.subheader(f"Merge {step}")
     c1, c2 = st.columns([2, 3], gap="medium")
     with c1:
-        st.html(
-            f"<div id='how-merge-{step}'>" + render.pair_table_html(example, step, mode, present, limit=6) + "</div>"
-        )
+        st.html(f"<div id='how-merge-{step}'>" + pair_table_html(example, step, mode, present, limit=6) + "</div>")
     with c2:
         st.html(
             "<div class='bpe-card'>"
-            + pc.merge_line_html(example, step, mode, present)
-            + f"<div class='bpe-reason'>{esc_raw(render.merge_reason(example, step, mode))}</div></div>"
-            + render.corpus_table_html(example, step, mode, present, limit=4)
+            + merge_line_html(example, step, mode, present)
+            + f"<div class='bpe-reason'>{esc_raw(merge_reason(example, step, mode))}</div></div>"
+            + corpus_table_html(example, step, mode, present, limit=4)
         )
 st.caption(
     "Computed now by bpe_core on the textbook corpus (the first three of the 'Textbook: low, lower, newest, widest' "
@@ -124,23 +126,21 @@ st.html(
     f"holds three. Applying: the merge rewrites only <b>{snap.occurrences} places</b>, left to right without "
     "overlap, so aaa becomes aa a and aaaa becomes aa aa.</p>"
     f"<div class='bpe-card' id='how-overlap' data-count='{snap.count}' data-places='{snap.occurrences}'>"
-    + pc.merge_line_html(overlap, 1, mode, present)
+    + merge_line_html(overlap, 1, mode, present)
     + "</div>"
-    + render.corpus_table_html(overlap, 1, mode, present, limit=4)
+    + corpus_table_html(overlap, 1, mode, present, limit=4)
     + f"<p class='bpe-muted'>{esc_raw(RULES['counting'])} {esc_raw(RULES['applying'])}</p>"
 )
 
 st.subheader("Ties: three pairs at count 9")
 first = example.snapshot(1)
-tied = ", ".join(
-    f"{render.token_label(example, a, mode)} + {render.token_label(example, b, mode)}" for a, b in first.tied
-)
+tied = ", ".join(f"{token_label(example, a, mode)} + {token_label(example, b, mode)}" for a, b in first.tied)
 rows = []
 for rule, run in (("first-seen", example), ("hf", tie_hf), ("lexical", tie_lexical)):
     s = run.snapshot(1)
     rows.append(
-        f"<tr data-rule='{rule}'><td><b>{rule}</b></td><td class='pair'>{render.chip_html(run, s.left, mode, present)} + "
-        f"{render.chip_html(run, s.right, mode, present)}</td><td>{esc_raw(RULES[rule])}</td></tr>"
+        f"<tr data-rule='{rule}'><td><b>{rule}</b></td><td class='pair'>{chip_html(run, s.left, mode, present)} + "
+        f"{chip_html(run, s.right, mode, present)}</td><td>{esc_raw(RULES[rule])}</td></tr>"
     )
 st.html(
     f"<p class='bpe-note'>In the textbook corpus the first merge has {first.ties} pairs tied at {first.count}: "
@@ -153,22 +153,22 @@ st.subheader("When training stops")
 st.html(
     f"<p class='bpe-note'>{esc_raw(RULES['stopping'])}</p><ul class='bpe-note'>"
     f"<li>The textbook corpus with no merge limit: {stop_textbook.num_steps} merges, then "
-    f"<b>{esc_raw(stop_textbook.stop_reason)}</b>: {esc_raw(render.stop_reason_text(stop_textbook))}</li>"
+    f"<b>{esc_raw(stop_textbook.stop_reason)}</b>: {esc_raw(stop_reason_text(stop_textbook))}</li>"
     f"<li>aaabdaaabac as bytes (the Wikipedia example after Gage) with minimum frequency 2: {stop_gage.num_steps} merges, then "
-    f"<b>{esc_raw(stop_gage.stop_reason)}</b>: {esc_raw(render.stop_reason_text(stop_gage))}</li></ul>"
+    f"<b>{esc_raw(stop_gage.stop_reason)}</b>: {esc_raw(stop_reason_text(stop_gage))}</li></ul>"
     f"<p class='bpe-muted'>{esc_raw(RULES['tokens'])}</p>"
 )
 
 # ------------------------------------------------------------------------------ your corpus
-if sel.ok:
-    run = pc.get_runs([sel])[0]
+if choice.ok:
+    run = training.get_run(choice.corpus, choice.config)
     if run is not None and run.num_steps:
         st.header("Your corpus")
         st.html(
-            f"<p class='bpe-muted'>{esc_raw(sel.label)}, with the sidebar's settings:</p><div class='bpe-card'>"
-            + pc.merge_line_html(run, 1, mode, present)
-            + f"<div class='bpe-reason'>{esc_raw(render.merge_reason(run, 1, mode))}</div></div>"
-            + render.rules_html(run)
+            f"<p class='bpe-muted'>{esc_raw(choice.label)}, with the sidebar's settings:</p><div class='bpe-card'>"
+            + merge_line_html(run, 1, mode, present)
+            + f"<div class='bpe-reason'>{esc_raw(merge_reason(run, 1, mode))}</div></div>"
+            + rules_html(run)
         )
 
 # ------------------------------------------------------------------------------ sources

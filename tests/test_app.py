@@ -6,45 +6,20 @@ test_app_browser.py for that).
 
 from __future__ import annotations
 
-import html
 import re
 import threading
-from pathlib import Path
 
 import pytest
+from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, text_of
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, train
-from ui import render, state
+from ui import chips, settings
+from ui.explain import merge_reason, stop_reason_text
 from ui.presets import PRESETS, PRESETS_DIR
 from ui.text import esc, md_escape, visible
 from ui.training import RunCache
-
-TIMEOUT = 60
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-def new_app(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    return at.run()
-
-
-def bodies(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.get("html")]
-
-
-def body_with(at: AppTest, marker: str) -> str:
-    for b in bodies(at):
-        if marker in b:
-            return b
-    raise AssertionError(f"no st.html element containing {marker!r}; got {[b[:80] for b in bodies(at)]}")
-
-
-def text_of(fragment: str) -> str:
-    """Visible text of an HTML fragment (tags dropped, entities decoded)."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+from ui.vocabulary import find_token, merge_tree_html
 
 
 def shown_step(at: AppTest) -> tuple[int, int]:
@@ -59,10 +34,6 @@ def merge_line(at: AppTest) -> str:
     card = body_with(at, "bpe-merge-card")
     head = re.search(r"<div class='bpe-merge'.*?</div>", card, re.S).group(0)
     return " ".join(text_of(head).split())
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 # ------------------------------------------------------------------------------ default preset
@@ -200,8 +171,8 @@ def test_presentation_mode_fewer_controls_and_palette():
     assert not [n for n in at.number_input if n.key == "stepper.box"]
     css = "".join(bodies(at))
     assert "html { font-size: 21px; }" in css
-    assert render.PALETTE_COLOURBLIND[0] in css or any(c in css for c in render.PALETTE_COLOURBLIND)
-    assert not any(c in css for c in render.PALETTE if c not in render.PALETTE_COLOURBLIND)
+    assert chips.PALETTE_COLOURBLIND[0] in css or any(c in css for c in chips.PALETTE_COLOURBLIND)
+    assert not any(c in css for c in chips.PALETTE if c not in chips.PALETTE_COLOURBLIND)
 
 
 # ------------------------------------------------------------------------------ input
@@ -262,9 +233,9 @@ def test_bad_inputs_show_messages():
     assert "Line 2" in " ".join(e.value for e in at.error)
 
     at = new_app()
-    at.number_input(key="w.merges").set_value(state.max_merges() + 1).run()
+    at.number_input(key="w.merges").set_value(settings.max_merges() + 1).run()
     no_exception(at)
-    assert f"the limit is {state.max_merges():,}" in " ".join(e.value for e in at.error).replace("\\", "")
+    assert f"the limit is {settings.max_merges():,}" in " ".join(e.value for e in at.error).replace("\\", "")
 
     at = new_app()
     at.text_input(key="w.marker").input("a b").run()
@@ -318,24 +289,24 @@ def test_visible_whitespace_and_controls():
 def test_merge_reason_and_stop_reason_texts():
     cfg = TrainConfig(variant="eow", pretokenizer="whitespace", num_merges=10)
     run = train(PRESETS["textbook-low"].words, cfg)
-    assert render.merge_reason(run, 1) == (
+    assert merge_reason(run, 1) == (
         "e + s occurs 9 times: 6 in newest, 3 in widest. 3 pairs were tied at 9 and the first-seen rule "
         "chose e + s (its first occurrence comes earliest in the corpus); also tied: s + t, t + </w>."
     )
-    assert render.merge_reason(run, 9) == "low + </w> occurs 5 times: all in low. No other pair occurs 5 times."
-    assert render.stop_reason_text(run) == "Training stopped after the 10 merges asked for."
+    assert merge_reason(run, 9) == "low + </w> occurs 5 times: all in low. No other pair occurs 5 times."
+    assert stop_reason_text(run) == "Training stopped after the 10 merges asked for."
     run = train({"aaaa": 1}, TrainConfig(variant="char", min_frequency=1))
-    assert "Overlapping windows all count" in render.merge_reason(run, 1)
-    assert "(3 × 1)" not in render.merge_reason(run, 1)  # freq 1: no multiplication shown
+    assert "Overlapping windows all count" in merge_reason(run, 1)
+    assert "(3 × 1)" not in merge_reason(run, 1)  # freq 1: no multiplication shown
 
 
 def test_merge_tree_and_token_lookup():
     cfg = TrainConfig(variant="eow", pretokenizer="whitespace", num_merges=10)
     run = train(PRESETS["textbook-low"].words, cfg)
-    tid = render.find_token(run, "est</w>")
+    tid = find_token(run, "est</w>")
     assert tid is not None and run.created_step[tid] == 3
-    assert render.find_token(run, "est</w>", step=2) is None  # not made yet at step 2
-    tree = text_of(render.merge_tree_html(run, tid))
+    assert find_token(run, "est</w>", step=2) is None  # not made yet at step 2
+    tree = text_of(merge_tree_html(run, tid))
     assert tree.split() == ["est</w>", "step", "3", "est", "step", "2", "es", "step", "1", "e", "base", "s", "base",
                             "t", "base", "</w>", "base"]  # fmt: skip
 
@@ -411,15 +382,19 @@ def test_run_cache_hands_errors_to_every_waiter():
 
 # ------------------------------------------------------------------------------ pages
 def test_sidebar_and_step_survive_page_switches(tmp_path):
-    """What pages/ will do: every page calls state.sidebar(); switching pages keeps the input,
-    the settings and the step (Streamlit gives the widgets of another page new identities)."""
+    """Every page draws the shared sidebar; switching pages keeps the input, the settings and the
+    step (Streamlit gives the widgets of another page new identities)."""
     import shutil
 
-    shutil.copy(APP, tmp_path / "app.py")
-    (tmp_path / "pages").mkdir()
+    shutil.copytree(REPO / "pages", tmp_path / "pages")
     (tmp_path / "pages" / "other.py").write_text(
-        "import streamlit as st\nfrom ui import state\nsel = state.sidebar()\n"
-        "st.text(f'other page: {sel.label} step {state.get_step()}')\nstate.write_url(sel)\n",
+        "import streamlit as st\nfrom ui import persist, sidebar\nchoice = sidebar.sidebar()\n"
+        "st.text(f'other page: {choice.label} step {persist.get_step()}')\nsidebar.write_url(choice)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "app.py").write_text(
+        "import streamlit as st\n"
+        f"st.navigation([st.Page({PAGES['stepper']!r}, default=True), st.Page('pages/other.py')]).run()\n",
         encoding="utf-8",
     )
     at = AppTest.from_file(str(tmp_path / "app.py"), default_timeout=TIMEOUT).run()
@@ -433,7 +408,7 @@ def test_sidebar_and_step_survive_page_switches(tmp_path):
     assert at.selectbox(key="w.preset").value == "nihao"
     assert at.selectbox(key="w.tie").value == "lexical"
     assert "step 2" in at.text[0].value
-    at.switch_page("app.py").run()
+    at.switch_page(PAGES["stepper"]).run()
     no_exception(at)
     assert shown_step(at)[0] == 2
     assert at.selectbox(key="w.tie").value == "lexical"
@@ -446,12 +421,12 @@ def test_merge_tree_picker_follows_the_step_or_the_picked_token():
         return text_of(body_with(at, "bpe-tree")).split()
 
     assert tree()[:3] == ["newest</w>", "step", "8"]  # default: this step's new token
-    assert "newest</w>" in at.selectbox(key="vocab.tree").options
-    at.selectbox(key="vocab.tree").set_value("est</w>").run()
+    assert "newest</w>" in at.selectbox(key="w.vocab.tree").options
+    at.selectbox(key="w.vocab.tree").set_value("est</w>").run()
     assert tree()[:3] == ["est</w>", "step", "3"]
     at.button(key="stepper.next").click().run()
     assert tree()[:3] == ["est</w>", "step", "3"]  # a picked token stays picked
-    at.selectbox(key="vocab.tree").set_value("this step's new token").run()
+    at.selectbox(key="w.vocab.tree").set_value("this step's new token").run()
     assert tree()[:3] == ["low</w>", "step", "9"]
     at.button(key="stepper.first").click().run()
     no_exception(at)

@@ -179,12 +179,9 @@ def test_large_corpus_shows_training_progress(app_server, page):
 
 
 def _page_paths() -> list[tuple[str, str]]:
-    pages = sorted((REPO / "pages").glob("*.py")) if (REPO / "pages").is_dir() else []
-    out = [("main", "/")]
-    for path in pages:
-        name = re.sub(r"^[0-9]+[_ -]*", "", path.stem)
-        out.append((name, "/" + name))
-    return out
+    from ui.navigation import PAGES
+
+    return [("main" if not spec.url_path else spec.url_path, "/" + spec.url_path) for spec in PAGES]
 
 
 @pytest.mark.parametrize("name, path", _page_paths(), ids=[n for n, _ in _page_paths()])

@@ -1,5 +1,7 @@
 """The pages in pages/ through Streamlit's AppTest, checked against bpe_core.
 
+The Files page's tests are in test_pages_files.py.
+
 AppTest runs one page at a time: each test starts from app.py (the entry point, which draws the
 shared sidebar and adopts the URL) and switches to the page with ``AppTest.switch_page``, so the
 corpus chosen on the main page is the one the page gets, as in the browser.
@@ -8,65 +10,20 @@ corpus chosen on the main page is the one the page gets, as in the browser.
 from __future__ import annotations
 
 import html
-import io
 import re
 import time
-from pathlib import Path
 
-import pandas as pd
 import pytest
+from app_helpers import APP, PAGES, TIMEOUT, bodies, body_with, errors, no_exception, open_page, token_ids
+from app_helpers import flat_text as text_of
+from corpora import ZH_EMOJI, textbook_run
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core import files as bfiles
-from bpe_core.cli import build_parser, cmd_train
 from bpe_core.encoder import Tokenizer
-from ui import pages_common as pc
+from bpe_core.replay import replay_ranks
 from ui.presets import PRESETS
-from ui.state import text_box_guard_html
-
-TIMEOUT = 60
-REPO = Path(__file__).resolve().parent.parent
-APP = str(REPO / "app.py")
-PAGES = {
-    "side": "pages/1_Side_by_side.py",
-    "bbpe": "pages/2_BPE_vs_BBPE.py",
-    "encode": "pages/3_Encode_and_decode.py",
-    "files": "pages/4_Files.py",
-    "how": "pages/5_How_BPE_works.py",
-}
-TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-ZH_EMOJI = PRESETS["zh-emoji"].load_text()
-
-
-def open_page(name: str, **params) -> AppTest:
-    """app.py with ``params`` in the URL, then the page ``name``."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    no_exception(at)
-    return at.switch_page(PAGES[name]).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def bodies(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.get("html")]
-
-
-def body_with(at: AppTest, marker: str) -> str:
-    for b in bodies(at):
-        if marker in b:
-            return b
-    raise AssertionError(f"no st.html element containing {marker!r}; got {[b[:60] for b in bodies(at)]}")
-
-
-def text_of(fragment: str) -> str:
-    """Visible text of an HTML fragment (tags dropped, entities decoded, spaces collapsed)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+from ui.uploads import text_box_guard_html
 
 
 def element(fragment: str, element_id: str) -> str:
@@ -74,22 +31,6 @@ def element(fragment: str, element_id: str) -> str:
     m = re.search(rf"<(\w+)[^>]*id='{re.escape(element_id)}'", fragment)
     assert m, (element_id, fragment[:200])
     return fragment[m.start() :]
-
-
-def token_ids(fragment: str) -> list[int]:
-    """The ids of the chips in an HTML fragment, in order."""
-    return [int(t) for t in re.findall(r'data-token="(\d+)"', fragment)]
-
-
-def textbook_run(variant: str, **kw) -> object:
-    cfg = TrainConfig(variant=variant, pretokenizer="whitespace", num_merges=10, min_frequency=2, **kw)
-    return train(dict(TEXTBOOK), cfg)
-
-
-def errors(at: AppTest) -> str:
-    """Every error and warning shown, with Markdown escapes removed."""
-    shown = " ".join(e.value for e in at.error) + " " + " ".join(w.value for w in at.warning)
-    return re.sub(r"\\(.)", r"\1", shown)
 
 
 # ---------------------------------------------------------------------------------- every page
@@ -254,7 +195,7 @@ def test_side_by_side_encodes_a_typed_word_that_is_not_in_the_corpus():
     wolf = rows[1][2]
     assert wolf.count("bpe-chip unk") == 2  # char and eow columns
     # The choice survives a visit to another page.
-    at.switch_page("app.py").run()
+    at.switch_page(PAGES["stepper"]).run()
     at.switch_page(PAGES["side"]).run()
     assert at.multiselect[0].value == ["lowest", "wolf"]
 
@@ -374,7 +315,7 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     assert f"data-tokens='{len(ids)}'" in body_with(at, "enc-summary")
 
     # Replay: Apply twice shows the text after the two lowest-ranked merges it uses.
-    plan = pc.replay_ranks(traces)
+    plan = replay_ranks(traces)
     ranks = sorted({s.rank for tr in traces for s in tr.steps})
     assert [p[0] for p in plan] == ranks and ranks[:3] == [1, 2, 3]
     at.button(key="enc.next").click().run()
@@ -428,84 +369,6 @@ def test_encode_page_rank_vs_longest_match_and_unknown_characters():
     no_exception(at)
     assert "data-unk='1'" in body_with(at, "enc-summary")
     assert "bpe-chip unk" in body_with(at, "enc-tokens")
-
-
-# ---------------------------------------------------------------------------------- files
-def test_files_page_offers_what_the_model_supports():
-    at = open_page("files")  # textbook: eow with the separate marker
-    no_exception(at)
-    labels = " ".join(m.value for m in at.markdown)
-    run = textbook_run("eow")
-    tok = Tokenizer.from_run(run)
-    assert len(at.get("download_button")) == 4  # tokenizer.json is not possible for eow separate
-    assert any(b.key == "files.no.tokenizer.json" and b.disabled for b in at.button)
-    assert "Not available for this model" in " ".join(c.value for c in at.caption)
-    size = len(bfiles.merges_txt(tok).encode())
-    assert f"· {size} bytes" in labels
-    previews = [c.value for c in at.code]
-    assert previews[0] == "\n".join(bfiles.merges_txt(tok).splitlines()[:8])
-    assert "#version: 0.2\ne s\nes t\nest </w>" in previews[0]
-
-    at = open_page("files", preset="zh-emoji")
-    assert len(at.get("download_button")) == 5
-    assert [b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")] == [
-        "files.dl.merges.txt", "files.dl.vocab.json", "files.dl.tokenizer.json", "files.dl.snapshots.csv",
-        "files.dl.snapshots.jsonl",
-    ]  # fmt: skip
-    # The merges number box cuts the model (and the history) at that step.
-    key = next(n.key for n in at.number_input if n.key and n.key.startswith("w.pg.files.k."))
-    at.number_input(key=key).set_value(3).run()
-    no_exception(at)
-    assert "merges 1–3" in " ".join(c.value for c in at.caption)
-
-
-def test_snapshot_files_match_the_cli(tmp_path):
-    run = textbook_run("eow")
-    path = tmp_path / "textbook.txt"
-    path.write_text("".join(f"{w} {c}\n" for w, c in TEXTBOOK.items()), encoding="utf-8")
-    full = train(dict(TEXTBOOK), TrainConfig(variant="eow", pretokenizer="whitespace", min_frequency=2))
-    assert full.stop_reason == "no_pairs" and full.num_steps == 15
-    for model, merges, step in ((run, ["--merges", "10"], None), (full, [], None), (full, ["--merges", "3"], 3)):
-        out = io.StringIO()
-        cmd_train(build_parser().parse_args(["train", str(path), "--variant", "eow", *merges, "--jsonl"]), out=out)
-        assert pc.snapshots_jsonl(model, step) == out.getvalue(), merges
-    frame = pd.read_csv(io.StringIO(pc.snapshots_csv(run)), keep_default_na=False)
-    assert list(frame.columns[:10]) == [
-        "step", "left", "right", "token", "token_id", "count", "ties", "vocab_size", "corpus_tokens", "stop",
-    ]  # fmt: skip
-    assert len(frame) == run.num_steps == 10
-    first = frame.iloc[0]
-    assert (first.step, first.left, first.right, first.token, first["count"], first.ties) == (1, "e", "s", "es", 9, 3)
-    assert first.token_id == run.snapshot(1).token and first.vocab_size == run.snapshot(1).vocab_size
-    assert list(frame.stop) == [""] * 9 + [run.stop_reason]
-    assert list(frame.corpus_tokens) == [s.corpus_tokens for s in run.snapshots]
-    cut = pd.read_csv(io.StringIO(pc.snapshots_csv(run, 3)), keep_default_na=False)
-    assert len(cut) == 3 and cut.stop.iloc[-1] == "num_merges"
-
-
-def test_files_page_upload_gpt2_files_and_encode():
-    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", num_merges=40, min_frequency=2)
-    run = train(corpus_words(ZH_EMOJI, cfg), cfg)
-    vocab, merges = bfiles.vocab_json(run).encode(), bfiles.merges_txt(run).encode()
-    at = open_page("files", preset="zh-emoji")
-    at.file_uploader(key="files.up.vocab").set_value(("vocab.json", vocab, "application/json")).run()
-    assert "Upload both files" in " ".join(i.value for i in at.info)
-    at.file_uploader(key="files.up.merges").set_value(("merges.txt", merges, "text/plain")).run()
-    no_exception(at)
-    model = body_with(at, "files-model")
-    assert f"data-merges='{run.num_steps}'" in model
-    loaded = bfiles.load_gpt2_files(vocab, merges)
-    text = "Hello world! 你好 👋"
-    assert token_ids(body_with(at, "files-tokens")) == loaded.encode(text) == Tokenizer.from_run(run).encode(text)
-    at.text_area(key="w.pg.files.text").input("一家人 👨‍👩‍👧").run()
-    assert token_ids(body_with(at, "files-tokens")) == loaded.encode("一家人 👨‍👩‍👧")
-    # Files that do not belong together: a message naming the problem, no exception.
-    at.file_uploader(key="files.up.merges").set_value(("merges.txt", b"#version: 0.2\nzz qq\n", "text/plain")).run()
-    no_exception(at)
-    assert "cannot be loaded" in errors(at) and "not in vocab.json" in errors(at)
-    at.file_uploader(key="files.up.vocab").set_value(("vocab.json", b"{not json", "application/json")).run()
-    no_exception(at)
-    assert "not valid JSON" in errors(at)
 
 
 # ---------------------------------------------------------------------------------- how BPE works

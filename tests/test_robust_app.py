@@ -9,8 +9,8 @@ Cases with 1 MB of input run in a subprocess with a time limit: a rerun that nev
 script thread holds the GIL) must fail the test, not hang the suite or slow every later test.
 
 A lone surrogate cannot travel through AppTest (protobuf needs UTF-8), so here it is an upload
-of a file with a UTF-8-encoded surrogate (not UTF-8); two tests at the end (marker ``browser``) paste
-in a real Chromium what only a browser sends: 30 MB of text, and a lone surrogate.
+of a file with a UTF-8-encoded surrogate (not UTF-8); test_robust_paste_browser.py pastes in a real
+Chromium what only a browser sends: 30 MB of text, and a lone surrogate.
 """
 
 from __future__ import annotations
@@ -22,29 +22,16 @@ import re
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
+from app_helpers import APP, PAGES, new_app, no_exception
+from app_helpers import REPO as REPO_ROOT
 from streamlit.testing.v1 import AppTest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-APP = str(REPO_ROOT / "app.py")
-FILES_PAGE = "pages/4_Files.py"
-TIMEOUT = 60
+FILES_PAGE = PAGES["files"]
 
 
 # ------------------------------------------------------------------------------------- helpers
-def new_app(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for key, value in params.items():
-        at.query_params[key] = str(value)
-    return at.run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def errors(at: AppTest) -> str:
     """Every st.error text, markdown escapes removed."""
     return " | ".join(e.value for e in at.error).replace("\\", "")
@@ -283,11 +270,11 @@ def test_word_counts_at_the_largest_count_train():
 
 # -------------------------------------------------------------------------------------- settings
 def test_settings_out_of_range_give_messages():
-    from ui import state
+    from ui.settings import max_merges
 
     at = new_app()
-    at.number_input(key="w.merges").set_value(state.max_merges() + 1).run()
-    assert_message(at, f"{state.max_merges():,}")
+    at.number_input(key="w.merges").set_value(max_merges() + 1).run()
+    assert_message(at, f"{max_merges():,}")
     at.number_input(key="w.merges").set_value(10).run()
     no_exception(at)
     assert not at.error
@@ -448,65 +435,3 @@ def test_the_same_paste_in_two_sessions_is_trained_once():
     second = paste(new_app(), text)
     assert_trains_and_steps(second)
     assert shared_cache().trainings == trainings
-
-
-# ----------------------------------------------------------------------- in a real browser
-# What AppTest cannot show: what the browser itself sends. Streamlit carries widget values in
-# protobuf messages: a value above server.maxWidgetStateSize (25 MB in .streamlit/config.toml)
-# or with a lone surrogate (not encodable as UTF-8) makes the server close the connection, so the
-# app's script in the page (ui/state.py, _TEXT_BOX_GUARD_JS) cuts and repairs values first.
-SET_TEXTAREA = """(e, value) => {
-  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  setter.call(e, value);
-  e.dispatchEvent(new Event('input', {bubbles: true}));
-}"""
-
-
-def _browser_paste(page, app_server: str, js_value: str) -> None:
-    from browser import open_app, wait_for_app
-
-    open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.evaluate(SET_TEXTAREA.replace("value);", f"{js_value});").replace("(e, value)", "(e)"))
-    box.press("Control+Enter")
-    wait_for_app(page, timeout=120_000, settle_ms=1000)
-
-
-def _browser_still_usable(page) -> None:
-    import re as _re
-
-    from browser import assert_no_exception, wait_for_app
-
-    # Slow after a 20 MB paste: the browser sends the text box's 20 MB with every message (~20 s).
-    page.get_by_text("Preset", exact=True).click(timeout=120_000)
-    wait_for_app(page, timeout=120_000, settle_ms=500)
-    page.wait_for_selector('#bpe-step-label[data-step="0"]', timeout=15_000)
-    page.get_by_role("button", name=_re.compile("Next")).click()
-    page.wait_for_selector('#bpe-step-label[data-step="1"]', timeout=15_000)
-    assert_no_exception(page)
-
-
-@pytest.mark.browser
-def test_30_mb_paste_in_the_browser_is_cut_and_gets_the_size_message(app_server, page):
-    # Before the text box guard, 30 MB (above server.maxWidgetStateSize) made the server drop the
-    # connection and then crashed Chromium's tab.
-    from browser import assert_no_exception, save_screenshot
-
-    _browser_paste(page, app_server, "'word '.repeat(6000000)")
-    assert page.get_by_label("Text to train on").evaluate("e => e.value.length") == 5_000_001
-    assert_no_exception(page)
-    error = page.locator('[data-testid="stAlertContentError"]').first
-    error.wait_for(timeout=60_000)
-    text = error.inner_text().replace("\\", "")
-    for needle in ("was cut", "5,000,001 characters", "5.0 MB", "BPE_EXPLORER_MAX_BYTES"):
-        assert needle in text, text
-    save_screenshot(page, "robust/paste-30mb")
-    _browser_still_usable(page)
-
-
-@pytest.mark.browser
-def test_lone_surrogate_paste_in_the_browser_leaves_the_session_usable(app_server, page):
-    _browser_paste(page, app_server, "'low \\ud800 low lower'")
-    _browser_still_usable(page)

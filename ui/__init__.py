@@ -1,9 +1,17 @@
-"""The app's shared front-end code, used by ``app.py`` and every page in ``pages/``.
+"""The app's front end: it draws what :mod:`bpe_core` computes. One job per module:
 
-* :mod:`ui.presets`  -- built-in corpora (ids, provenance, recommended settings).
-* :mod:`ui.state`    -- the shared sidebar (input, settings, URL sync) -> :class:`ui.state.Selection`.
-* :mod:`ui.training` -- the bounded, shared cache of finished runs (:func:`ui.training.get_run`).
-* :mod:`ui.render`   -- token chips, merge card, pair table, corpus, vocabulary, merge tree, charts,
-  step controls.
-* :mod:`ui.text`     -- escaping user text for HTML and Markdown, visible whitespace.
+* :mod:`ui.page`, :mod:`ui.navigation` -- page setup (title, sidebar, CSS from ``ui/static``) and the page list.
+* :mod:`ui.sidebar` -- the shared sidebar (one function per corpus source) -> :class:`ui.sidebar.Choice`;
+  :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files and the text box guard.
+* :mod:`ui.settings` -- defaults, labels, URL <-> settings (pure), the one place a ``TrainConfig`` is built.
+* :mod:`ui.corpus` -- the :class:`ui.corpus.Corpus` value; :mod:`ui.training` -- ``get_run(corpus, config)``
+  and the shared, bounded run cache.
+* :mod:`ui.persist` -- session values and widgets that survive reruns and page switches; :mod:`ui.memo`
+  -- the per-run memo.
+* :mod:`ui.chips` -- token chips from a run or a tokenizer (:class:`ui.chips.TokenSource`);
+  :mod:`ui.stepper`, :mod:`ui.panels`, :mod:`ui.vocabulary`, :mod:`ui.charts`, :mod:`ui.explain`
+  (the worded explanations), :mod:`ui.encoding` (tokenizers of a run).
+* :mod:`ui.presets` -- built-in corpora; :mod:`ui.text` -- escaping; :mod:`ui.i18n` -- translation.
+
+See docs/ARCHITECTURE.md.
 """

@@ -7,9 +7,9 @@ never rename one. Texts longer than a line live in ``presets/`` next to ``preset
 CR LF line ends are stored as LF (said in each provenance line); files are read with ``newline=""``, so no
 line end is ever rewritten on reading.
 
-Settings use the URL parameter names of :mod:`ui.state` (``variant``, ``pre``, ``merges``,
+Settings use the URL parameter names of :mod:`ui.settings` (``variant``, ``pre``, ``merges``,
 ``vocab``, ``minf``, ``tie``, ``eow``, ``marker``, ``bytes``); a preset lists only what differs
-from :data:`ui.state.DEFAULT_SETTINGS`.
+from :data:`ui.settings.DEFAULT_SETTINGS`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ session that asks for the same key while it trains waits for that one job instea
 its own (30 students opening the same preset train it once). Each waiting session shows the
 shared progress (merges done / asked) with ``st.progress``.
 
-Pages call :func:`get_run` with the object returned by :func:`ui.state.sidebar`.
+Pages call :func:`get_run` with a :class:`ui.corpus.Corpus` and a :class:`bpe_core.TrainConfig`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bpe_core import TrainConfig, TrainedRun, train
+
+from .corpus import Corpus
 
 #: Seconds a page waits silently before it shows a progress bar (small corpora train in
 #: milliseconds; a bar flashing on every click would distract the class).
@@ -202,36 +204,29 @@ def shared_cache() -> RunCache:
     return RunCache(max_entries=entries, max_bytes=max_bytes)
 
 
-def _asked(config: TrainConfig) -> int | None:
-    return config.num_merges
+def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
+    return cache.start(
+        (corpus.digest, config),
+        lambda progress: train(corpus.words(config), config, progress=progress),
+        corpus.size_bytes,
+        config.num_merges,
+    )
 
 
-def get_run(selection) -> TrainedRun | None:
-    """The finished run for the sidebar's selection, training it (with a progress bar) if needed.
+def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | None:
+    """The finished run of ``corpus`` trained with ``config``, training it (with a progress bar) if needed.
 
-    Args:
-        selection: the :class:`ui.state.Selection` returned by :func:`ui.state.sidebar`.
-
-    Returns:
-        The :class:`bpe_core.TrainedRun`, or ``None`` when the selection is unusable or training
-        failed; a message (``st.error``) has then been shown. Never raises for bad input.
+    Returns ``None`` when either is ``None`` (the input was unusable; a message was shown) or when
+    training failed (a message, ``st.error``, is then shown). Never raises for bad input.
     """
-    if selection is None or not selection.ok:
+    if corpus is None or config is None:
         return None
     cache = shared_cache()
-    key = selection.cache_key
-    run = cache.get(key)
+    run = cache.get((corpus.digest, config))
     if run is not None:
         return run
-
-    config = selection.config
-    load_words = selection.load_words
-
-    def make_run(progress: Callable[[int], None]) -> TrainedRun:
-        return train(load_words(), config, progress=progress)
-
-    asked = _asked(config)
-    job = cache.start(key, make_run, selection.size_bytes, asked)
+    job = _start(cache, corpus, config)
+    asked = config.num_merges
     if not job.finished.wait(PROGRESS_DELAY_S):
         bar = st.progress(0.0, text=_progress_text(0, asked))
         started = time.monotonic()
@@ -247,6 +242,16 @@ def get_run(selection) -> TrainedRun | None:
             return None
         raise err
     return job.run
+
+
+def get_runs(jobs) -> list[TrainedRun | None]:
+    """The runs of several ``(corpus, config)`` pairs: every missing one is started first (they train
+    side by side, two at a time), then each is awaited with :func:`get_run`."""
+    cache = shared_cache()
+    for corpus, config in jobs:
+        if corpus is not None and config is not None and cache.get((corpus.digest, config)) is None:
+            _start(cache, corpus, config)
+    return [get_run(corpus, config) for corpus, config in jobs]
 
 
 def _progress_text(done: int, asked: int | None, elapsed: float = 0.0) -> str:

@@ -1,0 +1,60 @@
+"""Step through BPE: pick or paste a corpus, then step through training merge by merge.
+
+Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the current step.
+"""
+
+import streamlit as st
+
+from ui import charts, page, panels, sidebar, stepper, training, vocabulary
+from ui.explain import rules_html
+from ui.i18n import _
+from ui.sidebar import Choice
+from ui.text import md_escape
+
+
+def header(choice: Choice) -> None:
+    """The title and the corpus line (input messages appear under it)."""
+    if not choice.display.presentation:
+        st.title(_("BPE Explorer"))
+    if choice.ok:
+        st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
+
+
+@st.fragment
+def step_view(run, choice: Choice) -> None:
+    """Everything that changes with the step. A fragment: Next / Prev / the arrow keys / the slider
+    rerun only this part, not the sidebar, so a step costs the server and the browser less."""
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    step = stepper.step_controls(run, presentation=present)
+    sidebar.write_url(choice, step)
+
+    left, right = st.columns([5, 4], gap="medium")
+    with left:
+        panels.merge_card(run, step, mode, present)
+    with right:
+        panels.pair_table(run, step, mode, present)
+
+    st.subheader("Corpus")
+    panels.corpus_table(run, step, mode, present)
+
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        st.subheader("Vocabulary")
+        vocabulary.vocabulary(run, step, mode, present)
+    with right:
+        st.subheader("Over all steps")
+        charts.charts(run, step, present, columns=False)
+
+    if not present:
+        with st.expander("The rules this trainer follows"):
+            st.html(rules_html(run))
+
+
+top = st.container()  # filled after the sidebar, so that input messages appear under the title
+choice = page.start_page(None, "🧩")
+with top:
+    header(choice)
+run = training.get_run(choice.corpus, choice.config)
+if run is None:
+    st.stop()
+step_view(run, choice)

@@ -1,0 +1,73 @@
+"""A corpus as one value: its digest (the run cache's key, with the config), its size, a label for
+headings, and how to load its words for a given :class:`bpe_core.TrainConfig`.
+
+Every input becomes a :class:`Corpus` through one of the constructors here (a preset, a text, a
+text kept elsewhere such as an upload, a word-count list), which is also the only place an input's
+digest is computed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bpe_core import TrainConfig, corpus_words
+
+from .presets import Preset, words_digest_text
+
+
+def digest_of(data: str) -> str:
+    """sha256 (hex) of ``data`` in UTF-8: the digest of every input."""
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One input to train on.
+
+    Attributes:
+        digest: sha256 hex of the input (word-count lists: of their canonical lines).
+        size_bytes: its size in UTF-8 bytes.
+        label: a short description for headings (plain text: may hold a file name; escape it for HTML).
+        is_words: True for a word-count list (already words: no pre-tokenizer applies).
+    """
+
+    digest: str
+    size_bytes: int
+    label: str
+    is_words: bool = False
+    _load: Callable[[TrainConfig], dict] | None = field(default=None, repr=False, compare=False)
+
+    def words(self, config: TrainConfig) -> dict[str, int]:
+        """The corpus as ``{word: frequency}``, split with ``config``'s pre-tokenizer. Only called
+        when the run is not cached, so a cached run never re-reads or re-splits its text."""
+        assert self._load is not None
+        return self._load(config)
+
+
+def text_corpus(text: str, label: str) -> Corpus:
+    """A corpus of ``text`` (held by the corpus: for a session's own paste or a page's text box)."""
+    return Corpus(digest_of(text), len(text.encode("utf-8")), label, False, lambda cfg: corpus_words(text, cfg))
+
+
+def stored_text_corpus(digest: str, size_bytes: int, label: str, get_text: Callable[[], str]) -> Corpus:
+    """A corpus whose text lives elsewhere (an upload in the shared store): ``get_text`` is only
+    called to train."""
+    return Corpus(digest, size_bytes, label, False, lambda cfg: corpus_words(get_text(), cfg))
+
+
+def words_corpus(words: dict[str, int], label: str) -> Corpus:
+    """A corpus of a word-count list ``{word: frequency}`` (copied)."""
+    frozen = dict(words)
+    canonical = words_digest_text(frozen)
+    return Corpus(digest_of(canonical), len(canonical.encode("utf-8")), label, True, lambda cfg: dict(frozen))
+
+
+def preset_corpus(preset: Preset) -> Corpus:
+    """The corpus of a built-in preset (its text is read from disk only to train)."""
+    if preset.is_word_counts:
+        words = dict(preset.words)
+        return Corpus(preset.digest(), preset.size_bytes(), preset.title, True, lambda cfg: dict(words))
+    load = preset.load_text
+    return Corpus(preset.digest(), preset.size_bytes(), preset.title, False, lambda cfg: corpus_words(load(), cfg))

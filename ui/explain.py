@@ -1,0 +1,50 @@
+"""The merge and stop explanations of :mod:`bpe_core.explain`, worded with the app's token labels in
+the session's language and memoised per run."""
+
+from __future__ import annotations
+
+from bpe_core import TrainedRun
+from bpe_core.explain import RULES, TIE_RULES, merge_explanation, merge_text, stop_explanation, stop_text
+
+from . import memo
+from .chips import token_label
+from .i18n import _, tr
+from .text import clip, esc_raw, visible
+
+
+def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int = 3) -> str:
+    """Why merge ``step`` (>= 1) was chosen, in sentences (plain text, not escaped): the pair's count,
+    the words holding it, the tie and the rule that broke it."""
+    key = ("reason", step, mode, max_words)
+    table = memo.memo(run)
+    if key not in table:
+        ex = merge_explanation(run, step, max_words)
+        text = merge_text(ex, lambda t: token_label(run, t, mode), lambda w: visible(clip(w)), tr())
+        memo.remember(run, key, text)
+    return table[key]
+
+
+def stop_reason_text(run: TrainedRun) -> str:
+    """Why training stopped, in words (plain text)."""
+    ex = memo.once(run, "stop", lambda: stop_explanation(run))
+    return stop_text(ex, tr())
+
+
+def tie_short(rule: str) -> str:
+    """The tie-break rule in one clause (``"the pair that appears first in the corpus wins"``)."""
+    tie = TIE_RULES.get(rule)
+    return _(tie.short) if tie else ""
+
+
+def rules_html(run: TrainedRun) -> str:
+    """The trainer's rules (:data:`bpe_core.explain.RULES`) as HTML, the run's tie-break rule named."""
+    rule = run.config.tie_break
+    items = [
+        ("Counting", RULES["counting"]),
+        (f"Tie-break ({rule})", RULES[rule]),
+        ("Applying", RULES["applying"]),
+        ("Tokens", RULES["tokens"]),
+        ("Stopping", RULES["stopping"]),
+    ]
+    lis = "".join(f"<li><b>{esc_raw(k)}.</b> {esc_raw(_(v))}</li>" for k, v in items)
+    return f"<ul class='bpe-muted'>{lis}</ul>"

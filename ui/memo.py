@@ -1,0 +1,70 @@
+"""The one per-run memo: data derived from a finished run (chip HTML, chart specs, explanations,
+tokenizers), shared by every session and dropped with the run when the shared cache evicts it.
+
+Keyed weakly by the run (or by another long-lived object such as an uploaded model's token source),
+so nothing here keeps a run alive. Values must not hold a strong reference to their own key.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+
+_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+#: Most small per-step/per-token entries (tuple keys) kept per run before they are dropped; bounds
+#: what a 20,000-merge run can add to the cached run's size (about 10 MB at most).
+MAX_ENTRIES = 40_000
+
+#: Values kept per name by :func:`cached` (tokenizers, token sources, file texts): the last ones asked for.
+KEEP_LAST = 4
+
+
+def memo(owner) -> dict:
+    """The dict of derived data of ``owner`` (a run), created on first use."""
+    with _LOCK:
+        found = _MEMO.get(owner)
+        if found is None:
+            found = _MEMO[owner] = {}
+        return found
+
+
+def remember(owner, key: tuple, value):
+    """Store a small entry (``key`` a tuple such as ``("chip", id, mode)``) and return ``value``;
+    when there are :data:`MAX_ENTRIES` of them, the tuple-keyed entries are cleared first (whole-run
+    entries, keyed by strings, stay)."""
+    table = memo(owner)
+    if len(table) >= MAX_ENTRIES:
+        with _LOCK:
+            for k in [k for k in table if isinstance(k, tuple)]:
+                table.pop(k, None)
+    table[key] = value
+    return value
+
+
+def once(owner, name: str, make):
+    """``make()`` computed once per ``owner`` and kept under ``name``."""
+    table = memo(owner)
+    if name not in table:
+        table[name] = make()
+    return table[name]
+
+
+def cached(owner, name: str, key, make):
+    """``make()`` kept per ``owner`` under ``name`` for the last :data:`KEEP_LAST` keys (LRU)."""
+    table_all = memo(owner)
+    with _LOCK:
+        table = table_all.setdefault(name, OrderedDict())
+        value = table.get(key)
+        if value is not None:
+            table.move_to_end(key)
+            return value
+    value = make()
+    with _LOCK:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > KEEP_LAST:
+            table.popitem(last=False)
+    return value

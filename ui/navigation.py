@@ -1,0 +1,28 @@
+"""The app's pages: script, name in the menu, icon and URL path. ``app.py`` builds its
+``st.navigation`` from this list; the URL paths are part of shared links and never change."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .i18n import N_
+
+
+class PageSpec(NamedTuple):
+    """One page: ``script`` relative to the repository root, ``title`` (English; shown with ``_``),
+    ``icon``, ``url_path`` (``""``: the default page, at ``/``)."""
+
+    script: str
+    title: str
+    icon: str
+    url_path: str
+
+
+PAGES = (
+    PageSpec("pages/0_Step_through_BPE.py", N_("Step through BPE"), "🧩", ""),
+    PageSpec("pages/1_Side_by_side.py", N_("Side by side"), "🆚", "Side_by_side"),
+    PageSpec("pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
+    PageSpec("pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
+    PageSpec("pages/4_Files.py", N_("Files"), "💾", "Files"),
+    PageSpec("pages/5_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
+)

@@ -1,0 +1,44 @@
+"""What every page does first: its browser title, the shared sidebar, and the app's CSS (read once
+from ``ui/static/``; presentation mode adds large type)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from .i18n import _
+from .settings import Display
+from .sidebar import Choice, sidebar
+
+_STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _read(name: str) -> str:
+    return (_STATIC / name).read_text(encoding="utf-8")
+
+
+APP_CSS = _read("app.css")
+PRESENTATION_CSS = _read("presentation.css")
+PAGES_CSS = _read("pages.css")
+
+
+def setup_page(display: Display | None = None, pages_css: bool = True) -> None:
+    """Inject the app's CSS (chips, tables, tree; the pages' extra rules; large type in presentation mode)."""
+    presentation = bool(display is not None and display.presentation)
+    css = APP_CSS + (PRESENTATION_CSS if presentation else "") + (PAGES_CSS if pages_css else "")
+    st.html(f"<style>\n{css}</style>")
+
+
+def start_page(title: str | None, icon: str) -> Choice:
+    """Browser title (``"<title> · BPE Explorer"``; ``None``: just ``BPE Explorer``), the shared sidebar
+    (its corpus and settings are every page's) and the CSS. Returns the sidebar's
+    :class:`ui.sidebar.Choice` (which may be not ``ok``: a message was shown)."""
+    browser_title = _("{page} · BPE Explorer").format(page=title) if title else _("BPE Explorer")
+    st.set_page_config(page_title=browser_title, page_icon=icon, layout="wide")
+    choice = sidebar()
+    if choice.display.presentation:
+        # Presentation links open with the sidebar folded: more room for the class to read.
+        st.set_page_config(initial_sidebar_state="collapsed")
+    setup_page(choice.display)
+    return choice

@@ -1,0 +1,78 @@
+"""The one way values survive in a session: the sidebar's canonical state and widgets that keep
+their value across reruns and page switches.
+
+Streamlit forgets a widget's value when a run does not draw it (another page, an input error), and
+gives a widget on another page a new identity. So every lasting value lives under its own session
+key, and the widget (key ``w.<name>``) is re-seeded from it on every run::
+
+    key = persist.seeded("pg.bbpe.text", DEFAULT)          # the widget key, seeded
+    st.text_area("Text", key=key, on_change=persist.keep, args=("pg.bbpe.text",))
+    text = persist.kept("pg.bbpe.text", DEFAULT)
+
+The sidebar's values (corpus source, preset, texts, settings, step...) are the ``K_*`` keys below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+W = "w."  #: prefix of a seeded widget's key
+KEEP = "keep."  #: prefix of a seeded widget's lasting value
+
+# The sidebar's canonical values.
+K_SOURCE, K_PRESET, K_PASTE, K_WORDS, K_UPLOAD = "bpe.source", "bpe.preset", "bpe.paste", "bpe.words", "bpe.upload"
+K_SETTINGS, K_PRESENT, K_STEP, K_URL = "bpe.settings", "bpe.present", "bpe.step", "bpe.url_last"
+K_NOTES = "bpe.notes"
+
+
+def ss():
+    """The session's state (``st.session_state``)."""
+    return st.session_state
+
+
+def seed(name: str, value) -> str:
+    """Set widget ``w.<name>`` to ``value`` (a canonical value kept elsewhere); return its key."""
+    key = W + name
+    st.session_state[key] = value
+    return key
+
+
+def seeded(name: str, default) -> str:
+    """The key of widget ``w.<name>``, seeded from its lasting value (``default`` on first use).
+    Pass ``on_change=keep, args=(name,)`` to the widget."""
+    state = st.session_state
+    if KEEP + name not in state:
+        state[KEEP + name] = default
+    return seed(name, state[KEEP + name])
+
+
+def keep(name: str) -> None:
+    """``on_change`` of a :func:`seeded` widget: copy the widget's value to its lasting key."""
+    st.session_state[KEEP + name] = st.session_state[W + name]
+
+
+def kept(name: str, default=None):
+    """The lasting value of a :func:`seeded` widget (``default`` before it was ever drawn)."""
+    return st.session_state.get(KEEP + name, default)
+
+
+def put(name: str, value) -> None:
+    """Set the lasting value of a :func:`seeded` widget (it shows it the next time it is drawn)."""
+    st.session_state[KEEP + name] = value
+
+
+def get_step() -> int:
+    """The step the session is at (0 = starting segmentation); not yet clamped to a run."""
+    return int(st.session_state.get(K_STEP, 0))
+
+
+def set_step(step: int) -> None:
+    """Set the session's step (callers clamp it to ``0..run.num_steps``)."""
+    st.session_state[K_STEP] = max(0, int(step))
+
+
+def short_key(*parts) -> str:
+    """A short stable hex key for widget names that depend on an input (digest, config...)."""
+    return hashlib.sha1(repr(parts).encode("utf-8")).hexdigest()[:12]

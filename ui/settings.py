@@ -1,0 +1,234 @@
+"""The training settings as plain values: defaults, labels, the URL's form of them (pure functions,
+both ways) and the one place a :class:`bpe_core.TrainConfig` is built from them.
+
+Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|none),
+``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
+(separate|attached), ``marker`` (text) and ``bytes`` (utf8|hex|gpt2), plus ``limit`` (``merges`` or
+``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
+``present`` (1) and ``step``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from bpe_core import PRETOKENIZERS, TIE_BREAKS, VARIANTS, InputError, TrainConfig
+from bpe_core.explain import TIE_RULES
+
+from .i18n import N_
+from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
+
+#: Defaults of every setting (URL names). A preset's ``settings`` override these.
+DEFAULT_SETTINGS: dict = {
+    "variant": "eow",
+    "pre": "whitespace",
+    "limit": "merges",
+    "merges": 10,
+    "vocab": 300,
+    "minf": 2,
+    "tie": "first-seen",
+    "eow": "separate",
+    "marker": "</w>",
+    "bytes": "utf8",
+}
+
+#: URL parameter names of the settings, in the order they are written.
+SETTING_PARAMS = ("variant", "pre", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes")
+
+BYTE_MODES = ("utf8", "hex", "gpt2")
+EOW_STYLES = ("separate", "attached")
+SOURCES = ("preset", "paste", "upload", "words")
+
+VARIANT_LABELS = {
+    "char": N_("Characters"),
+    "eow": N_("Characters + end-of-word marker"),
+    "byte": N_("Bytes (UTF-8, 256 base tokens)"),
+}
+#: Column headings of the variants (the end-of-word marker is named: :func:`variant_title`).
+VARIANT_TITLES = {"char": N_("Characters"), "eow": N_("Characters + end of word"), "byte": N_("Bytes (UTF-8)")}
+PRE_LABELS = {
+    "whitespace": N_("Whitespace (split at spaces)"),
+    "gpt2": N_("GPT-2 regex (space joins the next word)"),
+    "gpt4": N_("GPT-4 regex (cl100k)"),
+    "none": N_("None (the whole text is one piece)"),
+}
+TIE_LABELS = {name: rule.label for name, rule in TIE_RULES.items()}
+BYTE_LABELS = {"utf8": N_("UTF-8 text"), "hex": N_("hex"), "gpt2": N_("GPT-2 alias (Ġ = space)")}
+SOURCE_LABELS = {
+    "preset": N_("Preset"),
+    "paste": N_("Paste text"),
+    "upload": N_("Upload .txt"),
+    "words": N_("Word counts"),
+}
+EOW_LABELS = {"separate": N_("separate symbol (l o w </w>)"), "attached": N_("attached (l o w</w>)")}
+
+#: Longest end-of-word marker accepted.
+MAX_MARKER_CHARS = 12
+
+
+@dataclass(frozen=True)
+class Display:
+    """How a page draws, separate from what is trained: byte tokens as ``utf8``, ``hex`` or ``gpt2``
+    text, and presentation mode (large type, colour-blind-safe palette, fewer controls)."""
+
+    byte_mode: str = "utf8"
+    presentation: bool = False
+
+
+def variant_title(variant: str, config: TrainConfig | None = None) -> str:
+    """A column heading for a variant (the end-of-word marker named). English; translate with ``_``."""
+    if variant == "eow" and config is not None:
+        return f"Characters + {config.eow_marker}"
+    return VARIANT_TITLES[variant]
+
+
+def max_merges() -> int:
+    """The app's limit on merges (``BPE_EXPLORER_MAX_MERGES``, default 20,000)."""
+    try:
+        value = int(os.environ.get("BPE_EXPLORER_MAX_MERGES", ""))
+    except ValueError:
+        return 20_000
+    return value if value > 0 else 20_000
+
+
+def preset_settings(preset: Preset | None) -> dict:
+    """Every setting for ``preset``: :data:`DEFAULT_SETTINGS` with the preset's recommendations."""
+    out = dict(DEFAULT_SETTINGS)
+    if preset is not None:
+        out.update(preset.settings)
+        if "vocab" in preset.settings and "merges" not in preset.settings:
+            out["limit"] = "vocab"
+    return out
+
+
+# ------------------------------------------------------------------------------------------ config
+def make_config(settings: dict, words_source: bool = False, **changes) -> TrainConfig:
+    """The :class:`bpe_core.TrainConfig` of ``settings`` (``words_source``: a word-count list, which
+    is already split into words). ``changes`` override fields (``variant``, ``num_merges``...), e.g.
+    a page training its own text. Raises :class:`bpe_core.InputError` with a message for the user
+    when the settings ask more than the app allows or are invalid."""
+    limit = max_merges()
+    num_merges, vocab = changes.get("num_merges"), changes.get("vocab_size")
+    if "num_merges" in changes:
+        pass  # the caller bounds its own number of merges
+    elif settings["limit"] == "merges":
+        num_merges = int(settings["merges"])
+        if num_merges > limit:
+            raise InputError(
+                f"{num_merges:,} merges asked; the limit is {limit:,} (set BPE_EXPLORER_MAX_MERGES to change it)."
+            )
+    else:
+        vocab = int(settings["vocab"])
+        if vocab > limit + 256:
+            raise InputError(
+                f"A vocabulary of {vocab:,} tokens needs more merges than the limit of {limit:,} "
+                "(set BPE_EXPLORER_MAX_MERGES to change it)."
+            )
+        num_merges = limit  # vocabulary-size runs are still capped by the merge limit
+    marker = settings["marker"]
+    variant = changes.get("variant", settings["variant"])
+    if variant == "eow" and (not marker or any(c.isspace() for c in marker)):
+        raise InputError("The end-of-word marker must be non-empty and contain no spaces.")
+    fields = dict(
+        variant=settings["variant"],
+        pretokenizer="whitespace" if words_source else settings["pre"],
+        num_merges=num_merges,
+        vocab_size=vocab,
+        min_frequency=int(settings["minf"]),
+        tie_break=settings["tie"],
+        eow_style=settings["eow"],
+        eow_marker=marker if marker else "</w>",
+    )
+    fields.update(changes)
+    try:
+        return TrainConfig(**fields).validate()
+    except ValueError as err:
+        raise InputError(str(err)) from None
+
+
+# ------------------------------------------------------------------------------------------ the URL
+@dataclass(frozen=True)
+class UrlState:
+    """What a URL asks for: a preset (``None``: keep the session's corpus), the settings, presentation
+    mode, the step, and notes for the user about parameters that were ignored."""
+
+    preset: str | None
+    settings: dict
+    presentation: bool
+    step: int
+    notes: tuple[str, ...]
+
+
+def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
+    try:
+        value = int(raw.strip())
+    except (ValueError, AttributeError):
+        notes.append(f"The link's {name}={raw[:40]!r} is not a whole number; it was ignored.")
+        return None
+    if value < lo:
+        notes.append(f"The link's {name}={value} is below {lo}; it was ignored.")
+        return None
+    return value
+
+
+def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlState:
+    """Read query parameters. Settings start from the URL's preset (an unknown one: the default, with
+    a note), else from ``current`` (the session's preset, ``None`` for its own text); every other
+    parameter overrides one setting. A bad value is ignored with a note; never raises."""
+    notes: list[str] = []
+    preset_id = None
+    if "preset" in params:
+        preset = get_preset(params["preset"])
+        if preset is None:
+            notes.append(f"The link names an unknown preset {params['preset'][:60]!r}; showing the default one.")
+            preset = PRESETS[DEFAULT_PRESET]
+        preset_id = preset.id
+        settings = preset_settings(preset)
+    else:
+        settings = preset_settings(current)
+    choices = {"variant": VARIANTS, "pre": PRETOKENIZERS, "tie": TIE_BREAKS, "eow": EOW_STYLES, "bytes": BYTE_MODES}
+    for name, allowed in choices.items():
+        if name in params:
+            if params[name] in allowed:
+                settings[name] = params[name]
+            else:
+                notes.append(
+                    f"The link's {name}={params[name][:40]!r} is not one of {', '.join(allowed)}; it was ignored."
+                )
+    if "marker" in params:
+        settings["marker"] = params["marker"][:MAX_MARKER_CHARS]
+    if "minf" in params:
+        value = _parse_int(params["minf"], "minf", 1, notes)
+        if value is not None:
+            settings["minf"] = value
+    for name in ("vocab", "merges"):  # merges last: it wins when both are given
+        if name in params:
+            value = _parse_int(params[name], name, 1 if name == "vocab" else 0, notes)
+            if value is not None:
+                settings[name], settings["limit"] = value, name
+    present = params.get("present", "0").strip().lower() in ("1", "true", "yes", "on")
+    step = 0
+    if "step" in params:
+        value = _parse_int(params["step"], "step", 0, notes)
+        step = value if value is not None else 0
+    return UrlState(preset_id, settings, present, step, tuple(notes))
+
+
+def url_from_settings(preset: Preset | None, settings: dict, presentation: bool, step: int) -> dict[str, str]:
+    """The query parameters of a state: the preset (``None``: the session's own text), the settings
+    that differ from its recommended ones, ``present=1`` in presentation mode, and the step."""
+    params: dict[str, str] = {}
+    if preset is not None:
+        params["preset"] = preset.id
+    base = preset_settings(preset)
+    for name in SETTING_PARAMS:
+        if name in ("merges", "vocab"):
+            if settings["limit"] == name and (base["limit"] != name or settings[name] != base[name]):
+                params[name] = str(settings[name])
+        elif settings[name] != base[name]:
+            params[name] = str(settings[name])
+    if presentation:
+        params["present"] = "1"
+    params["step"] = str(int(step))
+    return params

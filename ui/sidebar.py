@@ -1,0 +1,291 @@
+"""The shared sidebar: presentation mode, the corpus (one function per source: a preset, pasted text,
+an uploaded file, a word-count list), the training settings, and the URL kept in step with them.
+
+Every page calls :func:`sidebar` and gets a :class:`Choice`: a :class:`ui.corpus.Corpus` and a
+:class:`bpe_core.TrainConfig` for :func:`ui.training.get_run`, and the display preferences apart.
+
+The sidebar's values live in the session (:mod:`ui.persist`) and survive page switches. The URL is
+re-read on every run: when it differs from what the app last wrote (a pasted link, the load
+benchmark sending a rerun with a new query string), the URL wins; an empty query string (as after a
+page switch) keeps the session's state. See :mod:`ui.settings` for the parameters.
+
+Nothing here raises for bad input: problems become ``Choice.message`` (and are shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import streamlit as st
+
+from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
+from bpe_core.inputs import format_size, max_input_bytes
+
+from . import persist, uploads
+from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
+from .i18n import _
+from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
+from .settings import (
+    SOURCE_LABELS,
+    SOURCES,
+    Display,
+    make_config,
+    preset_settings,
+    settings_from_url,
+    url_from_settings,
+)
+from .settings_form import settings_widgets
+from .text import md_escape
+
+K = persist  # the session keys
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the sidebar chose.
+
+    Attributes:
+        corpus: the input (``None`` when unusable: ``message`` says why, and it was shown).
+        config: the training settings (``None`` when unusable).
+        label: a short description of the input for headings (plain text: escape it for HTML).
+        source: ``"preset"``, ``"paste"``, ``"upload"`` or ``"words"``.
+        preset: the preset when ``source == "preset"``, else ``None``.
+        settings: every setting by URL name (:mod:`ui.settings`), for pages that train their own text.
+        display: byte display and presentation mode.
+        message: why the input or settings are unusable, else ``None``.
+    """
+
+    corpus: Corpus | None
+    config: TrainConfig | None
+    label: str
+    source: str
+    preset: Preset | None
+    settings: dict
+    display: Display
+    message: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when there is a corpus and a config to train."""
+        return self.corpus is not None and self.config is not None
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What one corpus source gave: a corpus or a message, and a label."""
+
+    corpus: Corpus | None
+    label: str
+    message: str | None = None
+    preset: Preset | None = None
+
+
+# ------------------------------------------------------------------------------------ session and URL
+def _init_state() -> None:
+    ss = persist.ss()
+    if K.K_SOURCE in ss:
+        return
+    ss[K.K_SOURCE] = "preset"
+    ss[K.K_PRESET] = DEFAULT_PRESET
+    ss[K.K_PASTE] = ""
+    ss[K.K_WORDS] = ""
+    ss[K.K_UPLOAD] = None
+    ss[K.K_SETTINGS] = preset_settings(PRESETS[DEFAULT_PRESET])
+    ss[K.K_PRESENT] = False
+    ss[K.K_STEP] = 0
+    ss[K.K_URL] = None
+    ss[K.K_NOTES] = []
+
+
+def _sync_from_url() -> None:
+    ss = persist.ss()
+    try:
+        params = {k: st.query_params[k] for k in st.query_params}
+    except Exception:  # a malformed query string must never break the page
+        params = {}
+    last = ss[K.K_URL]
+    if params == (last or {}) or (not params and last is not None):
+        return  # unchanged, or emptied by a page switch: the session keeps its state
+    current = get_preset(ss[K.K_PRESET]) if ss[K.K_SOURCE] == "preset" else None
+    url = settings_from_url(params, current)
+    if url.preset is not None:
+        ss[K.K_SOURCE], ss[K.K_PRESET] = "preset", url.preset
+    ss[K.K_SETTINGS] = url.settings
+    ss[K.K_PRESENT] = url.presentation
+    ss[K.K_STEP] = url.step
+    ss[K.K_NOTES] = list(url.notes)
+    ss[K.K_URL] = params
+
+
+def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
+    """The query parameters describing ``choice`` at ``step`` (default: the session's step)."""
+    step = persist.get_step() if step is None else int(step)
+    return url_from_settings(choice.preset, choice.settings, choice.display.presentation, step)
+
+
+def write_url(choice: Choice, step: int | None = None) -> None:
+    """Write ``choice`` (and ``step``, default the session's step) into the browser's URL; call it at
+    the end of a page, once the step is known. Only writes when something changed."""
+    params = url_params(choice, step)
+    if {k: st.query_params[k] for k in st.query_params} != params:
+        st.query_params.from_dict(params)
+    persist.ss()[K.K_URL] = params
+
+
+# ------------------------------------------------------------------------------------ callbacks
+def _reset_step() -> None:
+    persist.ss()[K.K_STEP] = 0
+
+
+def _on_preset() -> None:
+    ss = persist.ss()
+    ss[K.K_PRESET] = ss[persist.W + "preset"]
+    ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    _reset_step()
+
+
+def _on_source() -> None:
+    ss = persist.ss()
+    ss[K.K_SOURCE] = ss[persist.W + "source"]
+    if ss[K.K_SOURCE] == "preset":
+        ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    _reset_step()
+
+
+def _on_text(kind: str) -> None:
+    ss = persist.ss()
+    ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ss[persist.W + kind]
+    _reset_step()
+
+
+def _on_present() -> None:
+    ss = persist.ss()
+    ss[K.K_PRESENT] = bool(ss[persist.W + "present"])
+
+
+# ------------------------------------------------------------------------------------ corpus sources
+def preset_source(settings: dict) -> _Source:
+    """The preset picker and the chosen preset's corpus."""
+    ss = persist.ss()
+    pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
+    st.selectbox("Preset corpus", list(PRESETS), key=persist.seed("preset", pid),
+                 format_func=lambda p: PRESETS[p].title, on_change=_on_preset)  # fmt: skip
+    preset = PRESETS[pid]
+    st.caption(md_escape(preset.provenance))
+    return _Source(preset_corpus(preset), preset.title, preset=preset)
+
+
+def paste_source(settings: dict) -> _Source:
+    """A text box; its text is the corpus."""
+    ss = persist.ss()
+    st.text_area("Text to train on", key=persist.seed("paste", ss[K.K_PASTE]), on_change=_on_text, args=("paste",),
+                 height=160, placeholder="Paste any text here, then click outside the box (or press Ctrl+Enter).")  # fmt: skip
+    raw = ss[K.K_PASTE]
+    try:
+        text = clean_text(raw)
+    except InputError as err:
+        return _Source(None, "Pasted text", uploads.cut_paste_message(raw) or str(err))
+    if not text or (not text.strip() and settings["pre"] != "none"):  # pre-tokenizer none keeps a blank text
+        return _Source(None, "Pasted text", "The text is empty: paste some text in the sidebar (or pick a preset).")
+    size = len(text.encode("utf-8"))
+    if size < 100_000 and looks_like_word_counts(text):
+        st.info("This looks like a word-count list; choose 'Word counts' to read it as one.")
+    label = f"Pasted text ({format_size(size)})"
+    return _Source(text_corpus(text, label), label)
+
+
+def upload_source(settings: dict) -> _Source:
+    """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
+    st.file_uploader("A UTF-8 .txt file", type=["txt"], key=persist.W + "upload", on_change=uploads.on_upload,
+                     help=f"At most {format_size(max_input_bytes())}.")  # fmt: skip
+    meta = persist.ss()[K.K_UPLOAD]
+    if meta is None:
+        return _Source(None, "", "No file yet: upload a UTF-8 .txt file in the sidebar.")
+    name = meta["name"][:80]
+    if meta["error"]:
+        return _Source(None, "", f"{name}: {meta['error']}")
+    digest = meta["digest"]
+    stored = uploads.upload_store().get(digest)
+    if stored is None:
+        return _Source(None, "", "The uploaded file is no longer in the server's memory; please upload it again.")
+    size = len(stored.encode("utf-8"))
+    label = f"{name} ({format_size(size)})"
+    st.caption(md_escape(f"Using {name}, {format_size(size)}."))
+    if not stored.strip():
+        return _Source(None, label, "The uploaded file is empty.")
+    corpus = stored_text_corpus(digest, size, label, lambda: uploads.upload_store().get(digest) or "")
+    return _Source(corpus, label)
+
+
+@lru_cache(maxsize=32)
+def _parse_words_cached(text: str) -> dict:
+    return parse_word_counts(text)
+
+
+def words_source(settings: dict) -> _Source:
+    """A text box of ``word count`` lines; the list is the corpus."""
+    ss = persist.ss()
+    st.text_area("Word counts (one 'word count' per line)", key=persist.seed("words", ss[K.K_WORDS]),
+                 on_change=_on_text, args=("words",), height=160, placeholder="low 5\nlower 2\nnewest 6\nwidest 3")  # fmt: skip
+    raw = ss[K.K_WORDS]
+    if not raw.strip():
+        return _Source(
+            None, "Word counts", "The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."
+        )
+    try:
+        clean_text(raw)
+        words = _parse_words_cached(raw)
+    except InputError as err:
+        return _Source(None, "Word counts", uploads.cut_paste_message(raw) or str(err))
+    label = f"Word counts ({len(words):,} words)"
+    return _Source(words_corpus(words, label), label)
+
+
+_SOURCES = {"preset": preset_source, "paste": paste_source, "upload": upload_source, "words": words_source}
+
+
+# ------------------------------------------------------------------------------------ the sidebar
+def sidebar() -> Choice:
+    """Draw the shared sidebar and return the :class:`Choice`.
+
+    Adopts the URL first, then draws: presentation toggle, corpus source and the training settings.
+    Problems with the input or settings are shown (``st.error``/``st.warning`` in the main area) and
+    give a Choice that is not ``ok``; it never raises for bad input.
+    """
+    _init_state()
+    _sync_from_url()
+    ss = persist.ss()
+    for note in ss.get(K.K_NOTES) or []:
+        st.warning(md_escape(note))
+    ss[K.K_NOTES] = []
+    settings = dict(ss[K.K_SETTINGS])
+    presentation = bool(ss[K.K_PRESENT])
+    source = ss[K.K_SOURCE]
+
+    with st.sidebar:
+        st.toggle("Presentation mode", key=persist.seed("present", presentation), on_change=_on_present,
+                  help="Large type, a colour-blind-safe palette and fewer controls, for projecting to a class.")  # fmt: skip
+        st.radio("Corpus", SOURCES, key=persist.seed("source", source), format_func=lambda s: _(SOURCE_LABELS[s]),
+                 on_change=_on_source, horizontal=True)  # fmt: skip
+        got = _SOURCES[source](settings)
+        if presentation:
+            with st.expander("Settings"):
+                settings_widgets(settings, source == "words", compact=True)
+        else:
+            st.subheader("Settings")
+            settings_widgets(settings, source == "words", compact=False)
+        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too.
+        uploads.guard_text_boxes()
+
+    message, config = got.message, None
+    if message is None:
+        try:
+            config = make_config(settings, source == "words")
+        except InputError as err:
+            message = str(err)
+    display = Display(settings["bytes"], presentation)
+    if message is not None:
+        st.error(md_escape(message))
+        return Choice(None, None, got.label, source, got.preset, settings, display, message)
+    return Choice(got.corpus, config, got.label, source, got.preset, settings, display)

@@ -1,0 +1,22 @@
+// Two things a browser can send that make the server drop the connection, after which the session
+// ignores every later click (Streamlit limitations): a lone surrogate typed or pasted into a text box
+// (invalid UTF-8), and a text box value larger than server.maxWidgetStateSize. This script, set up once
+// per browser tab, runs before Streamlit's own handler reads a text box: it replaces lone surrogates
+// with U+FFFD and cuts a value longer than the cap (filled in by ui/uploads.py) there.
+(function () {
+  var w = window;
+  if (w.__bpeTextBoxGuard) return;
+  w.__bpeTextBoxGuard = true;
+  var cap = __CAP__;
+  w.document.addEventListener("input", function (e) {
+    var el = e.target;
+    if (!el || (el.tagName !== "TEXTAREA" && el.tagName !== "INPUT")) return;
+    var v = el.value;
+    if (typeof v !== "string") return;
+    var fixed = v.length > cap ? v.slice(0, cap) : v;
+    if (typeof fixed.isWellFormed === "function" && !fixed.isWellFormed()) fixed = fixed.toWellFormed();
+    if (fixed === v) return;
+    var proto = el.tagName === "TEXTAREA" ? w.HTMLTextAreaElement.prototype : w.HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, "value").set.call(el, fixed);
+  }, true);
+})();

@@ -1,0 +1,114 @@
+"""Text that comes from the browser: uploaded files (kept once per server, by digest), uploaded
+GPT-2 model files, and the guard that fixes text box values in the browser before they are sent.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from threading import Lock
+
+import streamlit as st
+
+from bpe_core import InputError, clean_text, decode_bytes
+from bpe_core.inputs import format_size, max_input_bytes
+
+from . import persist
+from .corpus import digest_of
+
+_GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
+
+
+class TextStore:
+    """Uploaded texts by sha256, shared by all sessions and bounded in characters: a session keeps
+    only the digest, so no session holds its own copy of a large upload."""
+
+    def __init__(self, max_bytes: int = 64_000_000):
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, str] = OrderedDict()
+        self._lock = Lock()
+
+    def put(self, digest: str, text: str) -> None:
+        with self._lock:
+            self._items[digest] = text
+            self._items.move_to_end(digest)
+            total = sum(len(t) for t in self._items.values())
+            while len(self._items) > 1 and total > self.max_bytes:
+                _, old = self._items.popitem(last=False)
+                total -= len(old)
+
+    def get(self, digest: str) -> str | None:
+        with self._lock:
+            text = self._items.get(digest)
+            if text is not None:
+                self._items.move_to_end(digest)
+            return text
+
+
+@st.cache_resource(show_spinner=False)
+def upload_store() -> TextStore:
+    """The process-wide :class:`TextStore`."""
+    return TextStore()
+
+
+def on_upload() -> None:
+    """``on_change`` of the sidebar's file uploader: decode and clean the file, keep the text in the
+    shared store and ``{"name", "size", "digest", "error"}`` in the session."""
+    ss = persist.ss()
+    uploaded = ss.get(persist.W + "upload")
+    ss[persist.K_STEP] = 0
+    if uploaded is None:
+        ss[persist.K_UPLOAD] = None
+        return
+    meta = {"name": uploaded.name, "size": uploaded.size, "digest": None, "error": None}
+    try:
+        text = clean_text(decode_bytes(uploaded.getvalue()))
+    except InputError as err:
+        meta["error"] = str(err)
+    else:
+        meta["digest"] = digest_of(text)
+        upload_store().put(meta["digest"], text)
+    ss[persist.K_UPLOAD] = meta
+
+
+@st.cache_resource(max_entries=4, show_spinner="Loading the uploaded model…")
+def load_gpt2_tokens(digest: str, _vocab_data: bytes, _merges_data: bytes):
+    """The :class:`ui.chips.TokenizerTokens` of :func:`bpe_core.files.load_gpt2_files` (vocab.json +
+    merges.txt bytes), shared by every session that uploads the same pair (``digest``: a hash of both
+    files; the last four models are kept). Raises ``InputError`` for files that cannot be loaded."""
+    from bpe_core.files import load_gpt2_files
+
+    from .chips import TokenizerTokens
+
+    return TokenizerTokens(load_gpt2_files(_vocab_data, _merges_data))
+
+
+# ------------------------------------------------------------------------------------ text boxes
+def paste_cap() -> int:
+    """Longest text box value the browser sends, in UTF-16 code units (JavaScript's ``length``): the
+    input limit in bytes plus one. UTF-8 never takes fewer bytes than UTF-16 code units, so a value cut
+    there is always over the limit (and answered with :func:`cut_paste_message`), while at most three
+    bytes per code unit keep it under server.maxWidgetStateSize for limits up to 8 MB."""
+    return max_input_bytes() + 1
+
+
+def cut_paste_message(text: str) -> str | None:
+    """The message for a paste the browser cut at :func:`paste_cap` (``None`` if ``text`` was not cut)."""
+    cap = paste_cap()
+    if len(text) > cap or len(text.encode("utf-16-le", "surrogatepass")) // 2 != cap:
+        return None
+    return (
+        f"The paste was longer than the text box takes ({cap:,} characters) and was cut there; the limit "
+        f"is {format_size(max_input_bytes())} (set BPE_EXPLORER_MAX_BYTES to change it). "
+        "Paste a shorter text, or upload a file."
+    )
+
+
+def text_box_guard_html() -> str:
+    """The app's only script element (``static/text_box_guard.js``): no user text in it, only the cap."""
+    return "<script>\n" + _GUARD_JS.replace("__CAP__", str(int(paste_cap()))) + "</script>"
+
+
+def guard_text_boxes() -> None:
+    """Make the browser fix text box values before sending them (once per tab)."""
+    st.html(text_box_guard_html(), unsafe_allow_javascript=True)
