@@ -13,9 +13,9 @@ import streamlit as st
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.i18n import format_number
-from ui import pages_common as pc
-from ui import state
-from ui.i18n import N_, _, current_language, join_list, language_picker, ngettext
+from ui.i18n import N_, _, current_language, join_list, ngettext
+from ui.page import start_page
+from ui.sidebar import write_url
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 SHOWN_MERGES = 5
@@ -282,8 +282,7 @@ def for_developers() -> None:
 
 
 def main() -> None:
-    sel = pc.start_page(_("How BPE works"), "📖")
-    language_picker()
+    choice = start_page(_("How BPE works"), "📖")
     intro()
     algorithm()
     worked_example()
@@ -291,7 +290,7 @@ def main() -> None:
     byte_level()
     sources()
     for_developers()
-    state.write_url(sel)
+    write_url(choice)
 
 
 main()

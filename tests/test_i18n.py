@@ -30,7 +30,7 @@ EXTRACT_PATHS: tuple[str, ...] | None = (
     "ui/i18n.py",
     "ui/glossary.py",
     "pages/how_bpe_works.py",
-    "pages/glossary.py",
+    "pages/6_Glossary.py",
 )
 CHINESE = ("zh-Hans", "zh-Hant")
 PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
@@ -68,7 +68,7 @@ def test_extraction_finds_the_messages():
     messages = extracted()
     files = {path for path, _m, _c in messages}
     # Every listed file that holds messages is seen (a broken babel.cfg would find none).
-    assert {"ui/glossary.py", "pages/how_bpe_works.py", "pages/glossary.py", "ui/i18n.py"} <= files
+    assert {"ui/glossary.py", "pages/how_bpe_works.py", "pages/6_Glossary.py", "ui/i18n.py"} <= files
     ids = {m for _p, m, _c in messages}
     assert "How BPE works" in ids
     assert ("The first merge", "The first {n} merges") in ids  # ngettext
@@ -211,7 +211,7 @@ def _page(at: AppTest, page: str, **params) -> AppTest:
 def test_language_picker_url_and_page_switch():
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     at.run()
-    at = _page(at, "pages/glossary.py")
+    at = _page(at, "pages/6_Glossary.py")
     assert at.title[0].value == "Glossary"  # no parameter, no choice, no browser language: English
     picker = at.sidebar.selectbox(key="w.i18n.lang")
     assert picker.options == ["English", "简体中文", "繁體中文"]
@@ -222,11 +222,11 @@ def test_language_picker_url_and_page_switch():
     assert at.title[0].value == "BPE 的工作原理"
     assert at.sidebar.selectbox(key="w.i18n.lang").value == "zh-Hant"
     # A ?lang= in the URL wins over the session's language, and is remembered.
-    at = _page(at, "pages/glossary.py", lang="zh-Hans")
+    at = _page(at, "pages/6_Glossary.py", lang="zh-Hans")
     assert at.title[0].value == "术语表"
     at = _page(at, "pages/how_bpe_works.py")
     assert at.title[0].value == "BPE 的工作原理"
-    at = _page(at, "pages/glossary.py", lang="bogus")  # not a language: the session's stays
+    at = _page(at, "pages/6_Glossary.py", lang="bogus")  # not a language: the session's stays
     assert at.title[0].value == "术语表"
 
 

@@ -22,7 +22,7 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import persist, uploads
+from . import i18n, persist, uploads
 from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
@@ -121,7 +121,9 @@ def _sync_from_url() -> None:
 def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     """The query parameters describing ``choice`` at ``step`` (default: the session's step)."""
     step = persist.get_step() if step is None else int(step)
-    return url_from_settings(choice.preset, choice.settings, choice.display.presentation, step)
+    params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step)
+    params.update(i18n.url_param())  # the interface language travels in shared links
+    return params
 
 
 def write_url(choice: Choice, step: int | None = None) -> None:
@@ -264,6 +266,7 @@ def sidebar() -> Choice:
     source = ss[K.K_SOURCE]
 
     with st.sidebar:
+        i18n.language_picker()
         st.toggle("Presentation mode", key=persist.seed("present", presentation), on_change=_on_present,
                   help="Large type, a colour-blind-safe palette and fewer controls, for projecting to a class.")  # fmt: skip
         st.radio("Corpus", SOURCES, key=persist.seed("source", source), format_func=lambda s: _(SOURCE_LABELS[s]),

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import glossary, state
-from ui import pages_common as pc
-from ui.i18n import _, language_picker
+from ui import glossary
+from ui.i18n import _, current_language
+from ui.page import start_page
+from ui.sidebar import write_url
 
 
 def main() -> None:
-    sel = pc.start_page(_("Glossary"), "📚")
-    lang = language_picker()
+    choice = start_page(_("Glossary"), "📚")
+    lang = current_language()
     st.title(_("Glossary"))
     st.markdown(
         _(
@@ -21,7 +22,7 @@ def main() -> None:
         )
     )
     glossary.render(lang)
-    state.write_url(sel)
+    write_url(choice)
 
 
 main()
