@@ -255,8 +255,6 @@ def cmd_train(args, out=None, err=None) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if hasattr(run, "_finish"):
-        run._finish()
     n = run.num_steps
     if args.jsonl:
         print(jsonl_line({"stop": run.stop_reason, "merges": n}), file=out)

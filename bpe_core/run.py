@@ -15,9 +15,8 @@ from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
 
-from .byte_display import bytes_to_unicode
+from .tiebreak import TieKey
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,6 @@ class TrainedRun:
         self.config = config
         self.snapshots: list = []
         self.stop_reason: str | None = None
-        self.finished = False
         self.values: list = []
         self.value_to_id: dict = {}
         self.created_step: list[int] = []
@@ -98,9 +96,6 @@ class TrainedRun:
 
     def _replace_last(self, snap) -> None:
         self.snapshots[-1] = snap
-
-    def _finish(self) -> None:
-        self.finished = True
 
     # ---------------------------------------------------------------------------------- basic facts
     @property
@@ -261,19 +256,14 @@ class TrainedRun:
         return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
 
     # ------------------------------------------------------------------------------------ pairs
-    def tie_key(self, left: int, right: int, first_position: int = 0):
-        """The sort key the run's tie-break rule gives a pair (smaller wins)."""
-        rule = self.config.tie_break
-        if rule == "first-seen":
-            return first_position
-        if rule == "hf":
-            return (self._hf_id(left), self._hf_id(right))
-        return (rev_key(self.values[left]), rev_key(self.values[right]))
-
-    def _hf_id(self, tid: int) -> int:
-        if self.variant.is_bytes and tid < 256:
-            return _hf_base_ranks()[tid]
-        return tid
+    def tie_key(self) -> TieKey:
+        """The run's tie-break rule as a :class:`~bpe_core.tiebreak.TieKey` over its token ids so far."""
+        key = self.__dict__.get("_key")
+        if key is None:
+            key = self._key = TieKey(self.config.tie_break, self.values[: self.num_base])
+        while len(key.hf_id) < len(self.values):  # tokens made since the last call, in creation order
+            key.add(self.values[len(key.hf_id)])
+        return key
 
     def pair_table(self, step: int, limit: int | None = None) -> list[tuple[int, int, int]]:
         """Every pair present after ``step`` merges: ``[(left, right, count)]``, best first in the run's
@@ -285,13 +275,13 @@ class TrainedRun:
         pos = 0
         for i, f in enumerate(self.freqs):
             seg = self.segmentation(i, step)
-            for a, b in zip(seg, seg[1:]):
-                key = (a, b)
-                counts[key] += f
-                if key not in firsts:
-                    firsts[key] = pos
+            for pair in zip(seg, seg[1:]):
+                counts[pair] += f
+                if pair not in firsts:
+                    firsts[pair] = pos
                 pos += 1
-        rows = sorted(counts.items(), key=lambda kv: (-kv[1], self.tie_key(kv[0][0], kv[0][1], firsts[kv[0]])))
+        key = self.tie_key()
+        rows = sorted(counts.items(), key=lambda kv: (-kv[1], key(kv[0][0], kv[0][1], firsts[kv[0]])))
         if limit is not None:
             rows = rows[:limit]
         return [(a, b, c) for (a, b), c in rows]
@@ -363,27 +353,3 @@ class TrainedRun:
                     seen.add(id(e))
                     total += sys.getsizeof(e) + sys.getsizeof(e[1])
         return total
-
-
-def rev_key(value) -> tuple:
-    """Ascending sort key for *descending* lexicographic order of a str or bytes value.
-
-    Code units are negated; a final sentinel larger than any negated unit makes ``"abc"`` sort
-    before its prefix ``"ab"``, as ``"abc" > "ab"`` in plain string order.
-    """
-    units = value if isinstance(value, bytes) else map(ord, value)
-    return tuple(-u for u in units) + (1,)
-
-
-@lru_cache(maxsize=1)
-def _hf_base_ranks() -> tuple:
-    alias = bytes_to_unicode()
-    ranks = [0] * 256
-    for rank, b in enumerate(sorted(range(256), key=lambda b: alias[b])):
-        ranks[b] = rank
-    return tuple(ranks)
-
-
-def hf_base_ranks() -> list[int]:
-    """Hugging Face's id for each byte 0..255: bytes ordered by the code point of their GPT-2 alias."""
-    return list(_hf_base_ranks())

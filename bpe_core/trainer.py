@@ -48,10 +48,10 @@ from itertools import islice
 from typing import NamedTuple
 
 from .pretokenize import PRETOKENIZERS, word_counts
-from .run import TrainedRun, hf_base_ranks, rev_key
+from .run import TrainedRun
+from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
 from .variants import DEFAULT_PRETOKENIZER, Variant
 
-TIE_BREAKS = ("first-seen", "hf", "lexical")
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 
 RULES = {
@@ -232,16 +232,7 @@ class Trainer:
                 symbols += syms
                 pos_freq += [f] * len(syms)
                 pos_word += [len(word_start) - 1] * len(syms)
-            marker_last = (
-                (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
-            )
-            if variant.kind == "eow" and variant.eow_style == "separate":
-                marker = variant.eow_marker
-                values = sorted(set(symbols) - {marker}) + ([marker] if symbols else [])
-            elif marker_last is not None:
-                values = sorted(set(symbols), key=marker_last)
-            else:
-                values = sorted(set(symbols))
+            values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
             base_ids = [index[s] for s in symbols]
         n = len(base_ids)
@@ -282,16 +273,8 @@ class Trainer:
             hist[c] += 1
         self._hist = hist
 
-        # Tie-break keys per token id (grown as merges add tokens).
-        rule = self.config.tie_break
-        self._hf_id: list[int] = []
-        if rule == "hf":
-            if variant.is_bytes:
-                self._hf_id = hf_base_ranks()
-            else:
-                self._hf_id = list(range(len(values)))
-        elif rule == "lexical":
-            self._lex = [rev_key(v) for v in values]
+        # The tie-break key of each pair (grown as merges add tokens).
+        self._key = TieKey(self.config.tie_break, values)
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
@@ -303,15 +286,12 @@ class Trainer:
         run._series_start(len(values), self._corpus_tokens)
 
     def _tiebreak(self, pk: int):
-        """The pair's tie-break value (smaller wins). For first-seen: its first candidate position, a
-        lower bound of its first live one (exact when nothing before it has gone stale)."""
-        rule = self.config.tie_break
-        if rule == "first-seen":
+        """The pair's tie-break value (smaller wins): :class:`~bpe_core.tiebreak.TieKey`'s, except that for
+        first-seen it is read here from the candidate positions: the first candidate not known to be
+        stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
+        if self.config.tie_break == "first-seen":
             return self._where[pk][self._head.get(pk, 0)]
-        left, right = pk >> _SHIFT, pk & _MASK
-        if rule == "hf":
-            return (self._hf_id[left] << _SHIFT) | self._hf_id[right]
-        return (self._lex[left], self._lex[right])
+        return self._key(pk >> _SHIFT, pk & _MASK)
 
     def _make_exact(self) -> Callable[[int], tuple | None]:
         """``exact(pair)``: the pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if
@@ -444,10 +424,7 @@ class Trainer:
         tied_entries = tuple(top[: min(ties, cfg.max_tied)])
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
-            if rule == "hf":
-                self._hf_id.append(len(self._hf_id))
-            elif rule == "lexical":
-                self._lex.append(rev_key(run.values[new_id]))
+            self._key.add(run.values[new_id])
 
         tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
         count, where, hist, head = self._count, self._where, self._hist, self._head
@@ -631,5 +608,4 @@ def train(
             progress(done)
     if progress is not None:
         progress(done)
-    trainer.run._finish()
     return trainer.run

@@ -14,7 +14,7 @@ import pytest
 from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference_bpe import base_alphabet, base_symbols, count_pairs, replay_merges
+from reference_bpe import base_set, count_pairs, replay_merges
 
 from bpe_core import TrainConfig, corpus_words, train
 
@@ -34,7 +34,7 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
     val = run.token_value
     merged = [(val(s.left), val(s.right)) for s in run.snapshots]
     replayed = replay_merges(words, merged, cfg.variant, cfg.eow_style, cfg.eow_marker)
-    base = base_alphabet(base_symbols(words, run.variant), run.variant)
+    base = base_set(words, run.variant)
     n = run.num_steps
     freqs = list(words.values())
     word_list = list(words)
