@@ -340,6 +340,12 @@ class TrainedRun:
 
         return Tokenizer.from_run(self, step)
 
+    def _repr_html_(self) -> str:
+        """A small HTML summary for notebooks: settings, totals, the first merges (escaped)."""
+        from .notebook import run_html
+
+        return run_html(self)
+
     def memory_bytes(self) -> int:
         """Rough size of the per-step data (arrays and snapshots), for the benchmarks."""
         import sys

@@ -185,6 +185,12 @@ class MergeStep(NamedTuple):
         """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
         return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
 
+    def _repr_html_(self) -> str:
+        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
+        from .notebook import step_html
+
+        return step_html(self)
+
 
 class Trainer:
     """Incremental BPE trainer over the word types of a corpus.
