@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bpe_core import reference
+from bpe_core import reference, train
 from bpe_core.reference import count_pairs, merge
 from bpe_core.variants import Variant
 
-__all__ = ["RefRun", "RefStep", "base_set", "count_pairs", "reference_for", "replay_merges", "run_differences"]
+__all__ = [
+    "RefRun",
+    "RefStep",
+    "assert_matches_reference",
+    "base_set",
+    "count_pairs",
+    "reference_for",
+    "replay_merges",
+    "run_differences",
+]
 
 
 @dataclass
@@ -162,6 +171,15 @@ def run_differences(run, ref: RefRun, limit: int = 5) -> list[str]:
     if run.snapshots and run.snapshots[-1].stop_reason != ref.stop_reason:
         out.append(f"last snapshot stop_reason: got {run.snapshots[-1].stop_reason!r}, expected {ref.stop_reason!r}")
     return out
+
+
+def assert_matches_reference(words: dict, cfg, run=None):
+    """Train ``words`` under ``cfg`` (unless ``run`` is given), fail with every difference from the
+    reference, and return the run."""
+    run = run if run is not None else train(words, cfg)
+    diffs = run_differences(run, reference_for(words, cfg))
+    assert not diffs, f"{len(words)} word types; {cfg}\n" + "\n".join(diffs)
+    return run
 
 
 def replay_merges(
