@@ -66,8 +66,8 @@ def train(words: dict[str, int], config: TrainConfig) -> tuple[list[Step], str]:
     variant = config.make_variant()
     freqs = list(words.values())
     # Every word starts as its base symbols: characters (with the end-of-word marker for eow) or bytes.
-    tokens = [variant.symbols(word) for word in words]
-    vocab = base_alphabet((s for word in tokens for s in word), variant)
+    corpus = [variant.symbols(word) for word in words]
+    vocab = base_alphabet((s for tokens in corpus for s in tokens), variant)
     ids = {value: i for i, value in enumerate(vocab)}
     # When pairs tie on count, a rule must pick one. Some rules read token ids (Hugging Face numbers
     # tokens its own way), so the reference asks the trainer's own key rather than restating the rules.
@@ -78,15 +78,16 @@ def train(words: dict[str, int], config: TrainConfig) -> tuple[list[Step], str]:
             return steps, "num_merges"
         if config.vocab_size is not None and len(vocab) >= config.vocab_size:
             return steps, "vocab_size"
-        ranked = rank_pairs(count_pairs(tokens, freqs), ids, tie_key)
+        ranked = rank_pairs(count_pairs(corpus, freqs), ids, tie_key)
         if not ranked:
             return steps, "no_pairs"
         (left, right), count = ranked[0]
         if count < config.min_frequency:  # by default a pair seen once is a coincidence, not a pattern
             return steps, "min_frequency"
-        if left + right not in ids:  # two merges can spell the same string: it stays one token
-            ids[left + right] = len(vocab)
-            vocab.append(left + right)
-            tie_key.add(left + right)
-        tokens = [merge(word, left, right) for word in tokens]
-        steps.append(Step((left, right), ranked, tokens, len(vocab)))
+        new = left + right
+        if new not in ids:  # two merges can spell the same string: it stays one token
+            ids[new] = len(vocab)
+            vocab.append(new)
+            tie_key.add(new)
+        corpus = [merge(tokens, left, right) for tokens in corpus]
+        steps.append(Step((left, right), ranked, corpus, len(vocab)))
