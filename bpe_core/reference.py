@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .config import TrainConfig
 from .tiebreak import TieKey, base_alphabet
-from .trainer import TrainConfig
 
 
 class Step(NamedTuple):

@@ -6,7 +6,7 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
-* one :class:`~bpe_core.trainer.MergeStep` per step (the chart series are read from them).
+* one :class:`MergeStep` per step (the chart series are read from them).
 """
 
 from __future__ import annotations
@@ -15,8 +15,72 @@ from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tiebreak import TieKey
+
+_SHIFT = 32  # the trainer stores a pair (left, right) as the int left << 32 | right (faster to hash than a tuple)
+_MASK = (1 << _SHIFT) - 1
+
+
+class MergeStep(NamedTuple):
+    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
+    compared by value, so a replayed run's snapshots compare equal).
+
+    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
+    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
+
+    Attributes:
+        step: 1-based merge number (also the rank of the merge, counting from 1).
+        left, right: the merged pair (token ids).
+        token: id of the resulting token; ``is_new`` is False when that string already existed.
+        count: the pair's count (frequency-weighted occurrences) when chosen.
+        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
+        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
+            chosen pair first.
+        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
+        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
+            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
+            decoding them at every merge took about a sixth of the training time on a book: twenty
+            small tuples per step, kept alive by the run, also made the garbage collector rescan the
+            heap and the candidate lists every few thousand merges.
+        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
+            (each word type's token count times its frequency); occurrences: positions rewritten
+            (unweighted); words_changed: word types rewritten.
+        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
+    """
+
+    step: int
+    left: int
+    right: int
+    token: int
+    is_new: bool
+    count: int
+    ties: int
+    tied_entries: tuple
+    tie_break: str
+    top_entries: tuple
+    vocab_size: int
+    corpus_tokens: int
+    occurrences: int
+    words_changed: int
+    stop_reason: str | None = None
+
+    @property
+    def tied(self) -> tuple:
+        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
+        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
+
+    @property
+    def top_pairs(self) -> tuple:
+        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
+        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
+
+    def _repr_html_(self) -> str:
+        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
+        from .notebook import step_html
+
+        return step_html(self)
 
 
 @dataclass(frozen=True)

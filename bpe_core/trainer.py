@@ -44,14 +44,23 @@ import heapq
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import islice
-from typing import NamedTuple
 
-from .pretokenize import PRETOKENIZERS, word_counts
-from .run import TrainedRun
+from .config import TrainConfig
+from .pretokenize import word_counts
+from .run import _MASK, _SHIFT, MergeStep, TrainedRun
 from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
-from .variants import DEFAULT_PRETOKENIZER, Variant
+
+__all__ = [
+    "RULES",
+    "STOP_REASONS",
+    "TIE_BREAKS",
+    "MergeStep",
+    "TrainConfig",
+    "Trainer",
+    "corpus_words",
+    "train",
+]
 
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 
@@ -69,128 +78,6 @@ RULES = {
     "stopping": "Stop after the requested number of merges, when the vocabulary reaches the requested size, "
     "when the best pair's count is below the minimum frequency, or when no pair is left.",
 }
-
-_SHIFT = 32  # a pair (left, right) is stored as the int left << 32 | right (faster to hash than a tuple)
-_MASK = (1 << _SHIFT) - 1
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Settings of one training run.
-
-    Args:
-        variant: ``"char"``, ``"eow"`` or ``"byte"`` (see :mod:`bpe_core.variants`).
-        pretokenizer: ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or ``"none"``; ``None`` picks the
-            variant's default (whitespace for char/eow, gpt2 for byte).
-        num_merges: stop after this many merges (``None``: no limit).
-        vocab_size: stop when the vocabulary (base alphabet included, 256 for byte) has this many
-            tokens (``None``: no limit).
-        min_frequency: stop when the best pair's count is below this (default 2).
-        tie_break: ``"first-seen"``, ``"hf"`` or ``"lexical"`` (see the module docstring).
-        eow_style / eow_marker: end-of-word settings for ``eow``.
-        top_k: how many pairs each snapshot keeps for the pair-frequency table.
-        max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
-
-    Raises:
-        ValueError: from :meth:`validate` for any value out of range.
-    """
-
-    variant: str = "byte"
-    pretokenizer: str | None = None
-    num_merges: int | None = None
-    vocab_size: int | None = None
-    min_frequency: int = 2
-    tie_break: str = "first-seen"
-    eow_style: str = "separate"
-    eow_marker: str = "</w>"
-    top_k: int = 10
-    max_tied: int = 10
-
-    @property
-    def resolved_pretokenizer(self) -> str:
-        """The pre-tokenizer actually used (the variant's default when unset)."""
-        return self.pretokenizer or DEFAULT_PRETOKENIZER[self.variant]
-
-    def make_variant(self) -> Variant:
-        """The :class:`~bpe_core.variants.Variant` these settings describe."""
-        return Variant(self.variant, self.eow_style, self.eow_marker)
-
-    def validate(self) -> TrainConfig:
-        """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
-        self.make_variant()
-        if self.resolved_pretokenizer not in PRETOKENIZERS:
-            raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {', '.join(PRETOKENIZERS)}")
-        if self.tie_break not in TIE_BREAKS:
-            raise ValueError(f"unknown tie-break {self.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
-        if self.num_merges is not None and self.num_merges < 0:
-            raise ValueError("the number of merges must be 0 or more")
-        if self.vocab_size is not None and self.vocab_size < 1:
-            raise ValueError("the vocabulary size must be at least 1")
-        if self.min_frequency < 1:
-            raise ValueError("the minimum frequency must be at least 1")
-        if self.top_k < 1 or self.max_tied < 1:
-            raise ValueError("top_k and max_tied must be at least 1")
-        return self
-
-
-class MergeStep(NamedTuple):
-    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
-    compared by value, so a replayed run's snapshots compare equal).
-
-    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
-    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
-
-    Attributes:
-        step: 1-based merge number (also the rank of the merge, counting from 1).
-        left, right: the merged pair (token ids).
-        token: id of the resulting token; ``is_new`` is False when that string already existed.
-        count: the pair's count (frequency-weighted occurrences) when chosen.
-        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
-        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
-            chosen pair first.
-        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
-        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
-            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
-            decoding them at every merge took about a sixth of the training time on a book: twenty
-            small tuples per step, kept alive by the run, also made the garbage collector rescan the
-            heap and the candidate lists every few thousand merges.
-        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
-            (each word type's token count times its frequency); occurrences: positions rewritten
-            (unweighted); words_changed: word types rewritten.
-        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
-    """
-
-    step: int
-    left: int
-    right: int
-    token: int
-    is_new: bool
-    count: int
-    ties: int
-    tied_entries: tuple
-    tie_break: str
-    top_entries: tuple
-    vocab_size: int
-    corpus_tokens: int
-    occurrences: int
-    words_changed: int
-    stop_reason: str | None = None
-
-    @property
-    def tied(self) -> tuple:
-        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
-        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
-
-    @property
-    def top_pairs(self) -> tuple:
-        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
-        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
-
-    def _repr_html_(self) -> str:
-        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
-        from .notebook import step_html
-
-        return step_html(self)
 
 
 class Trainer:
