@@ -19,7 +19,7 @@ The trainer's inner loop inlines the ``first-seen`` key (a candidate position li
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .byte_display import bytes_to_unicode
@@ -113,3 +113,17 @@ class TieKey:
         if self.rule == "hf":
             return (self.hf_id[left] << SHIFT) | self.hf_id[right]
         return (self.lex[left], self.lex[right])
+
+    def packed(self, shift: int) -> Callable[[int], object]:
+        """The same key for ``hf`` and ``lexical`` as a function of one int, the pair packed as
+        ``left << shift | right`` (the trainer's form; it calls this in its inner loop, so the rule is
+        resolved once here). It follows later :meth:`add` calls. Raises ``ValueError`` for first-seen,
+        whose key is a position the trainer reads from its own tables."""
+        mask = (1 << shift) - 1
+        if self.rule == "hf":
+            hf_id = self.hf_id
+            return lambda pk: (hf_id[pk >> shift] << SHIFT) | hf_id[pk & mask]
+        if self.rule == "lexical":
+            lex = self.lex
+            return lambda pk: (lex[pk >> shift], lex[pk & mask])
+        raise ValueError("the first-seen key is a position, not a function of the pair")

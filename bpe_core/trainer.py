@@ -169,6 +169,7 @@ class Trainer:
 
         # The tie-break key of each pair (grown as merges add tokens).
         self._key = TieKey(self.config.tie_break, values)
+        self._packed_key = None if self.config.tie_break == "first-seen" else self._key.packed(_SHIFT)
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
@@ -183,16 +184,16 @@ class Trainer:
         """The pair's tie-break value (smaller wins): :class:`~bpe_core.tiebreak.TieKey`'s, except that for
         first-seen it is read here from the candidate positions: the first candidate not known to be
         stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
-        if self.config.tie_break == "first-seen":
+        if self._packed_key is None:
             return self._where[pk][self._head.get(pk, 0)]
-        return self._key(pk >> _SHIFT, pk & _MASK)
+        return self._packed_key(pk)
 
     def _make_exact(self) -> Callable[[int], tuple | None]:
         """``exact(pair)``: the pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if
         it is gone. A closure over the tables (no attribute lookups): it is the loop's most frequent call."""
         count_get = self._count.get
-        if self.config.tie_break != "first-seen":
-            tiebreak = self._tiebreak
+        if self._packed_key is not None:
+            tiebreak = self._packed_key
 
             def exact(pk: int):
                 c = count_get(pk, 0)
@@ -391,7 +392,7 @@ class Trainer:
             # The pairs holding a brand-new token are new too; their candidate positions were appended
             # in ascending order, so the first is their first occurrence.
             heap, push = self._heap, heapq.heappush
-            tiebreak = None if rule == "first-seen" else self._tiebreak
+            tiebreak = self._packed_key  # None for first-seen: inlined below
             for k, c in gain.items():
                 if not c:
                     del where[k]

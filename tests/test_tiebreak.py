@@ -96,3 +96,17 @@ def test_the_trainers_inline_keys_agree_with_tiekey(variant, style, tie_break):
         entries = list(snap.top_entries)
         assert entries == sorted(entries)
     assert checked > 120 * 5
+
+
+@pytest.mark.parametrize("rule", ["hf", "lexical"])
+@pytest.mark.parametrize("base", [["a", "b", "c</w>"], [bytes((b,)) for b in range(256)]])
+def test_packed_key_is_the_same_key_and_follows_new_tokens(rule, base):
+    key = TieKey(rule, base)
+    packed = key.packed(32)
+    key.add(base[0] + base[1])
+    ids = [0, 1, 2, len(base) - 1, len(base)]
+    for left in ids:
+        for right in ids:
+            assert packed(left << 32 | right) == key(left, right)
+    with pytest.raises(ValueError):
+        TieKey("first-seen", base).packed(32)
