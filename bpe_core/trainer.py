@@ -5,8 +5,7 @@ The rules (shown in the app's "How BPE works" page, and in :data:`RULES`):
 1. **Counting.** Every adjacent pair of tokens inside every word type is counted, weighted by the
    word's frequency. Overlapping windows all count: ``a a a`` holds the pair ``(a, a)`` twice.
    Pairs never cross pre-token boundaries.
-2. **Choosing.** The pair with the highest count wins. Ties are broken by ``tie_break`` (the keys are
-   defined once, in :mod:`bpe_core.tiebreak`):
+2. **Choosing.** The pair with the highest count wins. Ties are broken by ``tie_break``:
 
    * ``first-seen`` (default): the pair whose first occurrence is earliest, scanning word types in
      order of first appearance and then positions left to right. This is what the textbook
