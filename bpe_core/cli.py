@@ -43,14 +43,21 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (``train``, ``encode`` and ``handout`` sub-commands)."""
+def build_parser(prog: str = f"python -m {PROG}", with_app: bool = False) -> argparse.ArgumentParser:
+    """The argument parser (``train``, ``encode`` and ``handout`` sub-commands; ``app`` too with ``with_app``, for
+    the ``bpe-explorer`` console script, which hands ``app``'s arguments to Streamlit unparsed)."""
     parser = _Parser(
-        prog=f"python -m {PROG}",
+        prog=prog,
         description="Byte-Pair Encoding, one merge at a time: train merges on a text file, or encode with a saved model.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="{train,encode,handout}", parser_class=_Parser)
+    commands = "{app,train,encode,handout}" if with_app else "{train,encode,handout}"
+    sub = parser.add_subparsers(dest="command", metavar=commands, parser_class=_Parser)
     sub.required = True
+    if with_app:
+        sub.add_parser(
+            "app",
+            help="run the Streamlit app (pip install '.[app]' from a clone); arguments go to 'streamlit run'",
+        )
 
     tr = sub.add_parser(
         "train",
@@ -267,8 +274,6 @@ def cmd_train(args, out=None, err=None) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if hasattr(run, "_finish"):
-        run._finish()
     n = run.num_steps
     if args.jsonl:
         print(jsonl_line({"stop": run.stop_reason, "merges": n}), file=out)
@@ -370,14 +375,14 @@ def cmd_handout(args, out=None, err=None) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input or settings, 1 unexpected error)."""
     for stream, errors in ((sys.stdout, "strict"), (sys.stderr, "backslashreplace")):
         try:  # JSON lines and tokens are UTF-8 whatever the locale says
             stream.reconfigure(encoding="utf-8", errors=errors)
         except (AttributeError, ValueError, OSError):
             pass
-    parser = build_parser()
+    parser = parser or build_parser()
     try:
         args = parser.parse_args(argv)
         if args.command == "train":
@@ -410,3 +415,34 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # never a traceback
         print(f"{PROG}: unexpected error ({type(exc).__name__}): {exc}", file=sys.stderr)
         return 1
+
+
+def console_main(argv: list[str] | None = None) -> int:
+    """The ``bpe-explorer`` console script: ``app [streamlit args]``, or ``train`` / ``encode`` exactly as
+    ``python -m bpe_core``. Returns the exit status (``app``: Streamlit's; 2 when the app is not available)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["app"]:
+        return run_app(argv[1:])
+    return main(argv, build_parser(prog="bpe-explorer", with_app=True))
+
+
+def run_app(streamlit_args: list[str]) -> int:
+    """Run ``python -m streamlit run app.py`` with ``streamlit_args``. ``app.py`` is the repository's: next
+    to this package (a clone, or an editable install), else in the current directory when that is a clone.
+    Without Streamlit or without ``app.py`` (an installed library only): a one-line message on stderr and
+    exit status 2."""
+    import importlib.util
+    import subprocess
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent.parent
+    apps = [d / "app.py" for d in (here, Path.cwd()) if (d / "app.py").is_file() and (d / "bpe_core").is_dir()]
+    if importlib.util.find_spec("streamlit") is None or not apps:
+        missing = "Streamlit is not installed" if apps else "no app.py here or next to the bpe_core package"
+        print(
+            f"bpe-explorer: the app is not available ({missing}); "
+            "run pip install '.[app]' in a clone of the repository, and bpe-explorer app there.",
+            file=sys.stderr,
+        )
+        return 2
+    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(apps[0]), *streamlit_args])

@@ -6,7 +6,7 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
-* one :class:`~bpe_core.trainer.MergeStep` per step (the chart series are read from them).
+* one :class:`MergeStep` per step (the chart series are read from them).
 """
 
 from __future__ import annotations
@@ -15,9 +15,72 @@ from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import NamedTuple
 
-from .byte_display import bytes_to_unicode
+from .tiebreak import TieKey
+
+_SHIFT = 32  # the trainer stores a pair (left, right) as the int left << 32 | right (faster to hash than a tuple)
+_MASK = (1 << _SHIFT) - 1
+
+
+class MergeStep(NamedTuple):
+    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
+    compared by value, so a replayed run's snapshots compare equal).
+
+    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
+    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
+
+    Attributes:
+        step: 1-based merge number (also the rank of the merge, counting from 1).
+        left, right: the merged pair (token ids).
+        token: id of the resulting token; ``is_new`` is False when that string already existed.
+        count: the pair's count (frequency-weighted occurrences) when chosen.
+        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
+        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
+            chosen pair first.
+        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
+        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
+            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
+            decoding them at every merge took about a sixth of the training time on a book: twenty
+            small tuples per step, kept alive by the run, also made the garbage collector rescan the
+            heap and the candidate lists every few thousand merges.
+        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
+            (each word type's token count times its frequency); occurrences: positions rewritten
+            (unweighted); words_changed: word types rewritten.
+        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
+    """
+
+    step: int
+    left: int
+    right: int
+    token: int
+    is_new: bool
+    count: int
+    ties: int
+    tied_entries: tuple
+    tie_break: str
+    top_entries: tuple
+    vocab_size: int
+    corpus_tokens: int
+    occurrences: int
+    words_changed: int
+    stop_reason: str | None = None
+
+    @property
+    def tied(self) -> tuple:
+        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
+        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
+
+    @property
+    def top_pairs(self) -> tuple:
+        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
+        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
+
+    def _repr_html_(self) -> str:
+        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
+        from .notebook import step_html
+
+        return step_html(self)
 
 
 @dataclass(frozen=True)
@@ -57,7 +120,6 @@ class TrainedRun:
         self.config = config
         self.snapshots: list = []
         self.stop_reason: str | None = None
-        self.finished = False
         self.values: list = []
         self.value_to_id: dict = {}
         self.created_step: list[int] = []
@@ -98,9 +160,6 @@ class TrainedRun:
 
     def _replace_last(self, snap) -> None:
         self.snapshots[-1] = snap
-
-    def _finish(self) -> None:
-        self.finished = True
 
     # ---------------------------------------------------------------------------------- basic facts
     @property
@@ -261,19 +320,14 @@ class TrainedRun:
         return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
 
     # ------------------------------------------------------------------------------------ pairs
-    def tie_key(self, left: int, right: int, first_position: int = 0):
-        """The sort key the run's tie-break rule gives a pair (smaller wins)."""
-        rule = self.config.tie_break
-        if rule == "first-seen":
-            return first_position
-        if rule == "hf":
-            return (self._hf_id(left), self._hf_id(right))
-        return (rev_key(self.values[left]), rev_key(self.values[right]))
-
-    def _hf_id(self, tid: int) -> int:
-        if self.variant.is_bytes and tid < 256:
-            return _hf_base_ranks()[tid]
-        return tid
+    def tie_key(self) -> TieKey:
+        """The run's tie-break rule as a :class:`~bpe_core.tiebreak.TieKey` over its token ids so far."""
+        key = self.__dict__.get("_key")
+        if key is None:
+            key = self._key = TieKey(self.config.tie_break, self.values[: self.num_base])
+        while len(key.hf_id) < len(self.values):  # tokens made since the last call, in creation order
+            key.add(self.values[len(key.hf_id)])
+        return key
 
     def pair_table(self, step: int, limit: int | None = None) -> list[tuple[int, int, int]]:
         """Every pair present after ``step`` merges: ``[(left, right, count)]``, best first in the run's
@@ -285,13 +339,13 @@ class TrainedRun:
         pos = 0
         for i, f in enumerate(self.freqs):
             seg = self.segmentation(i, step)
-            for a, b in zip(seg, seg[1:]):
-                key = (a, b)
-                counts[key] += f
-                if key not in firsts:
-                    firsts[key] = pos
+            for pair in zip(seg, seg[1:]):
+                counts[pair] += f
+                if pair not in firsts:
+                    firsts[pair] = pos
                 pos += 1
-        rows = sorted(counts.items(), key=lambda kv: (-kv[1], self.tie_key(kv[0][0], kv[0][1], firsts[kv[0]])))
+        key = self.tie_key()
+        rows = sorted(counts.items(), key=lambda kv: (-kv[1], key(kv[0][0], kv[0][1], firsts[kv[0]])))
         if limit is not None:
             rows = rows[:limit]
         return [(a, b, c) for (a, b), c in rows]
@@ -350,6 +404,12 @@ class TrainedRun:
 
         return Tokenizer.from_run(self, step)
 
+    def _repr_html_(self) -> str:
+        """A small HTML summary for notebooks: settings, totals, the first merges (escaped)."""
+        from .notebook import run_html
+
+        return run_html(self)
+
     def memory_bytes(self) -> int:
         """Rough size of the per-step data (arrays and snapshots), for the benchmarks."""
         import sys
@@ -363,27 +423,3 @@ class TrainedRun:
                     seen.add(id(e))
                     total += sys.getsizeof(e) + sys.getsizeof(e[1])
         return total
-
-
-def rev_key(value) -> tuple:
-    """Ascending sort key for *descending* lexicographic order of a str or bytes value.
-
-    Code units are negated; a final sentinel larger than any negated unit makes ``"abc"`` sort
-    before its prefix ``"ab"``, as ``"abc" > "ab"`` in plain string order.
-    """
-    units = value if isinstance(value, bytes) else map(ord, value)
-    return tuple(-u for u in units) + (1,)
-
-
-@lru_cache(maxsize=1)
-def _hf_base_ranks() -> tuple:
-    alias = bytes_to_unicode()
-    ranks = [0] * 256
-    for rank, b in enumerate(sorted(range(256), key=lambda b: alias[b])):
-        ranks[b] = rank
-    return tuple(ranks)
-
-
-def hf_base_ranks() -> list[int]:
-    """Hugging Face's id for each byte 0..255: bytes ordered by the code point of their GPT-2 alias."""
-    return list(_hf_base_ranks())

@@ -43,142 +43,26 @@ import heapq
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import islice
-from typing import NamedTuple
 
+from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
-from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, word_counts
-from .run import TrainedRun, hf_base_ranks, rev_key
-from .variants import DEFAULT_PRETOKENIZER, Variant
+from .pretokenize import word_counts
+from .run import _MASK, _SHIFT, MergeStep, TrainedRun
+from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
 
-TIE_BREAKS = ("first-seen", "hf", "lexical")
+__all__ = [
+    "RULES",
+    "STOP_REASONS",
+    "TIE_BREAKS",
+    "MergeStep",
+    "TrainConfig",
+    "Trainer",
+    "corpus_words",
+    "train",
+]
+
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
-
-
-_SHIFT = 32  # a pair (left, right) is stored as the int left << 32 | right (faster to hash than a tuple)
-_MASK = (1 << _SHIFT) - 1
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Settings of one training run.
-
-    Args:
-        variant: ``"char"``, ``"eow"`` or ``"byte"`` (see :mod:`bpe_core.variants`).
-        pretokenizer: ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or ``"none"``; ``None`` picks the
-            variant's default (whitespace for char/eow, gpt2 for byte).
-        num_merges: stop after this many merges (``None``: no limit).
-        vocab_size: stop when the vocabulary (base alphabet included, 256 for byte) has this many
-            tokens (``None``: no limit).
-        min_frequency: stop when the best pair's count is below this (default 2).
-        tie_break: ``"first-seen"``, ``"hf"`` or ``"lexical"`` (see the module docstring).
-        eow_style / eow_marker: end-of-word settings for ``eow``.
-        top_k: how many pairs each snapshot keeps for the pair-frequency table.
-        max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
-        pattern: the user's pattern (``regex`` syntax) when ``pretokenizer`` is ``"regex"``; required then,
-            and only then (see :func:`bpe_core.pretokenize.regex_pieces`).
-
-    Raises:
-        ValueError: from :meth:`validate` for any value out of range.
-    """
-
-    variant: str = "byte"
-    pretokenizer: str | None = None
-    num_merges: int | None = None
-    vocab_size: int | None = None
-    min_frequency: int = 2
-    tie_break: str = "first-seen"
-    eow_style: str = "separate"
-    eow_marker: str = "</w>"
-    top_k: int = 10
-    max_tied: int = 10
-    pattern: str | None = None
-
-    @property
-    def resolved_pretokenizer(self) -> str:
-        """The pre-tokenizer actually used (the variant's default when unset)."""
-        return self.pretokenizer or DEFAULT_PRETOKENIZER[self.variant]
-
-    def make_variant(self) -> Variant:
-        """The :class:`~bpe_core.variants.Variant` these settings describe."""
-        return Variant(self.variant, self.eow_style, self.eow_marker)
-
-    def validate(self) -> TrainConfig:
-        """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
-        self.make_variant()
-        if self.resolved_pretokenizer not in PRETOKENIZER_CHOICES:
-            choices = ", ".join(PRETOKENIZER_CHOICES)
-            raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {choices}")
-        if self.resolved_pretokenizer == REGEX:
-            check_pattern(self.pattern)  # PatternError, a ValueError
-        elif self.pattern is not None:
-            raise ValueError("a pattern is only used by the regex pre-tokenizer")
-        if self.tie_break not in TIE_BREAKS:
-            raise ValueError(f"unknown tie-break {self.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
-        if self.num_merges is not None and self.num_merges < 0:
-            raise ValueError("the number of merges must be 0 or more")
-        if self.vocab_size is not None and self.vocab_size < 1:
-            raise ValueError("the vocabulary size must be at least 1")
-        if self.min_frequency < 1:
-            raise ValueError("the minimum frequency must be at least 1")
-        if self.top_k < 1 or self.max_tied < 1:
-            raise ValueError("top_k and max_tied must be at least 1")
-        return self
-
-
-class MergeStep(NamedTuple):
-    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
-    compared by value, so a replayed run's snapshots compare equal).
-
-    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
-    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
-
-    Attributes:
-        step: 1-based merge number (also the rank of the merge, counting from 1).
-        left, right: the merged pair (token ids).
-        token: id of the resulting token; ``is_new`` is False when that string already existed.
-        count: the pair's count (frequency-weighted occurrences) when chosen.
-        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
-        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
-            chosen pair first.
-        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
-        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
-            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
-            decoding them at every merge took about a sixth of the training time on a book: twenty
-            small tuples per step, kept alive by the run, also made the garbage collector rescan the
-            heap and the candidate lists every few thousand merges.
-        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
-            (each word type's token count times its frequency); occurrences: positions rewritten
-            (unweighted); words_changed: word types rewritten.
-        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
-    """
-
-    step: int
-    left: int
-    right: int
-    token: int
-    is_new: bool
-    count: int
-    ties: int
-    tied_entries: tuple
-    tie_break: str
-    top_entries: tuple
-    vocab_size: int
-    corpus_tokens: int
-    occurrences: int
-    words_changed: int
-    stop_reason: str | None = None
-
-    @property
-    def tied(self) -> tuple:
-        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
-        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
-
-    @property
-    def top_pairs(self) -> tuple:
-        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
-        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
 
 
 class Trainer:
@@ -227,16 +111,7 @@ class Trainer:
                 symbols += syms
                 pos_freq += [f] * len(syms)
                 pos_word += [len(word_start) - 1] * len(syms)
-            marker_last = (
-                (lambda s: (s.endswith(variant.eow_marker) and len(s) > 1, s)) if variant.kind == "eow" else None
-            )
-            if variant.kind == "eow" and variant.eow_style == "separate":
-                marker = variant.eow_marker
-                values = sorted(set(symbols) - {marker}) + ([marker] if symbols else [])
-            elif marker_last is not None:
-                values = sorted(set(symbols), key=marker_last)
-            else:
-                values = sorted(set(symbols))
+            values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
             base_ids = [index[s] for s in symbols]
         n = len(base_ids)
@@ -277,16 +152,9 @@ class Trainer:
             hist[c] += 1
         self._hist = hist
 
-        # Tie-break keys per token id (grown as merges add tokens).
-        rule = self.config.tie_break
-        self._hf_id: list[int] = []
-        if rule == "hf":
-            if variant.is_bytes:
-                self._hf_id = hf_base_ranks()
-            else:
-                self._hf_id = list(range(len(values)))
-        elif rule == "lexical":
-            self._lex = [rev_key(v) for v in values]
+        # The tie-break key of each pair (grown as merges add tokens).
+        self._key = TieKey(self.config.tie_break, values)
+        self._packed_key = None if self.config.tie_break == "first-seen" else self._key.packed(_SHIFT)
         self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
         heapq.heapify(self._heap)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
@@ -298,22 +166,19 @@ class Trainer:
         run._series_start(len(values), self._corpus_tokens)
 
     def _tiebreak(self, pk: int):
-        """The pair's tie-break value (smaller wins). For first-seen: its first candidate position, a
-        lower bound of its first live one (exact when nothing before it has gone stale)."""
-        rule = self.config.tie_break
-        if rule == "first-seen":
+        """The pair's tie-break value (smaller wins): :class:`~bpe_core.tiebreak.TieKey`'s, except that for
+        first-seen it is read here from the candidate positions: the first candidate not known to be
+        stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
+        if self._packed_key is None:
             return self._where[pk][self._head.get(pk, 0)]
-        left, right = pk >> _SHIFT, pk & _MASK
-        if rule == "hf":
-            return (self._hf_id[left] << _SHIFT) | self._hf_id[right]
-        return (self._lex[left], self._lex[right])
+        return self._packed_key(pk)
 
     def _make_exact(self) -> Callable[[int], tuple | None]:
         """``exact(pair)``: the pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if
         it is gone. A closure over the tables (no attribute lookups): it is the loop's most frequent call."""
         count_get = self._count.get
-        if self.config.tie_break != "first-seen":
-            tiebreak = self._tiebreak
+        if self._packed_key is not None:
+            tiebreak = self._packed_key
 
             def exact(pk: int):
                 c = count_get(pk, 0)
@@ -439,10 +304,7 @@ class Trainer:
         tied_entries = tuple(top[: min(ties, cfg.max_tied)])
         new_id, is_new = run._add_token(a, b, step)
         if is_new:
-            if rule == "hf":
-                self._hf_id.append(len(self._hf_id))
-            elif rule == "lexical":
-                self._lex.append(rev_key(run.values[new_id]))
+            self._key.add(run.values[new_id])
 
         tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
         count, where, hist, head = self._count, self._where, self._hist, self._head
@@ -515,7 +377,7 @@ class Trainer:
             # The pairs holding a brand-new token are new too; their candidate positions were appended
             # in ascending order, so the first is their first occurrence.
             heap, push = self._heap, heapq.heappush
-            tiebreak = None if rule == "first-seen" else self._tiebreak
+            tiebreak = self._packed_key  # None for first-seen: inlined below
             for k, c in gain.items():
                 if not c:
                     del where[k]
@@ -626,5 +488,4 @@ def train(
             progress(done)
     if progress is not None:
         progress(done)
-    trainer.run._finish()
     return trainer.run

@@ -9,23 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import assert_clean_error
+from cli_process import cli as run_cli
 from corpus_excerpts import read_corpus
+from textbook import TEXTBOOK_TEXT
 from tokenizers import Tokenizer as HFTokenizer
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def cli(*args, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONIOENCODING="utf-8")
-    env.pop("BPE_EXPLORER_MAX_BYTES", None)
-    return subprocess.run(
-        [sys.executable, "-m", "bpe_core", *map(str, args)],
-        input=stdin if stdin is not None else b"",
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(args, cwd=cwd, stdin=stdin, timeout=120)
 
 
 def lines(proc) -> list[dict]:
@@ -33,18 +27,16 @@ def lines(proc) -> list[dict]:
 
 
 def one_error_line(proc) -> str:
-    err = proc.stderr.decode("utf-8")
-    assert proc.returncode == 2, (proc.returncode, err)
-    assert "Traceback" not in err
-    assert err.count("\n") == 1 and err.startswith("bpe_core: "), err
+    """:func:`cli_process.assert_clean_error`, and nothing on stdout; the whole of stderr."""
+    assert_clean_error(proc)
     assert proc.stdout == b""
-    return err
+    return proc.err
 
 
 @pytest.fixture
 def textbook(tmp_path) -> Path:
     path = tmp_path / "textbook.txt"
-    path.write_text("low 5\nlower 2\nnewest 6\nwidest 3\n", encoding="utf-8")
+    path.write_text(TEXTBOOK_TEXT, encoding="utf-8")
     return path
 
 
@@ -224,6 +216,37 @@ def test_help():
         "--jsonl",
     ):
         assert flag in train_help
+
+
+def console(*args) -> subprocess.CompletedProcess:
+    """The ``bpe-explorer`` console script's entry point, run as a process from the repository."""
+    code = "import sys; from bpe_core.cli import console_main; sys.exit(console_main())"
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, env=env, timeout=120)
+
+
+def test_console_script_is_the_same_cli_plus_app(textbook, tmp_path):
+    helped = console("--help")
+    assert helped.returncode == 0 and helped.stdout.decode().startswith("usage: bpe-explorer")
+    assert "{app,train,encode,handout}" in helped.stdout.decode()
+    assert "{train,encode,handout}" in cli("--help").stdout.decode()  # python -m bpe_core: no app
+    for args in (["train", textbook, "--variant", "eow", "--merges", "5", "--jsonl"], ["train", textbook]):
+        ours, theirs = console(*args), cli(*args)
+        assert ours.returncode == theirs.returncode == 0
+        assert ours.stdout == theirs.stdout
+    bad = console("train", tmp_path / "missing.txt")
+    assert bad.returncode == 2 and bad.stderr.decode() == cli("train", tmp_path / "missing.txt").stderr.decode()
+    model = tmp_path / "model"
+    assert console("train", textbook, "--variant", "eow", "--merges", "5", "--out", model).returncode == 0
+    assert console("encode", "--model", model, textbook).stdout == cli("encode", "--model", model, textbook).stdout
+
+
+def test_console_app_hands_its_arguments_to_streamlit_run():
+    # Streamlit is installed here and app.py is next to bpe_core: `app --help` is `streamlit run --help`.
+    proc = console("app", "--help")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert "streamlit run" in out and "--server.port" in out
 
 
 def test_out_without_jsonl_and_encode_with_it(tmp_path):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from core_checks import assert_one_line_message, cfg_for
 from corpus_excerpts import corpus_slice
+from textbook import TEXTBOOK_WORDS
 from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import InputError, TrainConfig, corpus_words, train
@@ -21,8 +23,6 @@ from bpe_core.files import (
     vocab_dict,
 )
 
-TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-
 
 def trained(variant, pretokenizer, text, merges=300, style="separate", **kw):
     cfg = TrainConfig(variant=variant, pretokenizer=pretokenizer, num_merges=merges, eow_style=style, **kw)
@@ -31,7 +31,7 @@ def trained(variant, pretokenizer, text, merges=300, style="separate", **kw):
 
 # ------------------------------------------------------------------------------ file contents
 def test_textbook_merges_and_vocab_files(tmp_path):
-    run = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=5))
+    run = train(TEXTBOOK_WORDS, TrainConfig(variant="eow", num_merges=5))
     paths = save_model(run, tmp_path / "m")
     assert sorted(p.name for p in paths) == ["bpe_explorer.json", "merges.txt", "vocab.json"]
     assert (tmp_path / "m" / "merges.txt").read_text(encoding="utf-8") == (
@@ -94,9 +94,9 @@ def test_merges_txt_cannot_hold_tokens_with_spaces(tmp_path):
 
 def test_tokenizer_json_needs_byte_or_attached_eow():
     with pytest.raises(ValueError, match="attached"):
-        tokenizer_json(train(TEXTBOOK, TrainConfig(variant="eow", num_merges=3)))
+        tokenizer_json(train(TEXTBOOK_WORDS, TrainConfig(variant="eow", num_merges=3)))
     with pytest.raises(ValueError):
-        tokenizer_json(train(TEXTBOOK, TrainConfig(variant="char", num_merges=3)))
+        tokenizer_json(train(TEXTBOOK_WORDS, TrainConfig(variant="char", num_merges=3)))
 
 
 # ------------------------------------------------------------------------- HF tokenizer.json
@@ -253,7 +253,7 @@ def test_load_model_errors_are_input_errors(tmp_path):
         load_model(tmp_path / "nope")
     with pytest.raises(InputError, match="neither"):
         load_model(tmp_path)
-    run = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=5))
+    run = train(TEXTBOOK_WORDS, TrainConfig(variant="eow", num_merges=5))
     save_model(run, tmp_path)
     (tmp_path / "merges.txt").write_text("#version: 0.2\ne s\nes q\n", encoding="utf-8")
     with pytest.raises(InputError, match="line 3"):
@@ -268,3 +268,90 @@ def test_save_accepts_a_tokenizer_and_loaded_models_save_again(tmp_path):
     save_model(again, tmp_path / "b")
     for name in ("merges.txt", "vocab.json", "tokenizer.json"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+# ------------------------------------------------------------------------- model files (vocab/merges)
+def _gpt2_vocab() -> dict:
+    from bpe_core.byte_display import bytes_to_unicode
+
+    alias = bytes_to_unicode()
+    return {alias[b]: b for b in range(256)}
+
+
+def _model_error(vocab_text, merges_text) -> InputError:
+    from bpe_core.files import load_gpt2_files
+
+    with pytest.raises(InputError) as info:
+        load_gpt2_files(vocab_text, merges_text)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "vocab, merges, needle",
+    [
+        ("{not json", "", "not valid JSON"),
+        ("[1, 2, 3]", "", "JSON object"),
+        ('{"a": -1}', "", "non-negative"),
+        ('{"a": "1"}', "", "non-negative"),
+        ('{"a": true}', "", "non-negative"),
+        ('{"a": 1.5}', "", "non-negative"),
+        ('{"a": 0, "b": 0}', "", "id 0"),
+        ("VOCAB", "a b c", "line 1"),
+        ("VOCAB", "#version: 0.2\na\n", "line 2"),
+        ("VOCAB", "a  b", "line 1"),
+        ("VOCAB", "a z", "not in vocab.json"),  # the result "az" is missing
+        ("VOCAB", "\u4e00 a", "line 1"),
+        ('{"a": 0}', "", "256"),  # bytes missing
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "", "UTF-8"),
+        ("\ufeff{bad", "", "JSON"),
+        ("VOCAB", b"\xff\xfe a b", "UTF-8"),
+    ],
+)
+def test_malformed_or_inconsistent_gpt2_files(vocab, merges, needle):
+    if vocab == "VOCAB":
+        vocab = json.dumps(_gpt2_vocab())
+    assert_one_line_message(_model_error(vocab, merges), needle)
+
+
+def test_consistent_gpt2_files_load():
+    from bpe_core.files import load_gpt2_files
+
+    vocab = _gpt2_vocab()
+    vocab["ab"] = 256
+    tok = load_gpt2_files(json.dumps(vocab), "#version: 0.2\na b\n")
+    assert tok.decode(tok.encode("abab ab")) == "abab ab"
+
+
+def test_saved_model_damaged_on_disk(tmp_path):
+    from bpe_core.files import load_model, save_model
+
+    run = train(TEXTBOOK_WORDS, cfg_for("eow", num_merges=5))
+    out = tmp_path / "model"
+    save_model(run, out)
+    load_model(out)  # intact: loads
+    files = {p.name: p.read_bytes() for p in out.iterdir()}
+    damages = {
+        "manifest not JSON": {"bpe_explorer.json": b"{oops"},
+        "manifest from elsewhere": {"bpe_explorer.json": b'{"format": "something else"}'},
+        "vocab not JSON": {"vocab.json": b"\x89PNG\r\n\x1a\n"},
+        "vocab lost entries": {"vocab.json": b'{"l": 0}'},
+        "merges garbage": {"merges.txt": b"one two three\n"},
+        "merges unknown token": {"merges.txt": b"#version: 0.2\nq\xc3\xa9 z\n"},
+        "merges not UTF-8": {"merges.txt": b"\xff\xfe\x00l\x00o"},
+    }
+    for what, change in damages.items():
+        for name, data in files.items():
+            (out / name).write_bytes(data)
+        for name, data in change.items():
+            (out / name).write_bytes(data)
+        with pytest.raises(InputError) as info:
+            load_model(out)
+        assert_one_line_message(info.value)
+        print(f"{what}: {info.value}")
+    with pytest.raises(InputError):
+        load_model(tmp_path / "missing")
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(InputError):
+        load_model(tmp_path / "a-file")
+    with pytest.raises(InputError):
+        load_model(tmp_path)  # a directory without model files

@@ -3,9 +3,9 @@
 * byte-level ``first-seen`` == tiktoken's ``_educational.bpe_train`` (GPT-2 pattern);
 * byte-level ``hf`` == Hugging Face ``tokenizers`` (``BpeTrainer``, ``ByteLevel`` pre-tokenizer);
 * eow attached ``lexical`` == subword-nmt's ``learn_bpe`` (the trainer docstring names it);
-* every variant (char, eow separate, eow attached, byte) and every tie-break == the slow reference
-  trainer of ``tests/reference_bpe.py``, on excerpts of the real corpora (English, Chinese, emoji)
-  and on hypothesis-generated small corpora.
+* every variant (char, eow separate, eow attached, byte) and every tie-break == the textbook loop
+  ``bpe_core/reference.py`` (compared through ``tests/reference_bpe.py``), on excerpts of the real
+  corpora (English, Chinese, emoji) and on hypothesis-generated small corpora.
 
 All with minimum frequency 1 on real text (so every tie among count-1 pairs is exercised too).
 """
@@ -17,10 +17,11 @@ import io
 import json
 
 import pytest
+from core_checks import TIE_BREAKS, VARIANTS
 from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference_bpe import reference_for, run_differences
+from reference_bpe import assert_matches_reference
 from subword_nmt.learn_bpe import learn_bpe
 from tiktoken._educational import bpe_train
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
@@ -184,22 +185,8 @@ def test_eow_attached_lexical_equals_subword_nmt(key, size, min_frequency, num_m
 # ------------------------------------------------------------------------- slow reference
 
 
-VARIANTS = [
-    ("char", "separate"),
-    ("eow", "separate"),
-    ("eow", "attached"),
-    ("byte", "separate"),
-]
-TIE_BREAKS = ["first-seen", "hf", "lexical"]
 REFERENCE_MERGES = 300
 REFERENCE_EXCERPT_BYTES = 10_000
-
-
-def assert_same_as_reference(words, cfg):
-    run = train(words, cfg)
-    diffs = run_differences(run, reference_for(words, cfg))
-    assert not diffs, f"{len(words)} word types; {cfg}\n" + "\n".join(diffs)
-    return run
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -216,7 +203,7 @@ def test_excerpt_equals_reference(key, variant, style, tie_break):
         top_k=25,
         max_tied=50,
     )
-    run = assert_same_as_reference(corpus_words(text, cfg), cfg)
+    run = assert_matches_reference(corpus_words(text, cfg), cfg)
     assert run.num_steps == REFERENCE_MERGES
 
 
@@ -230,12 +217,12 @@ def test_excerpt_equals_reference_min_frequency_and_vocab_size(variant, style, t
         variant=variant, eow_style=style, tie_break=tie_break, vocab_size=(256 if variant == "byte" else 60) + 250
     )
     words = corpus_words(text, cfg)
-    run = assert_same_as_reference(words, cfg)
+    run = assert_matches_reference(words, cfg)
     assert run.stop_reason in ("min_frequency", "vocab_size")
     cfg = TrainConfig(
         variant=variant, eow_style=style, eow_marker="_", tie_break=tie_break, pretokenizer="gpt2", num_merges=150
     )
-    assert_same_as_reference(corpus_words(text, cfg), cfg)
+    assert_matches_reference(corpus_words(text, cfg), cfg)
 
 
 def test_eow_hf_ids_put_end_of_word_symbols_after_the_characters():
@@ -290,7 +277,7 @@ def small_config(variant, style, tie_break, data):
 @given(words=word_counts, data=st.data())
 def test_generated_word_counts_equal_reference(variant, style, tie_break, words, data):
     cfg = small_config(variant, style, tie_break, data)
-    assert_same_as_reference(words, cfg)
+    assert_matches_reference(words, cfg)
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -299,4 +286,4 @@ def test_generated_word_counts_equal_reference(variant, style, tie_break, words,
 @given(text=texts, pretokenizer=st.sampled_from(["whitespace", "gpt2", "gpt4", "none"]))
 def test_generated_text_equals_reference(variant, style, tie_break, text, pretokenizer):
     cfg = TrainConfig(variant=variant, eow_style=style, tie_break=tie_break, pretokenizer=pretokenizer, min_frequency=1)
-    assert_same_as_reference(corpus_words(text, cfg), cfg)
+    assert_matches_reference(corpus_words(text, cfg), cfg)

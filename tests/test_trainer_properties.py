@@ -13,14 +13,21 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
+from core_checks import (
+    KINDS,
+    PRETOKENIZERS,
+    TIE_BREAKS,
+    VARIANTS,
+    assert_one_line_message,
+    check_run,
+    expected_value,
+    joined,
+)
 from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bpe_core import TrainConfig, Trainer, corpus_words, pretokenize, train
-
-VARIANTS = [("char", "separate"), ("eow", "separate"), ("eow", "attached"), ("byte", "separate")]
-TIE_BREAKS = ["first-seen", "hf", "lexical"]
+from bpe_core import InputError, TrainConfig, Trainer, clean_text, corpus_words, pretokenize, train
 
 SYMBOLS = ["a", "a", "a", "b", "b", "c", "é", "你", "😀", "<", "/", "w", ">", "_", " "]
 word = st.one_of(
@@ -278,3 +285,59 @@ def test_corpus_words_keep_every_character(variant, style, text, pretokenizer):
         # Nothing is dropped: the pieces, in order, are the text.
         assert "".join(pretokenize(text, pretokenizer)) == text
         assert sum(len(w) * f for w, f in words.items()) == len(text)
+
+
+# ---------------------------------------------------------------------------------------- fuzz
+SPECIAL = [
+    "\x00", "\r", "\r\n", "\n", "\t", " ", "\u00a0", "\u2028", "\x1b", "\x7f", "\ufeff", "\ud800", "\udfff",
+    "\u200d", "\u200f", "\u202e", "\u0301", "\u0308", "👨", "👩", "\U0001f3fd", "🇨", "🇳", "\ufe0f", "你", "好",
+    "a", "b", "aa", "ab", "</w>", "<", ">", "'s", "'", "1", "12345", "é", "\U0010ffff",
+]  # fmt: skip
+texts = st.text(max_size=80) | st.lists(st.sampled_from(SPECIAL) | st.characters(), max_size=60).map("".join)
+
+configs = st.builds(
+    TrainConfig,
+    variant=st.sampled_from(KINDS),
+    pretokenizer=st.sampled_from((None,) + PRETOKENIZERS),
+    num_merges=st.one_of(st.none(), st.integers(0, 60)),
+    vocab_size=st.one_of(st.none(), st.integers(1, 320)),
+    min_frequency=st.integers(1, 4),
+    tie_break=st.sampled_from(("first-seen", "hf", "lexical")),
+    eow_style=st.sampled_from(("separate", "attached")),
+    eow_marker=st.sampled_from(("</w>", "_", "▁", "w>", "a")),
+    top_k=st.integers(1, 12),
+    max_tied=st.integers(1, 12),
+)
+
+FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(text=texts, cfg=configs, steps=st.lists(st.integers(-3, 80), max_size=4))
+def test_fuzz_pipeline_never_raises_and_keeps_invariants(text, cfg, steps):
+    try:
+        text = clean_text(text)
+    except InputError as err:
+        assert_one_line_message(err)
+        assert "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+        return
+    words = corpus_words(text, cfg)
+    assert all(w and f > 0 for w, f in words.items())
+    if cfg.resolved_pretokenizer != "whitespace":
+        assert sum(len(w) * f for w, f in words.items()) == len(text)  # nothing dropped
+    run = train(words, cfg)
+    check_run(run, words, cfg)
+    for step in steps:  # queries with any step (clamped)
+        rows = run.corpus_view(step, limit=5, changed_first=True)
+        assert len(rows) == min(5, len(words))
+        for row in rows:
+            assert joined(run, row.tokens) == expected_value(row.word, cfg)
+        pairs = run.pair_table(step, limit=5)
+        if 0 <= step < run.num_steps and pairs:
+            nxt = run.snapshot(step + 1)
+            assert (nxt.left, nxt.right, nxt.count) == pairs[0]
+        for _i, _w, _f, before, after in run.changed_words(step, limit=3):
+            assert len(after) < len(before)
+        for tid in range(min(run.vocab_size, 300)):
+            run.token_text(tid, "escaped")
+            run.merge_tree(tid)

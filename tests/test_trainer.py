@@ -1,7 +1,7 @@
 """Known answers: the textbook examples, exactly, and the edge cases of the trainer.
 
 Every expected value here is written out by hand (worked through in the comments), and each run is
-also checked against the slow reference trainer in ``tests/reference_bpe.py``.
+also checked against the slow reference trainer in ``bpe_core/reference.py`` (through ``tests/reference_bpe.py``).
 """
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from core_checks import VARIANTS
 from corpus_excerpts import CHINESE, read_corpus
-from reference_bpe import reference_for, run_differences
+from reference_bpe import assert_matches_reference
+from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, Trainer, corpus_words, train
 
@@ -23,13 +25,6 @@ def merged_values(run):
     return [run.token_value(s.token) for s in run.snapshots]
 
 
-def assert_matches_reference(words, cfg, run=None):
-    run = run if run is not None else train(words, cfg)
-    diffs = run_differences(run, reference_for(words, cfg))
-    assert not diffs, "\n".join(diffs)
-    return run
-
-
 # ------------------------------------------------------------------------------------ textbook
 
 
@@ -37,7 +32,7 @@ def test_low_lower_newest_widest_eow_separate():
     # Sennrich et al. / the classic tutorial: l o w </w> x5, l o w e r </w> x2, n e w e s t </w> x6,
     # w i d e s t </w> x3. Counts: (e,s)=(s,t)=(t,</w>)=9 (three-way tie, (e,s) seen first),
     # then (es,t)=9, (est,</w>)=9, then (l,o)=(o,w)=7.
-    words = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+    words = TEXTBOOK_WORDS
     cfg = TrainConfig(variant="eow", eow_style="separate", num_merges=5)
     run = train(words, cfg)
     assert merged_values(run) == ["es", "est", "est</w>", "lo", "low"]
@@ -126,15 +121,8 @@ def test_nihao_byte_level_whitespace():
 
 # ---------------------------------------------------------------------------------- edge cases
 
-ALL_VARIANTS = [
-    ("char", "separate"),
-    ("eow", "separate"),
-    ("eow", "attached"),
-    ("byte", "separate"),
-]
 
-
-@pytest.mark.parametrize("variant,style", ALL_VARIANTS)
+@pytest.mark.parametrize("variant,style", VARIANTS)
 def test_empty_corpus(variant, style):
     cfg = TrainConfig(variant=variant, eow_style=style, min_frequency=1)
     assert corpus_words("", cfg) == {}
@@ -153,7 +141,7 @@ def test_empty_corpus(variant, style):
     assert_matches_reference({}, cfg)
 
 
-@pytest.mark.parametrize("variant,style", ALL_VARIANTS)
+@pytest.mark.parametrize("variant,style", VARIANTS)
 def test_one_word_of_one_char(variant, style):
     words = {"a": 1}
     run = train(words, TrainConfig(variant=variant, eow_style=style))
@@ -185,9 +173,9 @@ def test_one_char_eow_separate_with_min_frequency_one():
     assert run.snapshots[-1].stop_reason == "no_pairs"
 
 
-@pytest.mark.parametrize("variant,style", ALL_VARIANTS)
+@pytest.mark.parametrize("variant,style", VARIANTS)
 def test_min_frequency_above_every_count(variant, style):
-    words = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+    words = TEXTBOOK_WORDS
     cfg = TrainConfig(variant=variant, eow_style=style, min_frequency=10)
     trainer = Trainer(words, cfg)
     assert list(trainer.steps()) == []
@@ -200,7 +188,7 @@ def test_min_frequency_above_every_count(variant, style):
     assert_matches_reference(words, cfg)
 
 
-@pytest.mark.parametrize("variant,style", ALL_VARIANTS)
+@pytest.mark.parametrize("variant,style", VARIANTS)
 def test_num_merges_zero(variant, style):
     words = {"low": 5, "lower": 2}
     cfg = TrainConfig(variant=variant, eow_style=style, num_merges=0)
@@ -284,7 +272,7 @@ def test_merge_whose_left_neighbour_it_just_made(tie_break):
     assert run.pair_table(1)[0] == (first.token, first.token, 3 + 2 * 2 + 1)
 
 
-@pytest.mark.parametrize("variant,style", ALL_VARIANTS)
+@pytest.mark.parametrize("variant,style", VARIANTS)
 def test_more_merges_than_possible(variant, style):
     words = {"abc": 2, "bcd": 1}
     cfg = TrainConfig(variant=variant, eow_style=style, num_merges=1000, min_frequency=1)

@@ -1,4 +1,4 @@
-"""Robustness of the command line (issue 6): ``python -m bpe_core train|encode`` on bad files.
+"""bpe_core.cli on bad input (issue 6): ``python -m bpe_core train|encode`` on bad files and settings.
 
 Every bad input ends with exit status 2 and exactly one line on stderr (``bpe_core: ...``), never a
 traceback. Inputs that are merely small (a single character, no pair left, a minimum frequency
@@ -12,73 +12,18 @@ directory, with the repository on ``PYTHONPATH``.
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from cli_process import assert_clean_error, assert_trained, cli, write
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 BPE_MAX = "BPE_EXPLORER_MAX_BYTES"
-
-
-def cli(args, cwd: Path, stdin: bytes | None = None, env: dict | None = None, timeout: float = 60):
-    """Run ``python -m bpe_core *args``; fail (not hang) after ``timeout`` seconds."""
-    full_env = {k: v for k, v in os.environ.items() if k != BPE_MAX}
-    full_env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
-    full_env.update(env or {})
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "bpe_core", *map(str, args)],
-            cwd=cwd,
-            input=stdin if stdin is not None else b"",
-            capture_output=True,
-            env=full_env,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(
-            f"python -m bpe_core {' '.join(map(str, args))} did not finish within {timeout:.0f} s", pytrace=False
-        )
-    proc.seconds = time.monotonic() - start
-    proc.out = proc.stdout.decode("utf-8", "replace")
-    proc.err = proc.stderr.decode("utf-8", "replace")
-    return proc
-
-
-def assert_clean_error(proc, *needles: str) -> str:
-    """Exit status 2, one line on stderr starting ``bpe_core:``, no traceback; the needles in it."""
-    lines = proc.err.splitlines()
-    assert proc.returncode == 2, f"exit status {proc.returncode}\nstdout: {proc.out[-500:]}\nstderr: {proc.err[-2000:]}"
-    assert "Traceback" not in proc.err, proc.err
-    assert len(lines) == 1, f"{len(lines)} lines on stderr:\n{proc.err[-2000:]}"
-    assert lines[0].startswith("bpe_core: "), lines[0]
-    for needle in needles:
-        assert needle.lower() in lines[0].lower(), (needle, lines[0])
-    return lines[0]
-
-
-def assert_trained(proc, reason: str) -> None:
-    assert proc.returncode == 0, proc.err[-2000:]
-    assert proc.err == "", proc.err
-    last = proc.out.strip().splitlines()[-1]
-    assert last.startswith("# stopped: " + reason), last
 
 
 @pytest.fixture
 def work(tmp_path):
     return tmp_path
-
-
-def write(path: Path, data) -> Path:
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    path.write_bytes(data)
-    return path
 
 
 # ------------------------------------------------------------------------------- bad input files

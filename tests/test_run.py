@@ -11,16 +11,14 @@ snapshot's), corpus_view (step 0 and changed-first), merges, merge_tree, series.
 from __future__ import annotations
 
 import pytest
+from core_checks import TIE_BREAKS, VARIANTS, cfg_for, joined
 from corpus_excerpts import named_excerpt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference_bpe import base_alphabet, base_symbols, count_pairs, replay_merges
+from reference_bpe import base_set, count_pairs, replay_merges
+from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, corpus_words, train
-
-
-def joined(run, ids):
-    return run.variant.empty().join(run.token_value(t) for t in ids)
 
 
 def leaves(tree):
@@ -34,7 +32,7 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
     val = run.token_value
     merged = [(val(s.left), val(s.right)) for s in run.snapshots]
     replayed = replay_merges(words, merged, cfg.variant, cfg.eow_style, cfg.eow_marker)
-    base = base_alphabet(base_symbols(words, run.variant), run.variant)
+    base = base_set(words, run.variant)
     n = run.num_steps
     freqs = list(words.values())
     word_list = list(words)
@@ -181,8 +179,6 @@ CASES = {
     "marker-in-text": ({"</w>": 3, "a</w>b": 2, "w>": 1}, {"min_frequency": 1}),
     "nihao": ({"你好啊": 2, "你好": 2, "我": 1, "啊": 1, "走": 1, "😀😀": 2}, {"min_frequency": 1}),
 }
-VARIANTS = [("char", "separate"), ("eow", "separate"), ("eow", "attached"), ("byte", "separate")]
-TIE_BREAKS = ["first-seen", "hf", "lexical"]
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -230,3 +226,16 @@ def test_queries_generated(variant, style, tie_break, words, min_frequency, num_
         variant=variant, eow_style=style, tie_break=tie_break, min_frequency=min_frequency, num_merges=num_merges
     )
     check_run_queries(words, cfg)
+
+
+def test_out_of_range_steps_are_clamped_in_queries():
+    cfg = cfg_for("char", num_merges=3)
+    run = train(TEXTBOOK_WORDS, cfg)
+    for step in (-5, -1, 4, 10**9):
+        rows = run.corpus_view(step)
+        assert len(rows) == 4
+        assert run.pair_table(step, limit=3) is not None
+        assert run.vocabulary(step) and run.merges(step) is not None
+        assert run.changed_words(step) == []
+    with pytest.raises(IndexError):
+        run.snapshot(0)
