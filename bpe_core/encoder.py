@@ -25,52 +25,29 @@ rank here (GPT-2's and HF's dictionaries keep the last).
 
 from __future__ import annotations
 
-import heapq
+import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from .apply_merges import bpe_dropout, bpe_heap, bpe_simple
 from .byte_display import is_complete_utf8
+from .longest_match import build_trie, longest_match
 from .pretokenize import PRETOKENIZERS, pretokenize
+from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
 from .variants import Variant
 
 UNK_TOKEN = "<unk>"
 #: Stands for the end-of-word marker in the longest-match search (a lone surrogate never occurs in text).
 _MARKER_UNIT = "\udfff"
 
-_INF = float("inf")
-
-
-@dataclass(frozen=True)
-class TraceStep:
-    """One merge rule applied to one pre-token during encoding.
-
-    Attributes:
-        rank: the merge's rank, 1-based (= the training step that learned it).
-        left, right, token: ids of the pair and of the token it makes.
-        positions: indices (into the segmentation *before* this step) where an occurrence started.
-        tokens: the segmentation (ids) *after* this step.
-    """
-
-    rank: int
-    left: int
-    right: int
-    token: int
-    positions: tuple
-    tokens: tuple
-
-
-@dataclass(frozen=True)
-class PieceTrace:
-    """How one pre-token was encoded: its text, its base-symbol ids, and the merges applied in order."""
-
-    text: str
-    start: tuple
-    steps: tuple
-
-    @property
-    def ids(self) -> tuple:
-        """The final ids of the pre-token."""
-        return self.steps[-1].tokens if self.steps else self.start
+__all__ = [
+    "UNK_TOKEN",
+    "MergeTree",
+    "PieceTrace",
+    "Replay",
+    "ReplayStep",
+    "Tokenizer",
+    "TraceStep",
+]
 
 
 class Tokenizer:
@@ -165,6 +142,9 @@ class Tokenizer:
             self._byte_ids = [vocab[bytes((b,))] for b in range(256)]
 
         self._frequencies = frequencies
+        #: ``{bytes: id}`` when every vocabulary token encodes to itself (the rank-file models, as tiktoken
+        #: assumes), so a pre-token that is a whole token skips the merge loop; None otherwise.
+        self._whole_tokens: dict | None = None
         self._cache: dict = {}
         self._lm = None  # longest-match tables, built on first use
         self._lm_cache: dict = {}
@@ -188,11 +168,7 @@ class Tokenizer:
                     freq[t] = freq.get(t, 0) + f
             return freq
 
-        tok = cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies)
-        tok.step = n
-        return tok
-
-    step: int | None = None  #: the run step a tokenizer made by :meth:`from_run` stops at
+        return cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies)
 
     # ------------------------------------------------------------------------------------- facts
     @property
@@ -245,11 +221,35 @@ class Tokenizer:
         get, unk = self.vocab.get, self.unk_id
         return [get(s, unk) for s in self.variant.symbols(piece)]
 
-    def encode(self, text: str) -> list[int]:
-        """Encode ``text`` by merge rank (GPT-2 ``bpe()``): a list of ids."""
+    def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
+        """Encode ``text`` by merge rank (GPT-2 ``bpe()``): a list of ids.
+
+        Args:
+            text: the input (characters).
+            dropout: BPE-dropout probability ``p`` (0 <= p <= 1; Provilkov et al. 2020): at each step of
+                applying merges to a pre-token, each occurrence of each known pair is skipped with
+                probability ``p`` (see :func:`bpe_core.apply_merges.bpe_dropout`). 0 is the deterministic
+                encoding; 1 leaves the base symbols.
+            seed: seed of the ``random.Random`` used for dropout (None: a fresh unpredictable one). The
+                same text, ``p`` and seed give the same ids.
+
+        Raises:
+            ValueError: ``dropout`` outside 0..1.
+        """
+        pieces = pretokenize(text, self.pretokenizer)
         out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer):
-            out.extend(self.encode_piece(piece))
+        if dropout:
+            if not 0.0 <= dropout <= 1.0:
+                raise ValueError(f"dropout must be between 0 and 1, got {dropout!r}")
+            rng = random.Random(seed)
+            for piece in pieces:
+                out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, dropout, rng))
+            return out
+        cache = self._cache
+        encode_piece = self.encode_piece
+        for piece in pieces:
+            ids = cache.get(piece)
+            out.extend(ids if ids is not None else encode_piece(piece))
         return out
 
     def encode_tokens(self, text: str) -> list:
@@ -261,10 +261,16 @@ class Tokenizer:
         cached = self._cache.get(piece)
         if cached is not None:
             return cached
-        ids = self.symbol_ids(piece)
-        if len(ids) > 1:
-            ids = _bpe_simple(ids, self._ranks) if len(ids) <= 64 else _bpe_heap(ids, self._ranks, self._pair_of_rank)
-        result = tuple(ids)
+        whole = None
+        if self._whole_tokens is not None:
+            whole = self._whole_tokens.get(piece.encode("utf-8"))
+        if whole is not None:
+            result = (whole,)
+        else:
+            ids = self.symbol_ids(piece)
+            if len(ids) > 1:
+                ids = bpe_simple(ids, self._ranks) if len(ids) <= 64 else bpe_heap(ids, self._ranks, self._pair_of_rank)
+            result = tuple(ids)
         if len(piece) <= self.CACHE_MAX_PIECE:
             if len(self._cache) >= self.CACHE_SIZE:
                 self._cache.clear()
@@ -287,23 +293,28 @@ class Tokenizer:
 
     def trace_piece(self, piece: str) -> PieceTrace:
         """The :class:`PieceTrace` of one pre-token."""
-        start = tuple(self.symbol_ids(piece))
-        steps = []
-        word = list(start)
-        ranks = self._ranks
-        while len(word) > 1:
-            best = None
-            for pair in zip(word, word[1:]):
-                r = ranks.get(pair)
-                if r is not None and (best is None or r[0] < best[0]):
-                    best = r
-            if best is None:
-                break
-            rank, new = best
-            a, b = self._pair_of_rank[rank][:2]
-            word, positions = _merge_all(word, a, b, new)
-            steps.append(TraceStep(rank + 1, a, b, new, tuple(positions), tuple(word)))
-        return PieceTrace(piece, start, tuple(steps))
+        return trace_piece(piece, tuple(self.symbol_ids(piece)), self._ranks, self._pair_of_rank)
+
+    def replay(self, text: str) -> Replay:
+        """The merges that fire on ``text`` in rank order, each with how often it applies, and the text's
+        ids after the first k of them (:class:`~bpe_core.traces.Replay`)."""
+        pieces = pretokenize(text, self.pretokenizer)
+        traces = {}
+        for piece in pieces:
+            if piece not in traces:
+                traces[piece] = self.trace_piece(piece)
+        return Replay(pieces, traces)
+
+    def merge_tree(self, tid: int) -> MergeTree:
+        """Which merges built token ``tid`` (:class:`~bpe_core.traces.MergeTree`). Raises ``ValueError``
+        for an id not in the vocabulary."""
+        self.token_value(tid)
+        return merge_tree(tid, self._token_rank, self._pair_of_rank)
+
+    def merge_rank(self, tid: int) -> int | None:
+        """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
+        rank = self._token_rank.get(tid)
+        return None if rank is None else rank + 1
 
     # ----------------------------------------------------------------------------- longest match
     def symbol_length(self, value) -> int:
@@ -343,14 +354,8 @@ class Tokenizer:
                 order = sorted(self.values, key=lambda t: (-length[t], -freq.get(t, 0), t))
             else:
                 order = sorted(self.values, key=lambda t: (-length[t], self._token_rank.get(t, -1), t))
-            trie: dict = {}
-            units = {}
-            for sort_rank, tid in enumerate(order):
-                u = units[tid] = self._lm_units(self.values[tid])
-                node = trie
-                for unit in u:  # str: characters; bytes: ints
-                    node = node.setdefault(unit, {})
-                node.setdefault(None, sort_rank)
+            units = {tid: self._lm_units(self.values[tid]) for tid in order}
+            trie = build_trie(order, units)
             self._lm = (trie, tuple(order), units)
         return self._lm
 
@@ -380,84 +385,10 @@ class Tokenizer:
     def _longest_match(self, piece: str) -> list[int]:
         trie, order, units = self._longest_match_tables()
         s = self._lm_string(piece)
-        n = len(s)
-        if n == 0:
-            return []
         # With the attached style the last character belongs to the symbol "c</w>": a token without the
         # marker may not end just before it.
-        bad_end = n - 1 if (self.variant.kind == "eow" and self.variant.eow_style == "attached") else -1
-        # ends[p]: [(end, smallest sort rank of a token s[p:end'] with end' <= end)], ascending end.
-        ends: list = [None] * n
-        best_at = [_INF] * n
-        max_len = 0
-        for p in range(n):
-            node = trie
-            lst = None
-            running = _INF
-            q = p
-            while q < n:
-                node = node.get(s[q])
-                if node is None:
-                    break
-                q += 1
-                r = node.get(None)
-                if r is not None and r < running and q != bad_end:
-                    running = r
-                    if lst is None:
-                        lst = ends[p] = []
-                    lst.append((q, r))
-            if lst is not None:
-                best_at[p] = running
-                if lst[-1][0] - p > max_len:
-                    max_len = lst[-1][0] - p
-        table = _SparseMin(best_at)
-
-        def best_in(a: int, b: int):
-            """Smallest sort rank of a token lying entirely inside s[a:b]."""
-            core_end = b - max_len  # every token starting before core_end fits
-            best = table.query(a, core_end) if core_end > a else _INF
-            for p in range(max(a, core_end), b):
-                lst = ends[p]
-                if lst is None:
-                    continue
-                for end, r in lst:
-                    if end > b:
-                        break
-                    if r < best:
-                        best = r
-            return best
-
-        out: list[int] = []
-        stack: list = [(0, n)]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, int):
-                out.append(item)
-                continue
-            a, b = item
-            if a >= b:
-                continue
-            r = best_in(a, b)
-            if r == _INF:
-                if self.unk_id is None:
-                    raise ValueError(f"no token covers {s[a:b]!r}")
-                out.append(self.unk_id)
-                continue
-            tid = order[r]
-            sub = units[tid]
-            width = len(sub)
-            parts: list = []
-            i = a
-            while True:
-                j = s.find(sub, i, b)
-                if j < 0 or j + width == bad_end:
-                    break
-                parts.append((i, j))
-                parts.append(tid)
-                i = j + width
-            parts.append((i, b))
-            stack.extend(reversed(parts))
-        return out
+        bad_end = len(s) - 1 if (self.variant.kind == "eow" and self.variant.eow_style == "attached") else -1
+        return longest_match(s, trie, order, units, bad_end, self.unk_id)
 
     def compare_methods(self, text: str) -> list[tuple[str, list[int], list[int]]]:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
@@ -522,133 +453,3 @@ def _is_real_token(value: str, merges, variant: Variant) -> bool:
     if variant.kind == "eow" and value == variant.eow_marker:
         return True
     return any(left + right == value for left, right in merges)
-
-
-def _merge_all(word: list, a: int, b: int, new: int) -> tuple[list, list]:
-    """Merge every ``(a, b)`` in ``word`` left to right without overlap; return the new word and the
-    indices (in the old word) where merges started."""
-    out = []
-    positions = []
-    i = 0
-    n = len(word)
-    while i < n:
-        if i < n - 1 and word[i] == a and word[i + 1] == b:
-            out.append(new)
-            positions.append(i)
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out, positions
-
-
-def _bpe_simple(word: list, ranks: dict) -> list:
-    """GPT-2's ``bpe()`` on ids: repeatedly merge all occurrences of the lowest-ranked pair."""
-    while len(word) > 1:
-        best = None
-        for pair in zip(word, word[1:]):
-            r = ranks.get(pair)
-            if r is not None and (best is None or r[0] < best[0]):
-                best = r
-                best_pair = pair
-        if best is None:
-            break
-        new = best[1]
-        a, b = best_pair
-        out = []
-        i = 0
-        n = len(word)
-        while i < n:
-            if word[i] == a and i < n - 1 and word[i + 1] == b:
-                out.append(new)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        word = out
-    return word
-
-
-def _bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
-    """The same result as :func:`_bpe_simple` in O(n log n) for long pre-tokens.
-
-    Linked symbols; ``where[rank]`` holds positions where that pair may start (checked when used);
-    a heap of ranks gives the lowest rank present. All occurrences of one rank are merged together,
-    left to right, before any other rank -- exactly GPT-2's order.
-    """
-    n = len(ids)
-    tok = list(ids)
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, n - 1))
-    where: dict = {}
-    heap: list = []
-
-    def add(rank: int, pos: int) -> None:
-        lst = where.get(rank)
-        if lst is None:
-            where[rank] = [pos]
-            heapq.heappush(heap, rank)
-        else:
-            lst.append(pos)
-
-    for p in range(n - 1):
-        r = ranks.get((tok[p], tok[p + 1]))
-        if r is not None:
-            add(r[0], p)
-    while heap:
-        rank = heapq.heappop(heap)
-        positions = where.pop(rank, None)
-        if not positions:
-            continue
-        a, b, new = pair_of_rank[rank]
-        if ranks[(a, b)][0] != rank:  # a later duplicate of an earlier pair: never reached
-            continue
-        positions.sort()
-        for p in positions:
-            if tok[p] != a:
-                continue
-            q = nxt[p]
-            if q < 0 or tok[q] != b:
-                continue
-            r_ = nxt[q]
-            tok[p] = new
-            tok[q] = -1
-            nxt[p] = r_
-            if r_ >= 0:
-                prv[r_] = p
-                x = ranks.get((new, tok[r_]))
-                if x is not None:
-                    add(x[0], p)
-            o = prv[p]
-            if o >= 0:
-                x = ranks.get((tok[o], new))
-                if x is not None:
-                    add(x[0], o)
-    out = []
-    p = 0
-    while p >= 0:
-        out.append(tok[p])
-        p = nxt[p]
-    return out
-
-
-class _SparseMin:
-    """Range-minimum queries over a fixed list in O(1) after O(n log n) set-up."""
-
-    def __init__(self, data: list):
-        self.levels = [data]
-        n = len(data)
-        k = 1
-        while (1 << k) <= n:
-            prev = self.levels[-1]
-            half = 1 << (k - 1)
-            self.levels.append([min(prev[i], prev[i + half]) for i in range(n - (1 << k) + 1)])
-            k += 1
-
-    def query(self, lo: int, hi: int):
-        """Minimum of ``data[lo:hi]`` (``lo < hi``)."""
-        k = (hi - lo).bit_length() - 1
-        level = self.levels[k]
-        x, y = level[lo], level[hi - (1 << k)]
-        return x if x <= y else y
