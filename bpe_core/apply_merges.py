@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import heapq
 import random
+from itertools import repeat
+
+#: Sorts after every ``(rank, new_id)`` of a ranks table: the rank of a pair that has none.
+_NO_RANK = (float("inf"), -1)
 
 
 def merge_all(word: list, a: int, b: int, new: int) -> tuple[list, list]:
@@ -50,19 +54,21 @@ def bpe_simple(word: list, ranks: dict) -> list:
         The ids after every applicable merge.
     """
     get = ranks.get
+    word = list(word)
+    # Each pass runs at C speed (zip, map, min, index, slice assignment); only a pair that occurs more
+    # than once in the word needs the Python merge loop.
     while len(word) > 1:
-        best = None
-        for pair in zip(word, word[1:]):
-            r = get(pair)
-            if r is not None and (best is None or r[0] < best[0]):
-                best = r
-                best_pair = pair
-        if best is None:
+        found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
+        best = min(found)
+        if best is _NO_RANK:
             break
+        i = found.index(best)
+        if found.count(best) == 1:
+            word[i : i + 2] = [best[1]]
+            continue
+        a, b = word[i], word[i + 1]
         new = best[1]
-        a, b = best_pair
-        out = []
-        i = 0
+        out = word[:i]
         n = len(word)
         while i < n:
             if word[i] == a and i < n - 1 and word[i + 1] == b:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import chain
 
 from .apply_merges import bpe_dropout, bpe_heap, bpe_simple
 from .byte_display import is_complete_utf8
@@ -114,11 +115,11 @@ class Tokenizer:
         self.values: dict = values
         self.unk_id: int | None = unk
 
-        self.merges: list = [(left, right) for left, right in merges]
+        self._merges: list | None = [(left, right) for left, right in merges]
         ranks: dict = {}
         pair_of_rank: list = []
         token_rank: dict = {}
-        for rank, (left, right) in enumerate(self.merges):
+        for rank, (left, right) in enumerate(self._merges):
             for side in (left, right, left + right):
                 if side not in vocab:
                     raise ValueError(
@@ -151,6 +152,37 @@ class Tokenizer:
 
     # ------------------------------------------------------------------------------- construction
     @classmethod
+    def _from_trusted_byte_tables(
+        cls, pretokenizer: str, tokens: list, vocab: dict, lefts: list, rights: list
+    ) -> Tokenizer:
+        """A byte-level tokenizer whose ids are ranks, built from tables known to be consistent.
+
+        ``tokens[i]`` is token ``i``'s bytes (the first 256 the single bytes); merge ``k`` (0-based) joins
+        ids ``lefts[k]`` and ``rights[k]`` into token ``256 + k``, and no pair occurs twice. Skips the
+        checks of ``__init__`` (the caller has made them) so that 200,000 merges load in well under a
+        second; used by :func:`bpe_core.models.load_rank_file`.
+        """
+        n = len(tokens)
+        tok = cls.__new__(cls)
+        tok.variant = Variant("byte")
+        tok.pretokenizer = pretokenizer
+        tok.vocab = vocab
+        tok.values = dict(enumerate(tokens))
+        tok.unk_id = None
+        new_ids = range(256, n)
+        tok._merges = None  # values built on first use (files, repr)
+        tok._ranks = dict(zip(zip(lefts, rights), zip(range(n - 256), new_ids)))
+        tok._pair_of_rank = list(zip(lefts, rights, new_ids))
+        tok._token_rank = None  # built on first use (merge trees)
+        tok._byte_ids = [tok.vocab[bytes((b,))] for b in range(256)]
+        tok._frequencies = None
+        tok._whole_tokens = None
+        tok._cache = {}
+        tok._lm = None
+        tok._lm_cache = {}
+        return tok
+
+    @classmethod
     def from_run(cls, run, step: int | None = None) -> Tokenizer:
         """The tokenizer of a :class:`~bpe_core.run.TrainedRun` after merges 1..``step`` (default: all).
 
@@ -179,7 +211,24 @@ class Tokenizer:
     @property
     def num_merges(self) -> int:
         """Number of merges (ranks)."""
-        return len(self.merges)
+        return len(self._pair_of_rank)
+
+    @property
+    def merges(self) -> list:
+        """``[(left_value, right_value)]`` in rank order."""
+        if self._merges is None:
+            values = self.values
+            self._merges = [(values[a], values[b]) for a, b, _ in self._pair_of_rank]
+        return self._merges
+
+    def _token_ranks(self) -> dict:
+        """``{new_id: rank}`` (0-based) of the merges; the first merge that makes a token counts."""
+        if self._token_rank is None:
+            token_rank: dict = {}
+            for rank, (_, _, new) in enumerate(self._pair_of_rank):
+                token_rank.setdefault(new, rank)
+            self._token_rank = token_rank
+        return self._token_rank
 
     def token_value(self, tid: int):
         """The value of a token id (``"<unk>"`` for the unknown token). Raises ``ValueError``."""
@@ -216,8 +265,7 @@ class Tokenizer:
     def symbol_ids(self, piece: str) -> list[int]:
         """The base-symbol ids of one pre-token (unknown symbols → :attr:`unk_id`)."""
         if self.variant.is_bytes:
-            table = self._byte_ids
-            return [table[b] for b in piece.encode("utf-8")]
+            return list(map(self._byte_ids.__getitem__, piece.encode("utf-8")))
         get, unk = self.vocab.get, self.unk_id
         return [get(s, unk) for s in self.variant.symbols(piece)]
 
@@ -245,12 +293,14 @@ class Tokenizer:
             for piece in pieces:
                 out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, dropout, rng))
             return out
+        # Each distinct pre-token is looked up (or encoded) once; the output is then assembled at C speed.
         cache = self._cache
         encode_piece = self.encode_piece
-        for piece in pieces:
+        local = {}
+        for piece in dict.fromkeys(pieces):
             ids = cache.get(piece)
-            out.extend(ids if ids is not None else encode_piece(piece))
-        return out
+            local[piece] = ids if ids is not None else encode_piece(piece)
+        return list(chain.from_iterable(map(local.__getitem__, pieces)))
 
     def encode_tokens(self, text: str) -> list:
         """Like :meth:`encode` but returns token values (``"<unk>"`` for unknown symbols)."""
@@ -309,11 +359,11 @@ class Tokenizer:
         """Which merges built token ``tid`` (:class:`~bpe_core.traces.MergeTree`). Raises ``ValueError``
         for an id not in the vocabulary."""
         self.token_value(tid)
-        return merge_tree(tid, self._token_rank, self._pair_of_rank)
+        return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
     def merge_rank(self, tid: int) -> int | None:
         """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
-        rank = self._token_rank.get(tid)
+        rank = self._token_ranks().get(tid)
         return None if rank is None else rank + 1
 
     # ----------------------------------------------------------------------------- longest match
@@ -353,7 +403,7 @@ class Tokenizer:
             if freq is not None:
                 order = sorted(self.values, key=lambda t: (-length[t], -freq.get(t, 0), t))
             else:
-                order = sorted(self.values, key=lambda t: (-length[t], self._token_rank.get(t, -1), t))
+                order = sorted(self.values, key=lambda t: (-length[t], self._token_ranks().get(t, -1), t))
             units = {tid: self._lm_units(self.values[tid]) for tid in order}
             trie = build_trie(order, units)
             self._lm = (trie, tuple(order), units)
@@ -443,7 +493,7 @@ class Tokenizer:
     def __repr__(self) -> str:
         return (
             f"Tokenizer(variant={self.variant.kind!r}, pretokenizer={self.pretokenizer!r}, "
-            f"merges={len(self.merges)}, vocab={len(self.vocab)})"
+            f"merges={self.num_merges}, vocab={len(self.vocab)})"
         )
 
 
