@@ -44,14 +44,20 @@ __all__ = [
     "Variant",
 ]
 
-from .encoder import UNK_TOKEN, PieceTrace, Tokenizer, TraceStep
+from .encoder import UNK_TOKEN, MergeTree, PieceTrace, Replay, ReplayStep, Tokenizer, TraceStep
 from .files import load_gpt2_files, load_model, save_model, tokenizer_json
+from .models import MODEL_NAMES, load_gpt
 
 __all__ += [
     "UNK_TOKEN",
+    "MergeTree",
     "PieceTrace",
+    "Replay",
+    "ReplayStep",
     "Tokenizer",
     "TraceStep",
+    "MODEL_NAMES",
+    "load_gpt",
     "load_gpt2_files",
     "load_model",
     "save_model",

@@ -5,23 +5,31 @@
     python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|none]
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
-    python -m bpe_core encode --model DIR [FILE] [--jsonl]
+    python -m bpe_core encode --model DIR|gpt2|cl100k|o200k [FILE] [--jsonl] [--dropout P] [--seed S]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
 ``word count`` is read as a word-frequency list. ``--jsonl`` prints one JSON object per merge and a
 final ``{"stop": reason, "merges": n}`` line.
+
+``encode --model`` takes a directory written by ``train --out`` (or GPT-2 ``vocab.json`` + ``merges.txt``), or the
+name of a shipped tokenizer: ``gpt2`` (GPT-2), ``cl100k`` (GPT-4), ``o200k`` (GPT-4o). When a directory with
+that name exists in the current directory, the directory wins (write ``./gpt2`` to be explicit either way).
+``--dropout P`` samples a BPE-dropout segmentation (each merge candidate skipped with probability P);
+``--seed S`` makes it repeatable.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
 from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
+from .models import MODEL_NAMES, load_gpt
 from .pretokenize import PRETOKENIZERS
 from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
 from .variants import EOW_STYLES, VARIANTS
@@ -102,17 +110,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     en = sub.add_parser(
         "encode",
-        help="encode a UTF-8 text file with a saved model",
-        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt).",
+        help="encode a UTF-8 text file with a saved model or GPT-2 / GPT-4 / GPT-4o",
+        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt), "
+        f"or with a shipped tokenizer ({', '.join(MODEL_NAMES)}).",
     )
     en.add_argument(
         "--model",
         required=True,
-        metavar="DIR",
-        help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt)",
+        metavar="DIR|NAME",
+        help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt), or "
+        f"{'|'.join(MODEL_NAMES)} (GPT-2, GPT-4, GPT-4o); an existing directory of that name wins",
     )
     en.add_argument("file", metavar="FILE", nargs="?", default="-", help="input file; - or absent for stdin")
     en.add_argument("--jsonl", action="store_true", help='print {"ids": [...], "tokens": [...]}')
+    en.add_argument(
+        "--dropout",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="BPE-dropout: skip each merge candidate with probability P, 0..1 (default: 0, deterministic)",
+    )
+    en.add_argument("--seed", type=int, default=None, metavar="S", help="random seed for --dropout")
     return parser
 
 
@@ -286,15 +304,21 @@ def _save(run, out_dir: str, info, err) -> None:
 
 def cmd_encode(args, out=None, err=None) -> int:
     out = out or sys.stdout
-    tok = load_model(args.model)
+    if not 0.0 <= args.dropout <= 1.0:
+        raise UsageError(f"--dropout must be between 0 and 1, got {args.dropout}")
+    tok = (
+        load_gpt(args.model) if args.model in MODEL_NAMES and not os.path.isdir(args.model) else load_model(args.model)
+    )
     text = read_input(args.file)
-    ids = tok.encode(text)
-    tokens = [tok.token_wire(i) for i in ids]
+    ids = tok.encode(text, dropout=args.dropout, seed=args.seed)
+    distinct = dict.fromkeys(ids)  # each token is spelled once, however often it occurs
     if args.jsonl:
-        print(jsonl_line({"ids": ids, "tokens": tokens}), file=out)
+        wire = {i: tok.token_wire(i) for i in distinct}
+        print(jsonl_line({"ids": ids, "tokens": list(map(wire.__getitem__, ids))}), file=out)
     else:
-        print(" ".join(_readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in ids), file=out)
-        print(" ".join(str(i) for i in ids), file=out)
+        shown = {i: _readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in distinct}
+        print(" ".join(map(shown.__getitem__, ids)), file=out)
+        print(" ".join(map(str, ids)), file=out)
     return 0
 
 
