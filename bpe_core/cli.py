@@ -306,9 +306,15 @@ def cmd_encode(args, out=None, err=None) -> int:
     out = out or sys.stdout
     if not 0.0 <= args.dropout <= 1.0:
         raise UsageError(f"--dropout must be between 0 and 1, got {args.dropout}")
-    tok = (
-        load_gpt(args.model) if args.model in MODEL_NAMES and not os.path.isdir(args.model) else load_model(args.model)
-    )
+    if args.model in MODEL_NAMES and not os.path.isdir(args.model):
+        tok = load_gpt(args.model)
+    elif not os.path.exists(args.model):
+        raise InputError(
+            f"{args.model} is not a model directory (it does not exist) nor a shipped tokenizer "
+            f"({', '.join(MODEL_NAMES)})."
+        )
+    else:
+        tok = load_model(args.model)
     text = read_input(args.file)
     ids = tok.encode(text, dropout=args.dropout, seed=args.seed)
     distinct = dict.fromkeys(ids)  # each token is spelled once, however often it occurs

@@ -79,4 +79,6 @@ def test_dropout_out_of_range_is_one_line_and_exit_2(value):
 
 def test_unknown_model_name_is_one_line_and_exit_2(tmp_path):
     proc = cli("encode", "--model", "gpt5", stdin=b"hello", cwd=tmp_path)
-    assert proc.returncode == 2 and proc.stderr.decode("utf-8").count("\n") == 1
+    err = proc.stderr.decode("utf-8")
+    assert proc.returncode == 2 and err.count("\n") == 1
+    assert "gpt5 is not a model directory" in err and "gpt2, cl100k, o200k" in err
