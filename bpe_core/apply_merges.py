@@ -55,19 +55,26 @@ def bpe_simple(word: list, ranks: dict) -> list:
     """
     get = ranks.get
     word = list(word)
-    # Each pass runs at C speed (zip, map, min, index, slice assignment); only a pair that occurs more
-    # than once in the word needs the Python merge loop.
-    while len(word) > 1:
-        found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
+    # found[i] is the (rank, new_id) of the pair word[i], word[i + 1]. Each pass finds the best with C-speed
+    # list operations (min, index, count) and, for a pair that occurs once, updates only its neighbours;
+    # a pair that occurs more than once is merged everywhere by the Python loop and found is rebuilt.
+    found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
+    while found:
         best = min(found)
         if best is _NO_RANK:
             break
         i = found.index(best)
+        new = best[1]
         if found.count(best) == 1:
-            word[i : i + 2] = [best[1]]
+            word[i : i + 2] = [new]
+            if i + 1 < len(word):
+                found[i : i + 2] = [get((new, word[i + 1]), _NO_RANK)]
+            else:
+                del found[i:]
+            if i:
+                found[i - 1] = get((word[i - 1], new), _NO_RANK)
             continue
         a, b = word[i], word[i + 1]
-        new = best[1]
         out = word[:i]
         n = len(word)
         while i < n:
@@ -78,6 +85,7 @@ def bpe_simple(word: list, ranks: dict) -> list:
                 out.append(word[i])
                 i += 1
         word = out
+        found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
     return word
 
 

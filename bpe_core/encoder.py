@@ -294,12 +294,12 @@ class Tokenizer:
                 out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, dropout, rng))
             return out
         # Each distinct pre-token is looked up (or encoded) once; the output is then assembled at C speed.
-        cache = self._cache
-        encode_piece = self.encode_piece
+        cache_get = self._cache.get
+        encode_new = self._encode_new_piece
         local = {}
         for piece in dict.fromkeys(pieces):
-            ids = cache.get(piece)
-            local[piece] = ids if ids is not None else encode_piece(piece)
+            ids = cache_get(piece)
+            local[piece] = ids if ids is not None else encode_new(piece)
         return list(chain.from_iterable(map(local.__getitem__, pieces)))
 
     def encode_tokens(self, text: str) -> list:
@@ -309,22 +309,23 @@ class Tokenizer:
     def encode_piece(self, piece: str) -> tuple:
         """Encode one pre-token by merge rank (cached)."""
         cached = self._cache.get(piece)
-        if cached is not None:
-            return cached
-        whole = None
-        if self._whole_tokens is not None:
-            whole = self._whole_tokens.get(piece.encode("utf-8"))
-        if whole is not None:
-            result = (whole,)
+        return cached if cached is not None else self._encode_new_piece(piece)
+
+    def _encode_new_piece(self, piece: str) -> tuple:
+        """Encode a pre-token that is not in the cache, and remember it."""
+        whole = self._whole_tokens
+        if whole is not None and (tid := whole.get(piece.encode("utf-8"))) is not None:
+            result = (tid,)
         else:
             ids = self.symbol_ids(piece)
             if len(ids) > 1:
                 ids = bpe_simple(ids, self._ranks) if len(ids) <= 64 else bpe_heap(ids, self._ranks, self._pair_of_rank)
             result = tuple(ids)
         if len(piece) <= self.CACHE_MAX_PIECE:
-            if len(self._cache) >= self.CACHE_SIZE:
-                self._cache.clear()
-            self._cache[piece] = result
+            cache = self._cache
+            if len(cache) >= self.CACHE_SIZE:
+                cache.clear()
+            cache[piece] = result
         return result
 
     def encode_with_trace(self, text: str) -> tuple[list[int], list[PieceTrace]]:
