@@ -6,13 +6,19 @@ Two encoders:
   into base symbols, then repeatedly pick the adjacent pair with the lowest merge rank and merge *all*
   its occurrences left to right without overlap; stop when no adjacent pair has a rank. This replays
   training on one word, so a word seen in training gets exactly its training segmentation.
-  :meth:`Tokenizer.encode_with_trace` returns every merge applied, for a replay.
+  :meth:`Tokenizer.encode_with_trace` returns every merge applied; :meth:`Tokenizer.replay` the merges
+  that fire on a whole text in rank order; :meth:`Tokenizer.merge_tree` the merges that built a token
+  (:mod:`bpe_core.traces`). ``encode(text, dropout=p, seed=s)`` samples a BPE-dropout segmentation.
+  The merge loops themselves are in :mod:`bpe_core.apply_merges`.
 * **Longest match** (:meth:`Tokenizer.encode_longest_match`), the classic ``</w>`` tutorial's
   ``tokenize_word``: vocabulary tokens sorted by length in base symbols (longest first), then by
   frequency (most frequent first); the first token in that order that occurs in the string splits it at
   each of its (non-overlapping, leftmost) occurrences, and the pieces in between are tokenized the same
   way with the tokens after it; a piece that contains no token becomes one unknown token. It ignores
   the merge order, so it can disagree with the rank encoder (see :meth:`Tokenizer.compare_methods`).
+  The search is in :mod:`bpe_core.longest_match`.
+
+The GPT-2, GPT-4 and GPT-4o tokenizers are :class:`Tokenizer` objects too (:func:`bpe_core.models.load_gpt`).
 
 char/eow map a base symbol the vocabulary lacks to ``<unk>`` (id: one after the last vocabulary id);
 byte-level never needs one (all 256 bytes are base tokens).
