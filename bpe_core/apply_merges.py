@@ -1,7 +1,7 @@
 """Applying merges to one pre-token: the algorithms behind :meth:`bpe_core.encoder.Tokenizer.encode`.
 
-All work on token ids with ``ranks = {(left_id, right_id): (rank, new_id)}`` (rank 0-based, lower
-first) and give GPT-2's ``bpe()`` result: repeatedly take the adjacent pair with the lowest rank and
+All work on token ids with ``ranks = {(left_id, right_id): rank}`` (rank 0-based, lower first) and
+``pair_of_rank = [(left_id, right_id, new_id)]`` indexed by rank, and give GPT-2's ``bpe()`` result: repeatedly take the adjacent pair with the lowest rank and
 merge *all* its occurrences, left to right without overlap, until no adjacent pair has a rank.
 
 * :func:`bpe_simple` -- the direct loop, fastest for short pre-tokens.
@@ -17,8 +17,8 @@ import heapq
 import random
 from itertools import repeat
 
-#: Sorts after every ``(rank, new_id)`` of a ranks table: the rank of a pair that has none.
-_NO_RANK = (float("inf"), -1)
+#: Sorts after every rank: the rank of a pair that has none.
+_NO_RANK = 1 << 62
 
 
 def merge_all(word: list, a: int, b: int, new: int) -> tuple[list, list]:
@@ -43,28 +43,29 @@ def merge_all(word: list, a: int, b: int, new: int) -> tuple[list, list]:
     return out, positions
 
 
-def bpe_simple(word: list, ranks: dict) -> list:
+def bpe_simple(word: list, ranks: dict, pair_of_rank: list) -> list:
     """GPT-2's ``bpe()`` on ids: repeatedly merge all occurrences of the lowest-ranked pair.
 
     Args:
         word: base-symbol ids of one pre-token (not modified).
-        ranks: ``{(left_id, right_id): (rank, new_id)}``.
+        ranks: ``{(left_id, right_id): rank}``.
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
 
     Returns:
         The ids after every applicable merge.
     """
     get = ranks.get
     word = list(word)
-    # found[i] is the (rank, new_id) of the pair word[i], word[i + 1]. Each pass finds the best with C-speed
+    # found[i] is the rank of the pair word[i], word[i + 1]. Each pass finds the best with C-speed
     # list operations (min, index, count) and, for a pair that occurs once, updates only its neighbours;
     # a pair that occurs more than once is merged everywhere by the Python loop and found is rebuilt.
     found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
     while found:
         best = min(found)
-        if best is _NO_RANK:
+        if best == _NO_RANK:
             break
         i = found.index(best)
-        new = best[1]
+        new = pair_of_rank[best][2]
         if found.count(best) == 1:
             word[i : i + 2] = [new]
             if i + 1 < len(word):
@@ -98,7 +99,7 @@ def bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
 
     Args:
         ids: base-symbol ids of one pre-token.
-        ranks: ``{(left_id, right_id): (rank, new_id)}``.
+        ranks: ``{(left_id, right_id): rank}``.
         pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
     """
     n = len(ids)
@@ -120,14 +121,14 @@ def bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
     for p in range(n - 1):
         r = ranks.get((tok[p], tok[p + 1]))
         if r is not None:
-            add(r[0], p)
+            add(r, p)
     while heap:
         rank = heapq.heappop(heap)
         positions = where.pop(rank, None)
         if not positions:
             continue
         a, b, new = pair_of_rank[rank]
-        if ranks[(a, b)][0] != rank:  # a later duplicate of an earlier pair: never reached
+        if ranks[(a, b)] != rank:  # a later duplicate of an earlier pair: never reached
             continue
         positions.sort()
         for p in positions:
@@ -144,12 +145,12 @@ def bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
                 prv[r_] = p
                 x = ranks.get((new, tok[r_]))
                 if x is not None:
-                    add(x[0], p)
+                    add(x, p)
             o = prv[p]
             if o >= 0:
                 x = ranks.get((tok[o], new))
                 if x is not None:
-                    add(x[0], o)
+                    add(x, o)
     out = []
     p = 0
     while p >= 0:
@@ -158,7 +159,7 @@ def bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
     return out
 
 
-def bpe_dropout(word: list, ranks: dict, p: float, rng: random.Random) -> list:
+def bpe_dropout(word: list, ranks: dict, pair_of_rank: list, p: float, rng: random.Random) -> list:
     """BPE-dropout on one pre-token (Provilkov et al. 2020, the reference implementation in
     subword-nmt's ``apply_bpe.py``).
 
@@ -169,7 +170,8 @@ def bpe_dropout(word: list, ranks: dict, p: float, rng: random.Random) -> list:
 
     Args:
         word: base-symbol ids.
-        ranks: ``{(left_id, right_id): (rank, new_id)}``.
+        ranks: ``{(left_id, right_id): rank}``.
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
         p: the dropout probability, 0 <= p <= 1.
         rng: the random source (the caller seeds it; no global state is used).
     """
@@ -185,7 +187,7 @@ def bpe_dropout(word: list, ranks: dict, p: float, rng: random.Random) -> list:
             break
         best = min(kept)[0]
         starts = {i for r, i in kept if r == best}
-        a_new = best[1]
+        a_new = pair_of_rank[best][2]
         out = []
         i = 0
         n = len(word)

@@ -134,7 +134,7 @@ class Tokenizer:
                     )
             lid, rid, nid = vocab[left], vocab[right], vocab[left + right]
             pair_of_rank.append((lid, rid, nid))
-            ranks.setdefault((lid, rid), (rank, nid))
+            ranks.setdefault((lid, rid), rank)
             token_rank.setdefault(nid, rank)
         self._ranks = ranks
         self._pair_of_rank = pair_of_rank
@@ -177,7 +177,7 @@ class Tokenizer:
         tok.unk_id = None
         new_ids = range(256, n)
         tok._merges = None  # values built on first use (files, repr)
-        tok._ranks = dict(zip(zip(lefts, rights), zip(range(n - 256), new_ids)))
+        tok._ranks = dict(zip(zip(lefts, rights), range(n - 256)))
         tok._pair_of_rank = list(zip(lefts, rights, new_ids))
         tok._token_rank = None  # built on first use (merge trees)
         tok._byte_ids = [tok.vocab[bytes((b,))] for b in range(256)]
@@ -297,15 +297,44 @@ class Tokenizer:
                 raise ValueError(f"dropout must be between 0 and 1, got {dropout!r}")
             rng = random.Random(seed)
             for piece in pieces:
-                out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, dropout, rng))
+                out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, self._pair_of_rank, dropout, rng))
             return out
-        # Each distinct pre-token is looked up (or encoded) once; the output is then assembled at C speed.
-        cache_get = self._cache.get
-        encode_new = self._encode_new_piece
-        local = {}
-        for piece in dict.fromkeys(pieces):
-            ids = cache_get(piece)
-            local[piece] = ids if ids is not None else encode_new(piece)
+        # Each distinct pre-token is looked up once, with C-speed maps; only those the cache lacks go through
+        # Python (whole tokens of a rank-file model first, in one batch), then the output is assembled.
+        uniq = list(dict.fromkeys(pieces))
+        found = list(map(self._cache.get, uniq))
+        if None in found:
+            missing = [k for k, ids in enumerate(found) if ids is None]
+            whole = self._whole_tokens
+            if whole is not None:
+                cache = self._cache
+                if len(cache) + len(missing) > self.CACHE_SIZE:
+                    cache.clear()
+                hits = map(whole.get, map(str.encode, map(uniq.__getitem__, missing)))
+                rest = []
+                for k, tid in zip(missing, hits):
+                    if tid is None:
+                        rest.append(k)
+                    else:
+                        found[k] = cache[uniq[k]] = (tid,)
+                missing = rest
+            if whole is not None and len(self._cache) + len(missing) <= self.CACHE_SIZE:
+                # The same work as _encode_new_piece, inlined: this loop is most of a cold encode.
+                cache, byte_id = self._cache, self._byte_ids.__getitem__
+                ranks, pair_of_rank, max_piece = self._ranks, self._pair_of_rank, self.CACHE_MAX_PIECE
+                for k in missing:
+                    piece = uniq[k]
+                    ids = list(map(byte_id, piece.encode("utf-8")))
+                    if len(ids) > 1:
+                        ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, ranks, pair_of_rank)
+                    found[k] = result = tuple(ids)
+                    if len(piece) <= max_piece:
+                        cache[piece] = result
+            else:
+                encode_new = self._encode_new_piece
+                for k in missing:
+                    found[k] = encode_new(uniq[k])
+        local = dict(zip(uniq, found))
         return list(chain.from_iterable(map(local.__getitem__, pieces)))
 
     def encode_tokens(self, text: str) -> list:
@@ -325,7 +354,7 @@ class Tokenizer:
         else:
             ids = self.symbol_ids(piece)
             if len(ids) > 1:
-                ids = bpe_simple(ids, self._ranks) if len(ids) <= 64 else bpe_heap(ids, self._ranks, self._pair_of_rank)
+                ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, self._ranks, self._pair_of_rank)
             result = tuple(ids)
         if len(piece) <= self.CACHE_MAX_PIECE:
             cache = self._cache

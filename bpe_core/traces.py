@@ -53,7 +53,7 @@ def trace_piece(piece: str, start: tuple, ranks: dict, pair_of_rank: list) -> Pi
     Args:
         piece: the pre-token's text.
         start: its base-symbol ids.
-        ranks: ``{(left_id, right_id): (rank, new_id)}``, rank 0-based.
+        ranks: ``{(left_id, right_id): rank}``, rank 0-based.
         pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
     """
     steps = []
@@ -62,12 +62,12 @@ def trace_piece(piece: str, start: tuple, ranks: dict, pair_of_rank: list) -> Pi
         best = None
         for pair in zip(word, word[1:]):
             r = ranks.get(pair)
-            if r is not None and (best is None or r[0] < best[0]):
+            if r is not None and (best is None or r < best):
                 best = r
         if best is None:
             break
-        rank, new = best
-        a, b = pair_of_rank[rank][:2]
+        rank = best
+        a, b, new = pair_of_rank[rank]
         word, positions = merge_all(word, a, b, new)
         steps.append(TraceStep(rank + 1, a, b, new, tuple(positions), tuple(word)))
     return PieceTrace(piece, tuple(start), tuple(steps))

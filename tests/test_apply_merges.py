@@ -46,9 +46,9 @@ def test_simple_heap_trace_and_dropout_zero_agree(text):
     tok = byte_gpt2()
     for piece in tok.pieces(text) + [text]:
         start = tok.symbol_ids(piece)
-        expected = bpe_simple(start, tok._ranks)
+        expected = bpe_simple(start, tok._ranks, tok._pair_of_rank)
         assert bpe_heap(start, tok._ranks, tok._pair_of_rank) == expected
-        assert bpe_dropout(start, tok._ranks, 0.0, random.Random(1)) == expected
+        assert bpe_dropout(start, tok._ranks, tok._pair_of_rank, 0.0, random.Random(1)) == expected
         assert list(tok.trace_piece(piece).ids) == expected
 
 
@@ -58,7 +58,11 @@ def test_dropout_zero_is_the_deterministic_encoding(tok):
         assert tok.encode(text, dropout=0.0, seed=3) == expected
         # p = 0 given to the dropout algorithm itself (not the short cut in encode) agrees too.
         rng = random.Random(3)
-        ids = [t for piece in tok.pieces(text) for t in bpe_dropout(tok.symbol_ids(piece), tok._ranks, 0.0, rng)]
+        ids = [
+            t
+            for piece in tok.pieces(text)
+            for t in bpe_dropout(tok.symbol_ids(piece), tok._ranks, tok._pair_of_rank, 0.0, rng)
+        ]
         assert ids == expected
 
 

@@ -97,7 +97,7 @@ def test_every_token_is_its_own_merge_and_ids_are_ranks(name):
     # A token encodes to itself through the merges alone (what the whole-token short cut assumes).
     for tid in range(256, len(ranks), 997):
         start = [tok.vocab[bytes((b,))] for b in tok.values[tid]]
-        assert bpe_simple(start, tok._ranks) == [tid]
+        assert bpe_simple(start, tok._ranks, tok._pair_of_rank) == [tid]
 
 
 def test_load_gpt_is_cached_once_per_process_and_names_are_checked():
