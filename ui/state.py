@@ -90,6 +90,7 @@ PRE_LABELS = {
     "whitespace": "Whitespace (split at spaces)",
     "gpt2": "GPT-2 regex (space joins the next word)",
     "gpt4": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
     "none": "None (the whole text is one piece)",
 }
 TIE_LABELS = {
