@@ -44,6 +44,7 @@ __all__ = [
     "Variant",
 ]
 
+from .compare import MergeOverlap, merge_overlap
 from .encoder import UNK_TOKEN, MergeTree, PieceTrace, Replay, ReplayStep, Tokenizer, TraceStep
 from .files import load_gpt2_files, load_model, save_model, tokenizer_json
 from .models import MODEL_NAMES, load_gpt
@@ -58,6 +59,8 @@ __all__ += [
     "TraceStep",
     "MODEL_NAMES",
     "load_gpt",
+    "MergeOverlap",
+    "merge_overlap",
     "load_gpt2_files",
     "load_model",
     "save_model",
