@@ -37,14 +37,12 @@ from itertools import chain
 
 from .apply_merges import bpe_dropout, bpe_heap, bpe_simple
 from .byte_display import is_complete_utf8
-from .longest_match import build_trie, longest_match
+from .longest_match import LongestMatchEncoder
 from .pretokenize import PRETOKENIZERS, pretokenize
 from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
 from .variants import Variant
 
 UNK_TOKEN = "<unk>"
-#: Stands for the end-of-word marker in the longest-match search (a lone surrogate never occurs in text).
-_MARKER_UNIT = "\udfff"
 
 __all__ = [
     "UNK_TOKEN",
@@ -57,7 +55,7 @@ __all__ = [
 ]
 
 
-class Tokenizer:
+class Tokenizer(LongestMatchEncoder):
     """A BPE tokenizer: a variant, a pre-tokenizer, merges in rank order and a vocabulary.
 
     Args:
@@ -401,80 +399,6 @@ class Tokenizer:
         """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
         rank = self._token_ranks().get(tid)
         return None if rank is None else rank + 1
-
-    # ----------------------------------------------------------------------------- longest match
-    def symbol_length(self, value) -> int:
-        """Length of a token value in base symbols (bytes; characters, the eow marker counting as one)."""
-        if self.variant.kind == "eow":
-            marker = self.variant.eow_marker
-            if value.endswith(marker) and len(value) >= len(marker):
-                return len(value) - len(marker) + (1 if self.variant.eow_style == "separate" else 0) or 1
-        return len(value)
-
-    def longest_match_order(self) -> list[int]:
-        """Token ids in the longest-match encoder's order: longer (in base symbols) first, then more
-        frequent in training (or, without frequencies, earlier merge rank; base symbols by id)."""
-        return list(self._longest_match_tables()[1])
-
-    def _lm_units(self, value):
-        """A token value as the string the longest-match search works on: the eow marker becomes the
-        single character :data:`_MARKER_UNIT`, so no token can match part of it."""
-        if self.variant.kind == "eow":
-            marker = self.variant.eow_marker
-            if value.endswith(marker):
-                return value[: -len(marker)] + _MARKER_UNIT
-        return value
-
-    def _lm_string(self, piece: str):
-        if self.variant.is_bytes:
-            return piece.encode("utf-8")
-        if self.variant.kind == "eow":
-            return piece + _MARKER_UNIT
-        return piece
-
-    def _longest_match_tables(self):
-        if self._lm is None:
-            freq = self.frequencies()
-            length = {t: self.symbol_length(v) for t, v in self.values.items()}
-            if freq is not None:
-                order = sorted(self.values, key=lambda t: (-length[t], -freq.get(t, 0), t))
-            else:
-                order = sorted(self.values, key=lambda t: (-length[t], self._token_ranks().get(t, -1), t))
-            units = {tid: self._lm_units(self.values[tid]) for tid in order}
-            trie = build_trie(order, units)
-            self._lm = (trie, tuple(order), units)
-        return self._lm
-
-    def encode_longest_match(self, text: str) -> list[int]:
-        """Encode with the classic tutorial's greedy longest-match algorithm (see the module docstring).
-
-        eow words are matched with their end-of-word marker appended; the marker is one symbol (a
-        token never matches part of it, and with the attached style the last character and the marker
-        are one symbol). Iterative (no recursion), so arbitrarily long pre-tokens are fine.
-        """
-        out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer):
-            out.extend(self.longest_match_piece(piece))
-        return out
-
-    def longest_match_piece(self, piece: str) -> list[int]:
-        """Longest-match ids of one pre-token (cached)."""
-        cached = self._lm_cache.get(piece)
-        if cached is None:
-            cached = tuple(self._longest_match(piece))
-            if len(piece) <= self.CACHE_MAX_PIECE:
-                if len(self._lm_cache) >= self.CACHE_SIZE:
-                    self._lm_cache.clear()
-                self._lm_cache[piece] = cached
-        return list(cached)
-
-    def _longest_match(self, piece: str) -> list[int]:
-        trie, order, units = self._longest_match_tables()
-        s = self._lm_string(piece)
-        # With the attached style the last character belongs to the symbol "c</w>": a token without the
-        # marker may not end just before it.
-        bad_end = len(s) - 1 if (self.variant.kind == "eow" and self.variant.eow_style == "attached") else -1
-        return longest_match(s, trie, order, units, bad_end, self.unk_id)
 
     def compare_methods(self, text: str) -> list[tuple[str, list[int], list[int]]]:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
