@@ -305,29 +305,29 @@ class Tokenizer(LongestMatchEncoder):
             missing = [k for k, ids in enumerate(found) if ids is None]
             whole = self._whole_tokens
             if whole is not None:
+                # A rank-file model: whole tokens in one batch, then the merge loop inlined (the same work as
+                # _encode_new_piece; this loop is most of a cold encode). The cache stays within CACHE_SIZE.
                 cache = self._cache
                 if len(cache) + len(missing) > self.CACHE_SIZE:
                     cache.clear()
+                store = cache if len(missing) <= self.CACHE_SIZE else {}
                 hits = map(whole.get, map(str.encode, map(uniq.__getitem__, missing)))
                 rest = []
                 for k, tid in zip(missing, hits):
                     if tid is None:
                         rest.append(k)
                     else:
-                        found[k] = cache[uniq[k]] = (tid,)
-                missing = rest
-            if whole is not None and len(self._cache) + len(missing) <= self.CACHE_SIZE:
-                # The same work as _encode_new_piece, inlined: this loop is most of a cold encode.
-                cache, byte_id = self._cache, self._byte_ids.__getitem__
+                        found[k] = store[uniq[k]] = (tid,)
+                byte_id = self._byte_ids.__getitem__
                 ranks, pair_of_rank, max_piece = self._ranks, self._pair_of_rank, self.CACHE_MAX_PIECE
-                for k in missing:
+                for k in rest:
                     piece = uniq[k]
                     ids = list(map(byte_id, piece.encode("utf-8")))
                     if len(ids) > 1:
                         ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, ranks, pair_of_rank)
                     found[k] = result = tuple(ids)
                     if len(piece) <= max_piece:
-                        cache[piece] = result
+                        store[piece] = result
             else:
                 encode_new = self._encode_new_piece
                 for k in missing:

@@ -132,3 +132,16 @@ def test_a_broken_rank_file_is_a_clear_error(tmp_path):
     path.write_bytes(b"IQ== 0\nIg== 2\n")
     with pytest.raises(ValueError, match="ranks 0..N-1"):
         load_rank_file(path, "gpt2")
+
+
+def test_piece_cache_stays_within_its_size_and_never_changes_ids():
+    tok = load_rank_file(HERE / "r50k_base.tiktoken", "gpt2")
+    tok.CACHE_SIZE = 50
+    text = TEXTS["english"][:5_000]
+    expected = ref("gpt2").encode_ordinary(text)
+    assert len(set(tok.pieces(text))) > 100
+    assert tok.encode(text) == expected
+    assert len(tok._cache) <= 50
+    tok.encode(TEXTS["code"][:200])
+    assert len(tok._cache) <= 50
+    assert tok.encode(text) == expected
