@@ -145,3 +145,15 @@ def test_piece_cache_stays_within_its_size_and_never_changes_ids():
     tok.encode(TEXTS["code"][:200])
     assert len(tok._cache) <= 50
     assert tok.encode(text) == expected
+
+
+def test_sessions_loading_at_once_share_one_tokenizer():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bpe_core import models
+
+    models._load_gpt.cache_clear()
+    with ThreadPoolExecutor(4) as pool:
+        loaded = list(pool.map(load_gpt, ["gpt2"] * 4))
+    assert all(tok is loaded[0] for tok in loaded) and load_gpt("gpt2") is loaded[0]
+    assert models._load_gpt.cache_info().misses == 1

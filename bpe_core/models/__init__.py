@@ -20,6 +20,7 @@ import binascii
 import gc
 import hashlib
 import sys
+import threading
 import zlib
 from array import array
 from functools import cache
@@ -195,9 +196,12 @@ def load_rank_file(path: str | Path, pretokenizer: str) -> Tokenizer:
     return tok
 
 
-@cache
+_LOAD_LOCK = threading.Lock()
+
+
 def load_gpt(name: str) -> Tokenizer:
-    """One of the shipped tokenizers, loaded once per process (later calls return the same object).
+    """One of the shipped tokenizers, loaded once per process (later calls return the same object, also
+    from other threads: a server's sessions share it; encoding does not change it, apart from its cache).
 
     Args:
         name: ``"gpt2"`` (GPT-2, ``r50k_base``, pattern ``gpt2``), ``"cl100k"`` (GPT-3.5 / GPT-4,
@@ -208,6 +212,12 @@ def load_gpt(name: str) -> Tokenizer:
     """
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODELS)}")
+    with _LOAD_LOCK:  # two sessions asking at once load it once
+        return _load_gpt(name)
+
+
+@cache
+def _load_gpt(name: str) -> Tokenizer:
     stem, pretokenizer, _ = MODELS[name]
     # Building a million small tuples would trigger the cyclic garbage collector again and again (each
     # pass walking everything allocated so far); none of them can form a cycle, so pause it meanwhile.
