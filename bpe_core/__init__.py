@@ -56,14 +56,23 @@ __all__ = [
     "Variant",
 ]
 
-from .encoder import UNK_TOKEN, PieceTrace, Tokenizer, TraceStep
+from .compare import MergeOverlap, merge_overlap
+from .encoder import UNK_TOKEN, MergeTree, PieceTrace, Replay, ReplayStep, Tokenizer, TraceStep
 from .files import load_gpt2_files, load_model, save_model, tokenizer_json
+from .models import MODEL_NAMES, load_gpt
 
 __all__ += [
     "UNK_TOKEN",
+    "MergeTree",
     "PieceTrace",
+    "Replay",
+    "ReplayStep",
     "Tokenizer",
     "TraceStep",
+    "MODEL_NAMES",
+    "load_gpt",
+    "MergeOverlap",
+    "merge_overlap",
     "load_gpt2_files",
     "load_model",
     "save_model",

@@ -2,11 +2,11 @@
 
 ::
 
-    python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|none]
+    python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|o200k|none]
         [--pretokenizer regex --pattern PATTERN]
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
-    python -m bpe_core encode --model DIR [FILE] [--jsonl]
+    python -m bpe_core encode --model DIR|gpt2|cl100k|o200k [FILE] [--jsonl] [--dropout P] [--seed S]
     python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
@@ -15,17 +15,25 @@ else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file
 final ``{"stop": reason, "merges": n}`` line. ``--pretokenizer regex --pattern PATTERN`` splits with your own
 pattern (the ``regex`` package's syntax; text between matches is kept as pieces too); the pattern is saved
 with the model, so ``encode --model DIR`` splits the same way.
+
+``encode --model`` takes a directory written by ``train --out`` (or GPT-2 ``vocab.json`` + ``merges.txt``), or the
+name of a shipped tokenizer: ``gpt2`` (GPT-2), ``cl100k`` (GPT-4), ``o200k`` (GPT-4o). When a directory with
+that name exists in the current directory, the directory wins (write ``./gpt2`` to be explicit either way).
+``--dropout P`` samples a BPE-dropout segmentation (each merge candidate skipped with probability P);
+``--seed S`` makes it repeatable.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
 from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
+from .models import MODEL_NAMES, load_gpt
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX
 from .snapshots import jsonl_line, merge_record
 from .trainer import TIE_BREAKS, TrainConfig, Trainer, corpus_words
@@ -75,17 +83,27 @@ def build_parser(prog: str = f"python -m {PROG}", with_app: bool = False) -> arg
 
     en = sub.add_parser(
         "encode",
-        help="encode a UTF-8 text file with a saved model",
-        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt).",
+        help="encode a UTF-8 text file with a saved model or GPT-2 / GPT-4 / GPT-4o",
+        description="Encode FILE (default: stdin) with the model saved in DIR (or a GPT-2 vocab.json + merges.txt), "
+        f"or with a shipped tokenizer ({', '.join(MODEL_NAMES)}).",
     )
     en.add_argument(
         "--model",
         required=True,
-        metavar="DIR",
-        help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt)",
+        metavar="DIR|NAME",
+        help="directory written by 'train --out' (or holding GPT-2 vocab.json + merges.txt), or "
+        f"{'|'.join(MODEL_NAMES)} (GPT-2, GPT-4, GPT-4o); an existing directory of that name wins",
     )
     en.add_argument("file", metavar="FILE", nargs="?", default="-", help="input file; - or absent for stdin")
     en.add_argument("--jsonl", action="store_true", help='print {"ids": [...], "tokens": [...]}')
+    en.add_argument(
+        "--dropout",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="BPE-dropout: skip each merge candidate with probability P, 0..1 (default: 0, deterministic)",
+    )
+    en.add_argument("--seed", type=int, default=None, metavar="S", help="random seed for --dropout")
     _add_handout_parser(sub)
     return parser
 
@@ -303,15 +321,27 @@ def _save(run, out_dir: str, info, err) -> None:
 
 def cmd_encode(args, out=None, err=None) -> int:
     out = out or sys.stdout
-    tok = load_model(args.model)
-    text = read_input(args.file)
-    ids = tok.encode(text)
-    tokens = [tok.token_wire(i) for i in ids]
-    if args.jsonl:
-        print(jsonl_line({"ids": ids, "tokens": tokens}), file=out)
+    if not 0.0 <= args.dropout <= 1.0:
+        raise UsageError(f"--dropout must be between 0 and 1, got {args.dropout}")
+    if args.model in MODEL_NAMES and not os.path.isdir(args.model):
+        tok = load_gpt(args.model)
+    elif not os.path.exists(args.model):
+        raise InputError(
+            f"{args.model} is not a model directory (it does not exist) nor a shipped tokenizer "
+            f"({', '.join(MODEL_NAMES)})."
+        )
     else:
-        print(" ".join(_readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in ids), file=out)
-        print(" ".join(str(i) for i in ids), file=out)
+        tok = load_model(args.model)
+    text = read_input(args.file)
+    ids = tok.encode(text, dropout=args.dropout, seed=args.seed)
+    distinct = dict.fromkeys(ids)  # each token is spelled once, however often it occurs
+    if args.jsonl:
+        wire = {i: tok.token_wire(i) for i in distinct}
+        print(jsonl_line({"ids": ids, "tokens": list(map(wire.__getitem__, ids))}), file=out)
+    else:
+        shown = {i: _readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in distinct}
+        print(" ".join(map(shown.__getitem__, ids)), file=out)
+        print(" ".join(map(str, ids)), file=out)
     return 0
 
 

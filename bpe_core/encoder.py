@@ -6,13 +6,19 @@ Two encoders:
   into base symbols, then repeatedly pick the adjacent pair with the lowest merge rank and merge *all*
   its occurrences left to right without overlap; stop when no adjacent pair has a rank. This replays
   training on one word, so a word seen in training gets exactly its training segmentation.
-  :meth:`Tokenizer.encode_with_trace` returns every merge applied, for a replay.
+  :meth:`Tokenizer.encode_with_trace` returns every merge applied; :meth:`Tokenizer.replay` the merges
+  that fire on a whole text in rank order; :meth:`Tokenizer.merge_tree` the merges that built a token
+  (:mod:`bpe_core.traces`). ``encode(text, dropout=p, seed=s)`` samples a BPE-dropout segmentation.
+  The merge loops themselves are in :mod:`bpe_core.apply_merges`.
 * **Longest match** (:meth:`Tokenizer.encode_longest_match`), the classic ``</w>`` tutorial's
   ``tokenize_word``: vocabulary tokens sorted by length in base symbols (longest first), then by
   frequency (most frequent first); the first token in that order that occurs in the string splits it at
   each of its (non-overlapping, leftmost) occurrences, and the pieces in between are tokenized the same
   way with the tokens after it; a piece that contains no token becomes one unknown token. It ignores
   the merge order, so it can disagree with the rank encoder (see :meth:`Tokenizer.compare_methods`).
+  The search is in :mod:`bpe_core.longest_match`.
+
+The GPT-2, GPT-4 and GPT-4o tokenizers are :class:`Tokenizer` objects too (:func:`bpe_core.models.load_gpt`).
 
 char/eow map a base symbol the vocabulary lacks to ``<unk>`` (id: one after the last vocabulary id);
 byte-level never needs one (all 256 bytes are base tokens).
@@ -25,55 +31,31 @@ rank here (GPT-2's and HF's dictionaries keep the last).
 
 from __future__ import annotations
 
-import heapq
+import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from itertools import chain
 
+from .apply_merges import bpe_dropout, bpe_heap, bpe_simple
 from .byte_display import is_complete_utf8
+from .longest_match import LongestMatchEncoder
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, pretokenize
+from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
 from .variants import Variant
 
 UNK_TOKEN = "<unk>"
-#: Stands for the end-of-word marker in the longest-match search (a lone surrogate never occurs in text).
-_MARKER_UNIT = "\udfff"
 
-_INF = float("inf")
-
-
-@dataclass(frozen=True)
-class TraceStep:
-    """One merge rule applied to one pre-token during encoding.
-
-    Attributes:
-        rank: the merge's rank, 1-based (= the training step that learned it).
-        left, right, token: ids of the pair and of the token it makes.
-        positions: indices (into the segmentation *before* this step) where an occurrence started.
-        tokens: the segmentation (ids) *after* this step.
-    """
-
-    rank: int
-    left: int
-    right: int
-    token: int
-    positions: tuple
-    tokens: tuple
+__all__ = [
+    "UNK_TOKEN",
+    "MergeTree",
+    "PieceTrace",
+    "Replay",
+    "ReplayStep",
+    "Tokenizer",
+    "TraceStep",
+]
 
 
-@dataclass(frozen=True)
-class PieceTrace:
-    """How one pre-token was encoded: its text, its base-symbol ids, and the merges applied in order."""
-
-    text: str
-    start: tuple
-    steps: tuple
-
-    @property
-    def ids(self) -> tuple:
-        """The final ids of the pre-token."""
-        return self.steps[-1].tokens if self.steps else self.start
-
-
-class Tokenizer:
+class Tokenizer(LongestMatchEncoder):
     """A BPE tokenizer: a variant, a pre-tokenizer, merges in rank order and a vocabulary.
 
     Args:
@@ -145,11 +127,11 @@ class Tokenizer:
         self.values: dict = values
         self.unk_id: int | None = unk
 
-        self.merges: list = [(left, right) for left, right in merges]
+        self._merges: list | None = [(left, right) for left, right in merges]
         ranks: dict = {}
         pair_of_rank: list = []
         token_rank: dict = {}
-        for rank, (left, right) in enumerate(self.merges):
+        for rank, (left, right) in enumerate(self._merges):
             for side in (left, right, left + right):
                 if side not in vocab:
                     raise ValueError(
@@ -158,7 +140,7 @@ class Tokenizer:
                     )
             lid, rid, nid = vocab[left], vocab[right], vocab[left + right]
             pair_of_rank.append((lid, rid, nid))
-            ranks.setdefault((lid, rid), (rank, nid))
+            ranks.setdefault((lid, rid), rank)
             token_rank.setdefault(nid, rank)
         self._ranks = ranks
         self._pair_of_rank = pair_of_rank
@@ -173,11 +155,46 @@ class Tokenizer:
             self._byte_ids = [vocab[bytes((b,))] for b in range(256)]
 
         self._frequencies = frequencies
+        #: ``{bytes: id}`` when every vocabulary token encodes to itself (the rank-file models, as tiktoken
+        #: assumes), so a pre-token that is a whole token skips the merge loop; None otherwise.
+        self._whole_tokens: dict | None = None
         self._cache: dict = {}
         self._lm = None  # longest-match tables, built on first use
         self._lm_cache: dict = {}
 
     # ------------------------------------------------------------------------------- construction
+    @classmethod
+    def _from_trusted_byte_tables(
+        cls, pretokenizer: str, tokens: list, vocab: dict, lefts: list, rights: list
+    ) -> Tokenizer:
+        """A byte-level tokenizer whose ids are ranks, built from tables known to be consistent.
+
+        ``tokens[i]`` is token ``i``'s bytes (the first 256 the single bytes); merge ``k`` (0-based) joins
+        ids ``lefts[k]`` and ``rights[k]`` into token ``256 + k``, and no pair occurs twice. Skips the
+        checks of ``__init__`` (the caller has made them) so that 200,000 merges load in well under a
+        second; used by :func:`bpe_core.models.load_rank_file`.
+        """
+        n = len(tokens)
+        tok = cls.__new__(cls)
+        tok.variant = Variant("byte")
+        tok.pretokenizer = pretokenizer
+        tok.pattern = None  # the shipped tokenizers use named patterns
+        tok.vocab = vocab
+        tok.values = dict(enumerate(tokens))
+        tok.unk_id = None
+        new_ids = range(256, n)
+        tok._merges = None  # values built on first use (files, repr)
+        tok._ranks = dict(zip(zip(lefts, rights), range(n - 256)))
+        tok._pair_of_rank = list(zip(lefts, rights, new_ids))
+        tok._token_rank = None  # built on first use (merge trees)
+        tok._byte_ids = [tok.vocab[bytes((b,))] for b in range(256)]
+        tok._frequencies = None
+        tok._whole_tokens = None
+        tok._cache = {}
+        tok._lm = None
+        tok._lm_cache = {}
+        return tok
+
     @classmethod
     def from_run(cls, run, step: int | None = None) -> Tokenizer:
         """The tokenizer of a :class:`~bpe_core.run.TrainedRun` after merges 1..``step`` (default: all).
@@ -196,11 +213,7 @@ class Tokenizer:
                     freq[t] = freq.get(t, 0) + f
             return freq
 
-        tok = cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies, run.config.pattern)
-        tok.step = n
-        return tok
-
-    step: int | None = None  #: the run step a tokenizer made by :meth:`from_run` stops at
+        return cls(run.variant, run.config.resolved_pretokenizer, merges, vocab, frequencies, run.config.pattern)
 
     # ------------------------------------------------------------------------------------- facts
     @property
@@ -211,7 +224,24 @@ class Tokenizer:
     @property
     def num_merges(self) -> int:
         """Number of merges (ranks)."""
-        return len(self.merges)
+        return len(self._pair_of_rank)
+
+    @property
+    def merges(self) -> list:
+        """``[(left_value, right_value)]`` in rank order."""
+        if self._merges is None:
+            values = self.values
+            self._merges = [(values[a], values[b]) for a, b, _ in self._pair_of_rank]
+        return self._merges
+
+    def _token_ranks(self) -> dict:
+        """``{new_id: rank}`` (0-based) of the merges; the first merge that makes a token counts."""
+        if self._token_rank is None:
+            token_rank: dict = {}
+            for rank, (_, _, new) in enumerate(self._pair_of_rank):
+                token_rank.setdefault(new, rank)
+            self._token_rank = token_rank
+        return self._token_rank
 
     def token_value(self, tid: int):
         """The value of a token id (``"<unk>"`` for the unknown token). Raises ``ValueError``."""
@@ -248,17 +278,71 @@ class Tokenizer:
     def symbol_ids(self, piece: str) -> list[int]:
         """The base-symbol ids of one pre-token (unknown symbols → :attr:`unk_id`)."""
         if self.variant.is_bytes:
-            table = self._byte_ids
-            return [table[b] for b in piece.encode("utf-8")]
+            return list(map(self._byte_ids.__getitem__, piece.encode("utf-8")))
         get, unk = self.vocab.get, self.unk_id
         return [get(s, unk) for s in self.variant.symbols(piece)]
 
-    def encode(self, text: str) -> list[int]:
-        """Encode ``text`` by merge rank (GPT-2 ``bpe()``): a list of ids."""
+    def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
+        """Encode ``text`` by merge rank (GPT-2 ``bpe()``): a list of ids.
+
+        Args:
+            text: the input (characters).
+            dropout: BPE-dropout probability ``p`` (0 <= p <= 1; Provilkov et al. 2020): at each step of
+                applying merges to a pre-token, each occurrence of each known pair is skipped with
+                probability ``p`` (see :func:`bpe_core.apply_merges.bpe_dropout`). 0 is the deterministic
+                encoding; 1 leaves the base symbols.
+            seed: seed of the ``random.Random`` used for dropout (None: a fresh unpredictable one). The
+                same text, ``p`` and seed give the same ids.
+
+        Raises:
+            ValueError: ``dropout`` outside 0..1.
+        """
+        pieces = pretokenize(text, self.pretokenizer, self.pattern)
         out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer, self.pattern):
-            out.extend(self.encode_piece(piece))
-        return out
+        if dropout:
+            if not 0.0 <= dropout <= 1.0:
+                raise ValueError(f"dropout must be between 0 and 1, got {dropout!r}")
+            rng = random.Random(seed)
+            for piece in pieces:
+                out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, self._pair_of_rank, dropout, rng))
+            return out
+        # Each distinct pre-token is looked up once, with C-speed maps; only those the cache lacks go through
+        # Python (whole tokens of a rank-file model first, in one batch), then the output is assembled.
+        uniq = list(dict.fromkeys(pieces))
+        found = list(map(self._cache.get, uniq))
+        if None in found:
+            missing = [k for k, ids in enumerate(found) if ids is None]
+            whole = self._whole_tokens
+            if whole is not None:
+                # A rank-file model: whole tokens in one batch, then the merge loop inlined (the same work as
+                # _encode_new_piece; this loop is most of a cold encode). The cache stays within CACHE_SIZE.
+                cache = self._cache
+                if len(cache) + len(missing) > self.CACHE_SIZE:
+                    cache.clear()
+                store = cache if len(missing) <= self.CACHE_SIZE else {}
+                hits = map(whole.get, map(str.encode, map(uniq.__getitem__, missing)))
+                rest = []
+                for k, tid in zip(missing, hits):
+                    if tid is None:
+                        rest.append(k)
+                    else:
+                        found[k] = store[uniq[k]] = (tid,)
+                byte_id = self._byte_ids.__getitem__
+                ranks, pair_of_rank, max_piece = self._ranks, self._pair_of_rank, self.CACHE_MAX_PIECE
+                for k in rest:
+                    piece = uniq[k]
+                    ids = list(map(byte_id, piece.encode("utf-8")))
+                    if len(ids) > 1:
+                        ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, ranks, pair_of_rank)
+                    found[k] = result = tuple(ids)
+                    if len(piece) <= max_piece:
+                        store[piece] = result
+            else:
+                encode_new = self._encode_new_piece
+                for k in missing:
+                    found[k] = encode_new(uniq[k])
+        local = dict(zip(uniq, found))
+        return list(chain.from_iterable(map(local.__getitem__, pieces)))
 
     def encode_tokens(self, text: str) -> list:
         """Like :meth:`encode` but returns token values (``"<unk>"`` for unknown symbols)."""
@@ -267,16 +351,23 @@ class Tokenizer:
     def encode_piece(self, piece: str) -> tuple:
         """Encode one pre-token by merge rank (cached)."""
         cached = self._cache.get(piece)
-        if cached is not None:
-            return cached
-        ids = self.symbol_ids(piece)
-        if len(ids) > 1:
-            ids = _bpe_simple(ids, self._ranks) if len(ids) <= 64 else _bpe_heap(ids, self._ranks, self._pair_of_rank)
-        result = tuple(ids)
+        return cached if cached is not None else self._encode_new_piece(piece)
+
+    def _encode_new_piece(self, piece: str) -> tuple:
+        """Encode a pre-token that is not in the cache, and remember it."""
+        whole = self._whole_tokens
+        if whole is not None and (tid := whole.get(piece.encode("utf-8"))) is not None:
+            result = (tid,)
+        else:
+            ids = self.symbol_ids(piece)
+            if len(ids) > 1:
+                ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, self._ranks, self._pair_of_rank)
+            result = tuple(ids)
         if len(piece) <= self.CACHE_MAX_PIECE:
-            if len(self._cache) >= self.CACHE_SIZE:
-                self._cache.clear()
-            self._cache[piece] = result
+            cache = self._cache
+            if len(cache) >= self.CACHE_SIZE:
+                cache.clear()
+            cache[piece] = result
         return result
 
     def encode_with_trace(self, text: str) -> tuple[list[int], list[PieceTrace]]:
@@ -295,177 +386,28 @@ class Tokenizer:
 
     def trace_piece(self, piece: str) -> PieceTrace:
         """The :class:`PieceTrace` of one pre-token."""
-        start = tuple(self.symbol_ids(piece))
-        steps = []
-        word = list(start)
-        ranks = self._ranks
-        while len(word) > 1:
-            best = None
-            for pair in zip(word, word[1:]):
-                r = ranks.get(pair)
-                if r is not None and (best is None or r[0] < best[0]):
-                    best = r
-            if best is None:
-                break
-            rank, new = best
-            a, b = self._pair_of_rank[rank][:2]
-            word, positions = _merge_all(word, a, b, new)
-            steps.append(TraceStep(rank + 1, a, b, new, tuple(positions), tuple(word)))
-        return PieceTrace(piece, start, tuple(steps))
+        return trace_piece(piece, tuple(self.symbol_ids(piece)), self._ranks, self._pair_of_rank)
 
-    # ----------------------------------------------------------------------------- longest match
-    def symbol_length(self, value) -> int:
-        """Length of a token value in base symbols (bytes; characters, the eow marker counting as one)."""
-        if self.variant.kind == "eow":
-            marker = self.variant.eow_marker
-            if value.endswith(marker) and len(value) >= len(marker):
-                return len(value) - len(marker) + (1 if self.variant.eow_style == "separate" else 0) or 1
-        return len(value)
+    def replay(self, text: str) -> Replay:
+        """The merges that fire on ``text`` in rank order, each with how often it applies, and the text's
+        ids after the first k of them (:class:`~bpe_core.traces.Replay`)."""
+        pieces = pretokenize(text, self.pretokenizer, self.pattern)
+        traces = {}
+        for piece in pieces:
+            if piece not in traces:
+                traces[piece] = self.trace_piece(piece)
+        return Replay(pieces, traces)
 
-    def longest_match_order(self) -> list[int]:
-        """Token ids in the longest-match encoder's order: longer (in base symbols) first, then more
-        frequent in training (or, without frequencies, earlier merge rank; base symbols by id)."""
-        return list(self._longest_match_tables()[1])
+    def merge_tree(self, tid: int) -> MergeTree:
+        """Which merges built token ``tid`` (:class:`~bpe_core.traces.MergeTree`). Raises ``ValueError``
+        for an id not in the vocabulary."""
+        self.token_value(tid)
+        return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
-    def _lm_units(self, value):
-        """A token value as the string the longest-match search works on: the eow marker becomes the
-        single character :data:`_MARKER_UNIT`, so no token can match part of it."""
-        if self.variant.kind == "eow":
-            marker = self.variant.eow_marker
-            if value.endswith(marker):
-                return value[: -len(marker)] + _MARKER_UNIT
-        return value
-
-    def _lm_string(self, piece: str):
-        if self.variant.is_bytes:
-            return piece.encode("utf-8")
-        if self.variant.kind == "eow":
-            return piece + _MARKER_UNIT
-        return piece
-
-    def _longest_match_tables(self):
-        if self._lm is None:
-            freq = self.frequencies()
-            length = {t: self.symbol_length(v) for t, v in self.values.items()}
-            if freq is not None:
-                order = sorted(self.values, key=lambda t: (-length[t], -freq.get(t, 0), t))
-            else:
-                order = sorted(self.values, key=lambda t: (-length[t], self._token_rank.get(t, -1), t))
-            trie: dict = {}
-            units = {}
-            for sort_rank, tid in enumerate(order):
-                u = units[tid] = self._lm_units(self.values[tid])
-                node = trie
-                for unit in u:  # str: characters; bytes: ints
-                    node = node.setdefault(unit, {})
-                node.setdefault(None, sort_rank)
-            self._lm = (trie, tuple(order), units)
-        return self._lm
-
-    def encode_longest_match(self, text: str) -> list[int]:
-        """Encode with the classic tutorial's greedy longest-match algorithm (see the module docstring).
-
-        eow words are matched with their end-of-word marker appended; the marker is one symbol (a
-        token never matches part of it, and with the attached style the last character and the marker
-        are one symbol). Iterative (no recursion), so arbitrarily long pre-tokens are fine.
-        """
-        out: list[int] = []
-        for piece in pretokenize(text, self.pretokenizer, self.pattern):
-            out.extend(self.longest_match_piece(piece))
-        return out
-
-    def longest_match_piece(self, piece: str) -> list[int]:
-        """Longest-match ids of one pre-token (cached)."""
-        cached = self._lm_cache.get(piece)
-        if cached is None:
-            cached = tuple(self._longest_match(piece))
-            if len(piece) <= self.CACHE_MAX_PIECE:
-                if len(self._lm_cache) >= self.CACHE_SIZE:
-                    self._lm_cache.clear()
-                self._lm_cache[piece] = cached
-        return list(cached)
-
-    def _longest_match(self, piece: str) -> list[int]:
-        trie, order, units = self._longest_match_tables()
-        s = self._lm_string(piece)
-        n = len(s)
-        if n == 0:
-            return []
-        # With the attached style the last character belongs to the symbol "c</w>": a token without the
-        # marker may not end just before it.
-        bad_end = n - 1 if (self.variant.kind == "eow" and self.variant.eow_style == "attached") else -1
-        # ends[p]: [(end, smallest sort rank of a token s[p:end'] with end' <= end)], ascending end.
-        ends: list = [None] * n
-        best_at = [_INF] * n
-        max_len = 0
-        for p in range(n):
-            node = trie
-            lst = None
-            running = _INF
-            q = p
-            while q < n:
-                node = node.get(s[q])
-                if node is None:
-                    break
-                q += 1
-                r = node.get(None)
-                if r is not None and r < running and q != bad_end:
-                    running = r
-                    if lst is None:
-                        lst = ends[p] = []
-                    lst.append((q, r))
-            if lst is not None:
-                best_at[p] = running
-                if lst[-1][0] - p > max_len:
-                    max_len = lst[-1][0] - p
-        table = _SparseMin(best_at)
-
-        def best_in(a: int, b: int):
-            """Smallest sort rank of a token lying entirely inside s[a:b]."""
-            core_end = b - max_len  # every token starting before core_end fits
-            best = table.query(a, core_end) if core_end > a else _INF
-            for p in range(max(a, core_end), b):
-                lst = ends[p]
-                if lst is None:
-                    continue
-                for end, r in lst:
-                    if end > b:
-                        break
-                    if r < best:
-                        best = r
-            return best
-
-        out: list[int] = []
-        stack: list = [(0, n)]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, int):
-                out.append(item)
-                continue
-            a, b = item
-            if a >= b:
-                continue
-            r = best_in(a, b)
-            if r == _INF:
-                if self.unk_id is None:
-                    raise ValueError(f"no token covers {s[a:b]!r}")
-                out.append(self.unk_id)
-                continue
-            tid = order[r]
-            sub = units[tid]
-            width = len(sub)
-            parts: list = []
-            i = a
-            while True:
-                j = s.find(sub, i, b)
-                if j < 0 or j + width == bad_end:
-                    break
-                parts.append((i, j))
-                parts.append(tid)
-                i = j + width
-            parts.append((i, b))
-            stack.extend(reversed(parts))
-        return out
+    def merge_rank(self, tid: int) -> int | None:
+        """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
+        rank = self._token_ranks().get(tid)
+        return None if rank is None else rank + 1
 
     def compare_methods(self, text: str) -> list[tuple[str, list[int], list[int]]]:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
@@ -520,7 +462,7 @@ class Tokenizer:
     def __repr__(self) -> str:
         return (
             f"Tokenizer(variant={self.variant.kind!r}, pretokenizer={self.pretokenizer!r}, "
-            f"merges={len(self.merges)}, vocab={len(self.vocab)})"
+            f"merges={self.num_merges}, vocab={len(self.vocab)})"
         )
 
 
@@ -530,133 +472,3 @@ def _is_real_token(value: str, merges, variant: Variant) -> bool:
     if variant.kind == "eow" and value == variant.eow_marker:
         return True
     return any(left + right == value for left, right in merges)
-
-
-def _merge_all(word: list, a: int, b: int, new: int) -> tuple[list, list]:
-    """Merge every ``(a, b)`` in ``word`` left to right without overlap; return the new word and the
-    indices (in the old word) where merges started."""
-    out = []
-    positions = []
-    i = 0
-    n = len(word)
-    while i < n:
-        if i < n - 1 and word[i] == a and word[i + 1] == b:
-            out.append(new)
-            positions.append(i)
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out, positions
-
-
-def _bpe_simple(word: list, ranks: dict) -> list:
-    """GPT-2's ``bpe()`` on ids: repeatedly merge all occurrences of the lowest-ranked pair."""
-    while len(word) > 1:
-        best = None
-        for pair in zip(word, word[1:]):
-            r = ranks.get(pair)
-            if r is not None and (best is None or r[0] < best[0]):
-                best = r
-                best_pair = pair
-        if best is None:
-            break
-        new = best[1]
-        a, b = best_pair
-        out = []
-        i = 0
-        n = len(word)
-        while i < n:
-            if word[i] == a and i < n - 1 and word[i + 1] == b:
-                out.append(new)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        word = out
-    return word
-
-
-def _bpe_heap(ids: list, ranks: dict, pair_of_rank: list) -> list:
-    """The same result as :func:`_bpe_simple` in O(n log n) for long pre-tokens.
-
-    Linked symbols; ``where[rank]`` holds positions where that pair may start (checked when used);
-    a heap of ranks gives the lowest rank present. All occurrences of one rank are merged together,
-    left to right, before any other rank -- exactly GPT-2's order.
-    """
-    n = len(ids)
-    tok = list(ids)
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, n - 1))
-    where: dict = {}
-    heap: list = []
-
-    def add(rank: int, pos: int) -> None:
-        lst = where.get(rank)
-        if lst is None:
-            where[rank] = [pos]
-            heapq.heappush(heap, rank)
-        else:
-            lst.append(pos)
-
-    for p in range(n - 1):
-        r = ranks.get((tok[p], tok[p + 1]))
-        if r is not None:
-            add(r[0], p)
-    while heap:
-        rank = heapq.heappop(heap)
-        positions = where.pop(rank, None)
-        if not positions:
-            continue
-        a, b, new = pair_of_rank[rank]
-        if ranks[(a, b)][0] != rank:  # a later duplicate of an earlier pair: never reached
-            continue
-        positions.sort()
-        for p in positions:
-            if tok[p] != a:
-                continue
-            q = nxt[p]
-            if q < 0 or tok[q] != b:
-                continue
-            r_ = nxt[q]
-            tok[p] = new
-            tok[q] = -1
-            nxt[p] = r_
-            if r_ >= 0:
-                prv[r_] = p
-                x = ranks.get((new, tok[r_]))
-                if x is not None:
-                    add(x[0], p)
-            o = prv[p]
-            if o >= 0:
-                x = ranks.get((tok[o], new))
-                if x is not None:
-                    add(x[0], o)
-    out = []
-    p = 0
-    while p >= 0:
-        out.append(tok[p])
-        p = nxt[p]
-    return out
-
-
-class _SparseMin:
-    """Range-minimum queries over a fixed list in O(1) after O(n log n) set-up."""
-
-    def __init__(self, data: list):
-        self.levels = [data]
-        n = len(data)
-        k = 1
-        while (1 << k) <= n:
-            prev = self.levels[-1]
-            half = 1 << (k - 1)
-            self.levels.append([min(prev[i], prev[i + half]) for i in range(n - (1 << k) + 1)])
-            k += 1
-
-    def query(self, lo: int, hi: int):
-        """Minimum of ``data[lo:hi]`` (``lo < hi``)."""
-        k = (hi - lo).bit_length() - 1
-        level = self.levels[k]
-        x, y = level[lo], level[hi - (1 << k)]
-        return x if x <= y else y

@@ -12,7 +12,7 @@ A model directory holds:
   ``"pattern"`` for the ``regex`` pre-tokenizer; and, when known, the training frequencies of the tokens), so
   :func:`load_model` rebuilds the same :class:`Tokenizer`.
 
-A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4, regex or
+A ``merges.txt`` line cannot hold a token with whitespace in it (char/eow runs with the gpt2, gpt4, o200k, regex or
 none pre-tokenizers); :func:`save_model` then raises ``ValueError`` naming the token, or, with
 ``strict=False``, skips ``merges.txt`` and keeps the merges in ``bpe_explorer.json`` instead.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from .byte_display import from_gpt2
 from .encoder import UNK_TOKEN, Tokenizer
 from .inputs import InputError
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, PRETOKENIZER_CHOICES, REGEX, PatternError
+from .pretokenize import PATTERNS, PRETOKENIZER_CHOICES, REGEX, PatternError
 from .variants import Variant
 
 MERGES_HEADER = "#version: 0.2"
@@ -99,10 +99,10 @@ def _text_splitter(pretokenizer: str, pattern: str | None = None) -> dict | None
         return _split(pattern)
     if pretokenizer == "whitespace":
         return {"type": "WhitespaceSplit"}
-    if pretokenizer == "gpt2":
-        return _split(GPT2_PATTERN)
-    if pretokenizer == "gpt4":
-        return _split(GPT4_PATTERN)
+    if pretokenizer in PATTERNS:
+        # Oniguruma (Hugging Face's regex engine) reads ``{1,3}+`` as "one to three, repeated", not as
+        # possessive; cl100k's ``\p{N}{1,3}+`` ends its alternative, so dropping the ``+`` keeps the match.
+        return _split(PATTERNS[pretokenizer].replace("{1,3}+", "{1,3}"))
     return None
 
 

@@ -1,14 +1,20 @@
-"""Pre-tokenizers: split text into the pieces ("words") that merges never cross.
+r"""Pre-tokenizers: split text into the pieces ("words") that merges never cross.
 
 * ``whitespace`` -- Python's ``str.split()``: runs of whitespace separate words and are dropped
   (the classic ``</w>`` tutorial and subword-nmt).
-* ``gpt2``       -- GPT-2's regex (openai/gpt-2 ``encoder.py``; also tiktoken's ``gpt2`` and
-  Hugging Face's ``ByteLevel(use_regex=True)``). Spaces stay attached to the following word.
-* ``gpt4``       -- the ``cl100k_base`` pattern from tiktoken.
+* ``gpt2``       -- GPT-2's pattern in tiktoken's form (``r50k_pat_str`` in ``tiktoken_ext/openai_public.py``),
+  which tiktoken documents as equivalent to openai/gpt-2's ``encoder.py`` regex (and Hugging Face's
+  ``ByteLevel(use_regex=True)``) but faster. Spaces stay attached to the following word.
+* ``gpt4``       -- tiktoken's current ``cl100k_base`` pattern (GPT-3.5 / GPT-4). It tries ``\s++$`` before
+  ``\s*[\r\n]``, so whitespace ending the input stays one piece: ``'x\n  '`` -> ``['x', '\n  ']``.
+* ``o200k``      -- tiktoken's ``o200k_base`` pattern (GPT-4o): letters split at case changes
+  (``CamelCase`` -> ``Camel``, ``Case``), contractions joined to their word, ``/`` after punctuation kept.
 * ``none``       -- the whole text is one piece (karpathy/minbpe's ``BasicTokenizer``).
 * ``regex``      -- the user's own pattern (the ``regex`` package's syntax): every match is a piece, and
   so is each stretch of text between matches, as Hugging Face ``tokenizers``' ``Split`` with behavior
   ``isolated`` does -- nothing is dropped (see :func:`split_with_pattern`).
+
+The patterns need the ``regex`` package (possessive quantifiers, ``\p{..}`` classes).
 """
 
 from __future__ import annotations
@@ -22,17 +28,27 @@ import regex
 
 from .inputs import InputError
 
-GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 GPT4_PATTERN = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*"""
-    r"""|\s*[\r\n]|\s+(?!\S)|\s+"""
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
-PRETOKENIZERS = ("whitespace", "gpt2", "gpt4", "none")
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+PRETOKENIZERS = ("whitespace", "gpt2", "gpt4", "o200k", "none")
+#: The regex of each pattern pre-tokenizer (``tokenizer.json`` writes the same one as a ``Split``).
+PATTERNS = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "o200k": O200K_PATTERN}
 
-_COMPILED = {
-    "gpt2": regex.compile(GPT2_PATTERN),
-    "gpt4": regex.compile(GPT4_PATTERN),
-}
+_COMPILED = {name: regex.compile(pattern) for name, pattern in PATTERNS.items()}
 
 
 def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:

@@ -62,11 +62,15 @@ def test_requirements_dev_txt_includes_the_runtime_pins_and_repins_none_of_them(
 
 def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["project"]["scripts"] == {"bpe-explorer": "bpe_core.cli:console_main"}
-    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core"]
+    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.models"]
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
         "locales/*/LC_MESSAGES/*.mo",
         "locales/*/LC_MESSAGES/*.po",
-        "models/*",
+    ]
+    assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core.models"]) == [
+        "*.pairs",
+        "*.tiktoken",
+        "README.md",
     ]
 
 
@@ -82,7 +86,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     messages.mkdir(parents=True, exist_ok=True)
     (messages / "bpe_explorer_test.po").write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
     (src / "bpe_core" / "models").mkdir(exist_ok=True)
-    (src / "bpe_core" / "models" / "package_data_test.txt").write_text("x\n", encoding="utf-8")
+    (src / "bpe_core" / "models" / "package_data_test.tiktoken").write_text("x\n", encoding="utf-8")
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
@@ -108,7 +112,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     assert app_modules == "[]"
     assert Path(package_dir).is_relative_to(venv)
     assert (Path(package_dir) / "locales" / "xx_Test" / "LC_MESSAGES" / "bpe_explorer_test.po").is_file()
-    assert (Path(package_dir) / "models" / "package_data_test.txt").is_file()
+    assert (Path(package_dir) / "models" / "package_data_test.tiktoken").is_file()
 
     corpus = tmp_path / "textbook.txt"
     corpus.write_text(TEXTBOOK_TEXT, encoding="utf-8")

@@ -51,6 +51,7 @@ PRE_LABELS = {
     "whitespace": N_("Whitespace (split at spaces)"),
     "gpt2": N_("GPT-2 regex (space joins the next word)"),
     "gpt4": N_("GPT-4 regex (cl100k)"),
+    "o200k": N_("GPT-4o regex (o200k)"),
     "none": N_("None (the whole text is one piece)"),
 }
 TIE_LABELS = {name: rule.label for name, rule in TIE_RULES.items()}
