@@ -131,8 +131,9 @@ def reveal_text(
     tr: gettext.NullTranslations | None = None,
 ) -> str:
     """The verdict on ``pick`` (an option index, ``None``: none) as one or two sentences (plain text,
-    not escaped). ``label`` shows a token id as the reader sees it. The full reason for the merge
-    (the words holding the count, all the tied pairs) is :func:`bpe_core.explain.merge_text`.
+    not escaped). ``label`` shows a token id as the reader sees it. Show it with the full reason for
+    the merge, :func:`bpe_core.explain.merge_text` (the words holding the count, the tied pairs and
+    the rule that chose); a tied pick's verdict names the rule itself.
 
     E.g. ``"Tied, but the rule chose e + s: s + t also occurs 9 times, and the first-seen rule picks
     e + s because its first occurrence comes earliest in the corpus. Not counted as right."``
@@ -145,19 +146,12 @@ def reveal_text(
 
     n = q.count
     verdict = grade(q, pick)
-    if verdict == RIGHT:
-        text = tr.ngettext(
+    if verdict == RIGHT:  # the tie and its rule, if any, are in the merge explanation that follows
+        return tr.ngettext(
             "Right! Merge {merge} joins {pair}, which occurs {count} time.",
             "Right! Merge {merge} joins {pair}, which occurs {count} times.",
             n,
         ).format(merge=f"{q.merge:,}", pair=pair(chosen), count=f"{n:,}")
-        if q.ties > 1:
-            text += " " + tr.ngettext(
-                "It was tied with {others} other pair; the {rule} rule picks it because {why}.",
-                "It was tied with {others} other pairs; the {rule} rule picks it because {why}.",
-                q.ties - 1,
-            ).format(others=f"{q.ties - 1:,}", rule=q.tie_break, why=_why(q.tie_break, tr))
-        return text
     if verdict == TIED:
         return tr.ngettext(
             "Tied, but the rule chose {chosen}: {picked} also occurs {count} time, and the {rule} rule picks "
