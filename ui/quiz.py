@@ -146,17 +146,19 @@ def options_html(run: TrainedRun, q: Question, pick: int | None, revealed: bool,
                  presentation: bool) -> str:  # fmt: skip
     """The pairs offered, numbered 1-9 as the keys that pick them. Counts are ``?`` until the reveal
     unless ``show_counts``. After the reveal the rule's pair, the tied ones and the pick are marked."""
+    # Outside the f-strings below: the message extractor does not look inside them.
+    your_pick, chosen, tied = esc_raw(_("your pick")), esc_raw(_("chosen")), esc_raw(_("tied"))
     body = []
     for i, o in enumerate(q.options):
         classes, badges = [], []
         if i == pick:
             classes.append("picked")
-            badges.append(f"<span class='bpe-badge pick'>{esc_raw(_('your pick'))}</span>")
+            badges.append(f"<span class='bpe-badge pick'>{your_pick}</span>")
         if revealed and o.chosen:
             classes.append("chosen")
-            badges.insert(0, f"<span class='bpe-badge chosen'>{esc_raw(_('chosen'))}</span>")
+            badges.insert(0, f"<span class='bpe-badge chosen'>{chosen}</span>")
         elif revealed and o.tied:
-            badges.insert(0, f"<span class='bpe-badge tied'>{esc_raw(_('tied'))}</span>")
+            badges.insert(0, f"<span class='bpe-badge tied'>{tied}</span>")
         count = f"{o.count:,}" if revealed or show_counts else "?"
         body.append(
             f"<tr class='{' '.join(classes)}' data-option='{i + 1}'><td class='num'><kbd>{i + 1}</kbd></td>"
@@ -208,7 +210,8 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
         st.html(_score_html())
     if merge > run.num_steps:
         with top[0]:
-            st.html(f"<div class='bpe-quiz-q'>{esc_raw(_('No merge left to guess.'))}</div>")
+            done = esc_raw(_("No merge left to guess."))
+            st.html(f"<div class='bpe-quiz-q'>{done}</div>")
         st.html(f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>")
         return
     with top[0]:
