@@ -22,6 +22,8 @@ def options(page) -> list[str]:
 
 def press_pick(page, pair: str) -> None:
     key = str(options(page).index(pair) + 1)
+    # The shortcut listens once its button is mounted (a moment after the table shows).
+    expect(page.locator(f".st-key-quiz-pick-{key} button").first).to_be_visible()
     page.keyboard.press(key)
     wait_for_app(page)
     expect(page.locator(f"#bpe-quiz-pairs tr[data-option='{key}']")).to_have_class(re.compile(r"\bpicked\b"))
