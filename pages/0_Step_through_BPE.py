@@ -5,7 +5,7 @@ Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the 
 
 import streamlit as st
 
-from ui import charts, page, panels, sidebar, stepper, training, vocabulary
+from ui import charts, page, panels, quiz, sidebar, stepper, training, vocabulary
 from ui.explain import rules_html
 from ui.i18n import _
 from ui.sidebar import Choice
@@ -26,7 +26,11 @@ def step_view(run, choice: Choice) -> None:
     rerun only this part, not the sidebar, so a step costs the server and the browser less."""
     mode, present = choice.display.byte_mode, choice.display.presentation
     step = stepper.step_controls(run, presentation=present)
+    in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
+    if in_quiz:  # the question replaces the step's panels
+        quiz.panel(run, step, choice.display)
+        return
 
     left, right = st.columns([5, 4], gap="medium")
     with left:

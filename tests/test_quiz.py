@@ -1,0 +1,146 @@
+"""bpe_core.quiz: the questions, grades, reveal sentences and score of "Predict the next merge", without Streamlit."""
+
+from __future__ import annotations
+
+import pytest
+from textbook import textbook_words
+
+from bpe_core import TrainConfig, train
+from bpe_core.i18n import translations
+from bpe_core.quiz import (
+    MAX_OPTIONS,
+    NO_PICK,
+    RIGHT,
+    TIED,
+    WRONG,
+    Score,
+    grade,
+    question,
+    reveal_text,
+    score,
+    score_text,
+)
+
+
+def run_of(variant="eow", tie="first-seen", words=None, **kw):
+    cfg = TrainConfig(variant=variant, pretokenizer="whitespace", num_merges=10, tie_break=tie, **kw)
+    return train(words or textbook_words(), cfg)
+
+
+def pairs(run, q):
+    return [(run.token_value(o.left), run.token_value(o.right)) for o in q.options]
+
+
+def index_of(run, q, left, right):
+    return pairs(run, q).index((left, right))
+
+
+def label(run):
+    return lambda t: run.token_value(t)
+
+
+@pytest.mark.parametrize("tie, answer", [("first-seen", ("e", "s")), ("hf", ("e", "s")), ("lexical", ("t", "</w>"))])
+def test_step_one_answer_under_each_tie_rule(tie, answer):
+    run = run_of(tie=tie)
+    q = question(run, 1)
+    assert pairs(run, q)[q.answer] == answer
+    assert sum(o.chosen for o in q.options) == 1
+    # e + s, s + t and t + </w> all occur 9 times: three tied, the rule's pick among them.
+    assert (q.count, q.ties, q.tie_break) == (9, 3, tie)
+    tied = {p for p, o in zip(pairs(run, q), q.options) if o.tied}
+    assert tied == {("e", "s"), ("s", "t"), ("t", "</w>")} - {answer}
+    assert all(o.count == 9 for o in q.options if o.tied or o.chosen)
+    assert all(o.count < 9 for o in q.options if not (o.tied or o.chosen))
+
+
+def test_options_are_the_top_pairs_shuffled_the_same_way_every_time():
+    run = run_of()
+    q = question(run, 1)
+    assert len(q.options) == MAX_OPTIONS
+    top = [(a, b, c) for a, b, c in run.snapshot(1).top_pairs[:MAX_OPTIONS]]
+    assert sorted((o.left, o.right, o.count) for o in q.options) == sorted(top)
+    assert [(o.left, o.right) for o in q.options] != [(a, b) for a, b, _ in top]  # not in count order
+    assert question(run, 1) == q
+    assert len(question(run, 1, size=3).options) == 3
+
+
+def test_later_merges_follow_the_run():
+    run = run_of()
+    expected = [("e", "s", 9), ("es", "t", 9), ("est", "</w>", 9), ("l", "o", 7), ("lo", "w", 7)]
+    for merge, (a, b, c) in enumerate(expected, start=1):
+        q = question(run, merge)
+        assert pairs(run, q)[q.answer] == (a, b) and q.count == c, merge
+    assert question(run, 4).ties == 2  # l + o and o + w, 7 each
+
+
+def test_grades():
+    run = run_of()
+    q = question(run, 1)
+    assert grade(q, index_of(run, q, "e", "s")) == RIGHT
+    assert grade(q, index_of(run, q, "s", "t")) == TIED
+    assert grade(q, index_of(run, q, "l", "o")) == WRONG
+    assert grade(q, None) == NO_PICK
+    with pytest.raises(IndexError):
+        grade(q, len(q.options))
+    with pytest.raises(IndexError):
+        question(run, 0)
+    with pytest.raises(IndexError):
+        question(run, run.num_steps + 1)
+
+
+def test_reveal_sentences_in_english():
+    run = run_of()
+    q = question(run, 1)
+    text = reveal_text(q, index_of(run, q, "e", "s"), label(run))
+    assert text == "Right! Merge 1 joins e + s, which occurs 9 times."
+    text = reveal_text(q, index_of(run, q, "t", "</w>"), label(run))
+    assert text == (
+        "Tied, but the rule chose e + s: t + </w> also occurs 9 times, and the first-seen rule picks e + s "
+        "because its first occurrence comes earliest in the corpus. Not counted as right."
+    )
+    text = reveal_text(q, index_of(run, q, "l", "o"), label(run))
+    assert text == "Not this one: l + o occurs 7 times, but merge 1 joins e + s, which occurs 9 times."
+    assert reveal_text(q, None, label(run)) == "No pick, not scored. Merge 1 joins e + s, which occurs 9 times."
+
+
+def test_reveal_names_the_lexical_rule():
+    run = run_of(tie="lexical")
+    q = question(run, 1)
+    text = reveal_text(q, index_of(run, q, "e", "s"), label(run))
+    assert text.startswith("Tied, but the rule chose t + </w>: e + s also occurs 9 times, and the lexical rule")
+    assert "it is the lexicographically largest pair of strings" in text
+
+
+def test_a_right_pick_without_a_tie():
+    run = run_of(words={"aaab": 3, "cd": 1})  # a + a: twice in aaab, 6; every other pair 3 or 1
+    q = question(run, 1)
+    assert reveal_text(q, q.answer, label(run)) == "Right! Merge 1 joins a + a, which occurs 6 times."
+
+
+def test_byte_level_question_offers_byte_tokens():
+    # é is the bytes C3 A9: they occur 2 × 2 times in éé and once in né; A9 + C3 twice, n + C3 once.
+    run = run_of(variant="byte", words={"éé": 2, "né": 1})
+    q = question(run, 1)
+    values = [run.token_value(o.left) + run.token_value(o.right) for o in q.options]
+    assert all(isinstance(v, bytes) for v in values)
+    assert values[q.answer] == "é".encode() and q.count == 5 and q.ties == 1
+
+
+def test_score():
+    assert score([RIGHT, TIED, WRONG, NO_PICK, RIGHT]) == Score(right=2, asked=4)
+    assert score([]) == Score(0, 0)
+    assert score_text(Score(2, 4)) == "Score: 2 of 4 right"
+    assert score_text(Score(0, 1)) == "Score: 0 of 1 right"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_reveal_in_chinese_keeps_the_tokens_and_numbers(lang):
+    # Before the catalogs carry these messages the English text comes back; either way the placeholders
+    # are filled and the tokens and counts are there.
+    run = run_of()
+    q = question(run, 1)
+    tr = translations(lang)
+    for pick in (index_of(run, q, "e", "s"), index_of(run, q, "s", "t"), index_of(run, q, "l", "o"), None):
+        text = reveal_text(q, pick, label(run), tr)
+        assert "{" not in text and "e" in text and "9" in text
+    assert "2" in score_text(Score(1, 2), tr)
