@@ -22,7 +22,7 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import i18n, persist, uploads
+from . import i18n, persist, quiz, uploads
 from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
@@ -123,6 +123,7 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     step = persist.get_step() if step is None else int(step)
     params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step)
     params.update(i18n.url_param())  # the interface language travels in shared links
+    params.update(quiz.url_param())  # so does quiz mode
     return params
 
 
