@@ -35,14 +35,14 @@ def caption(choice: Choice) -> None:
     else:
         limit = _("vocabulary up to {n} tokens").format(n=f"{cfg.vocab_size:,}")
     if choice.display.presentation:
-        st.caption(md_escape(_("{corpus} · {limit}").format(corpus=choice.label, limit=limit)))
+        st.caption(md_escape(_("{label} · {limit}").format(label=choice.label, limit=limit)))
     else:
         pre = cfg.resolved_pretokenizer
         text = _(
-            "Characters, characters + end-of-word marker and bytes, one step at a time. {corpus} · the same words "
+            "Characters, characters + end-of-word marker and bytes, one step at a time. {label} · the same words "
             "for all three (pre-tokenizer: {pretokenizer}), minimum frequency {min_freq}, tie-break rule: "
             "{tie_break}, {limit}. Change them in the sidebar."
-        ).format(corpus=choice.label, pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
+        ).format(label=choice.label, pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
                  tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)), limit=limit)  # fmt: skip
         st.caption(md_escape(text))
 
@@ -64,15 +64,16 @@ def column(variant: str, run, step: int, mode: str, present: bool) -> None:
     moved = 1 <= step <= run.num_steps
     d_vocab = vocab - run.vocab_size_at(shown - 1) if moved else None
     d_tokens = tokens - run.corpus_tokens(shown - 1) if moved else None
+    vocab_label, tokens_label = _("vocabulary size"), _("corpus tokens")
     st.html(
         f"<div class='bpe-card bpe-col' id='sbs-{variant}' data-variant='{variant}'>"
         f"<div class='bpe-col-title'>{esc_raw(title(variant, run.config))}</div>"
         f"{panels.merge_line_html(run, step, mode, present, numbered=False)}"
         f"<div class='bpe-stats'>"
         f"<div><div class='bpe-big' data-vocab='{vocab}'>{vocab:,}{_delta(d_vocab)}</div>"
-        f"<div class='bpe-big-label'>{esc_raw(_('vocabulary size'))}</div></div>"
+        f"<div class='bpe-big-label'>{esc_raw(vocab_label)}</div></div>"
         f"<div><div class='bpe-big' data-tokens='{tokens}'>{tokens:,}{_delta(d_tokens)}</div>"
-        f"<div class='bpe-big-label'>{esc_raw(_('corpus tokens'))}</div></div></div></div>"
+        f"<div class='bpe-big-label'>{esc_raw(tokens_label)}</div></div></div></div>"
     )
     st.html(panels.pair_table_html(run, min(max(step, 0), run.num_steps), mode, present, limit=5))
 
@@ -99,7 +100,7 @@ def chosen_words(choice: Choice, run) -> list[str]:
 def words_table(words: list[str], runs: list, step: int, mode: str, present: bool) -> None:
     """Each word segmented by each run at ``step`` (a word not in the corpus: encoded)."""
     head = "".join(f"<th>{esc_raw(title(v, r.config))}</th>" for v, r in zip(VARIANTS, runs))
-    rows = []
+    rows, not_seen = [], _("not in corpus")
     for word in words:
         cells, seen, freq = [], True, 0
         for run in runs:
@@ -116,12 +117,13 @@ def words_table(words: list[str], runs: list, step: int, mode: str, present: boo
                 unknown = unknown_symbols(src.tok, word)
                 html = tokens_html(src, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)
                 cells.append(f"<td>{html}</td>")
-        note = f"{freq:,}" if seen else f"<span class='bpe-muted'>{esc_raw(_('not in corpus'))}</span>"
+        note = f"{freq:,}" if seen else f"<span class='bpe-muted'>{esc_raw(not_seen)}</span>"
         rows.append(f"<tr><td class='word'>{esc(clip(word))}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
     if rows:
+        word_head, freq_head = _("word"), _("frequency")
         st.html(
-            f"<table class='bpe-table' id='sbs-words'><thead><tr><th>{esc_raw(_('word'))}</th>"
-            f"<th>{esc_raw(_('frequency'))}</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<table class='bpe-table' id='sbs-words'><thead><tr><th>{esc_raw(word_head)}</th>"
+            f"<th>{esc_raw(freq_head)}</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
     else:
         st.info(_("Pick a few words above to see how each tokenizer splits them."))

@@ -66,7 +66,7 @@ def train_pair(choice):
     """The page's inputs (train on its own text, or on the sidebar corpus) and the two runs, character
     and byte level, with the config used; stops the page (with a message) when they cannot be made."""
     label = choice.label or _("not usable")
-    sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({corpus})").format(corpus=label)}
+    sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({label})").format(label=label)}
     src_col, merges_col = st.columns([3, 1], vertical_alignment="bottom")
     with src_col:
         st.radio(_("Train on"), list(sources), key=persist.seeded("pg.bbpe.source", "text"), on_change=persist.keep,
@@ -108,8 +108,8 @@ def train_pair(choice):
             st.stop()  # the sidebar already says why
         corpus, cfg = choice.corpus, choice.config
         configs = [dataclasses.replace(cfg, variant=v) for v in ("char", "byte")]
-        said = _("Both trained on {corpus} with the sidebar's settings (the variant setting is ignored here).")
-        st.caption(md_escape(said.format(corpus=choice.label)))
+        said = _("Both trained on {label} with the sidebar's settings (the variant setting is ignored here).")
+        st.caption(md_escape(said.format(label=choice.label)))
     runs = training.get_runs([(corpus, c) for c in configs])
     if any(r is None for r in runs):
         st.stop()
@@ -180,7 +180,8 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
             ).format(n=f"{n_unk:,}")
             verdict = f"<span class='bpe-bad'>{esc_raw(lost)}</span>"
         else:
-            verdict = f"<span class='bpe-ok'>{esc_raw(_('Every character was seen in training: no <unk>.'))}</span>"
+            seen = _("Every character was seen in training: no <unk>.")
+            verdict = f"<span class='bpe-ok'>{esc_raw(seen)}</span>"
         st.html(
             f"<div class='bpe-card' id='bbpe-unseen-char' data-unk='{n_unk}'>{col_title(CHAR)}"
             f"<p class='bpe-note'>{verdict}</p>"
@@ -215,8 +216,8 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
             f"{col_title(BYTE)}<p class='bpe-note'>{verdict}</p>"
             + tokens_html(tokens_at(byte_run), byte_ids, mode, present)
             + para(
-                ngettext("{n} token. {decoded}", "{n} tokens. {decoded}", len(byte_ids)).format(
-                    n=f"{len(byte_ids):,}", decoded=back
+                ngettext("{n} token. {verdict}", "{n} tokens. {verdict}", len(byte_ids)).format(
+                    n=f"{len(byte_ids):,}", verdict=back
                 )
             )  # fmt: skip
             + f"<div class='bpe-text'>{esc_raw(byte_back)}</div></div>"
@@ -297,9 +298,9 @@ def pieces(byte_run, mode: str, present: bool) -> None:
 # ------------------------------------------------------------------------------ 5. one token when?
 def _step_cell(step) -> str:
     if step is None:
-        return f"<td class='num bpe-muted'>{esc_raw(_('never'))}</td>"
+        return "<td class='num bpe-muted'>" + esc_raw(_("never")) + "</td>"
     if step == 0:
-        return f"<td class='num'>0 <span class='bpe-muted'>{esc_raw(_('(base)'))}</span></td>"
+        return "<td class='num'>0 <span class='bpe-muted'>" + esc_raw(_("(base)")) + "</span></td>"
     return f"<td class='num'><b>{step:,}</b></td>"
 
 

@@ -45,13 +45,13 @@ def pick_k(choice, run) -> int:
     k = max(0, min(n, int(persist.kept(name, n))))
     tok = tokenizer_at(run, k)
     if run.variant.is_bytes:
-        said = _("Tokenizer: {corpus}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
                  "{vocab} tokens.")  # fmt: skip
     else:
-        said = _("Tokenizer: {corpus}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
                  "{vocab} tokens (+ <unk> for characters it never saw).")  # fmt: skip
     pre = tok.pretokenizer
-    st.caption(md_escape(said.format(corpus=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
+    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
                                      pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}", n=f"{n:,}",
                                      vocab=f"{tok.vocab_size:,}")))  # fmt: skip
     return k
@@ -139,13 +139,15 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
     else:
         rank, left, right, token, places = plan[j - 1]
         new_token = token
+        rank_label = _("Rank {rank}:").format(rank=f"{rank:,}")
+        where = ngettext("{n} place", "{n} places", places).format(n=f"{places:,}")
         head = (
             f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'>"
-            f"<span class='op'>{esc_raw(_('Rank {rank}:').format(rank=f'{rank:,}'))}</span>"
+            f"<span class='op'>{esc_raw(rank_label)}</span>"
             f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
             f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
             f"{chip_html(src, token, mode, present, 'new')}"
-            f"<span class='bpe-badge chosen'>{esc_raw(ngettext('{n} place', '{n} places', places).format(n=places))}"
+            f"<span class='bpe-badge chosen'>{esc_raw(where)}"
             "</span></div><div class='bpe-muted'>"
             + esc_raw(
                 _("The lowest-ranked pair left in the text: training learned it at step {rank}.").format(
@@ -155,12 +157,13 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
             + "</div>"
         )
     now = replay_ids(traces, rank)
+    count = ngettext("{n} token.", "{n} tokens.", len(now)).format(n=f"{len(now):,}")
     st.html(
         f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
         + tokens_html(
             src, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
         )
-        + f"</div><p class='bpe-muted'>{esc_raw(ngettext('{n} token.', '{n} tokens.', len(now)).format(n=f'{len(now):,}'))}</p></div>"
+        + f"</div><p class='bpe-muted'>{esc_raw(count)}</p></div>"
     )
     if present:
         return
@@ -175,8 +178,9 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
                      len(plan))  # fmt: skip
     with st.expander(title.format(n=f"{len(plan):,}")):
         st.html(
-            f"<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th><th>{esc_raw(_('rank'))}</th>"
-            f"<th>{esc_raw(_('merge'))}</th><th>{esc_raw(_('places'))}</th></tr></thead>"
+            "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th>"
+            + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("rank"), _("merge"), _("places")))
+            + "</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
         )
 
@@ -246,7 +250,8 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
     back = ""
     if wanted == ids:
         if decoded == text:
-            back = f"<span class='bpe-ok'>{esc_raw(_('Exactly the text above.'))}</span>"
+            exact = _("Exactly the text above.")
+            back = f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
         else:
             reasons = []
             if tok.pretokenizer == "whitespace" and run.variant.kind == "eow":

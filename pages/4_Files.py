@@ -48,9 +48,9 @@ def downloads(choice, run, present: bool) -> None:
     """One row per file (what it is, its size, a download button) and a peek inside them."""
     k = pick_k(choice, run)
     tok = tokenizer_at(run, k)
-    said = _("{corpus}: {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k}, vocabulary {vocab} tokens.")
+    said = _("{label}: {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k}, vocabulary {vocab} tokens.")
     pre = tok.pretokenizer
-    st.caption(md_escape(said.format(corpus=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
+    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
                                      pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}",
                                      vocab=f"{tok.vocab_size:,}")))  # fmt: skip
     makers = {
@@ -154,11 +154,12 @@ def upload_and_encode(mode: str, present: bool) -> None:
         return
     ids = up_tok.encode(text)
     back = up_tok.decode(ids)
+    exact = _("Decodes back to the text exactly.")
     counts = _("{chars} characters → {tokens} tokens.").format(chars=f"{len(text):,}", tokens=f"{len(ids):,}")
     st.html(
         f"<p class='bpe-note'>{esc_raw(counts)} "
         + (
-            f"<span class='bpe-ok'>{esc_raw(_('Decodes back to the text exactly.'))}</span>"
+            f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
             if back == text
             else esc_raw(_("Decoding gives a different text."))
         )

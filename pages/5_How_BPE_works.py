@@ -1,7 +1,6 @@
-"""How BPE works, written for learners: the algorithm in plain steps, the textbook example computed
-live by ``bpe_core`` (its first merges up close), overlapping pairs, when the tie-break rule matters,
-when training stops, what byte-level BPE changes for Chinese, the sources; code names (settings, the
-trainer's documented rules, the reference trainer's source) only in the "For developers" part."""
+"""How BPE works, for learners: the algorithm in plain steps, the textbook example computed live by ``bpe_core``
+(its first merges up close), overlapping pairs, tie-break rules, when training stops, byte-level BPE and Chinese,
+sources; code names (settings, the trainer's documented rules, the reference trainer) only "For developers"."""
 
 from __future__ import annotations
 
@@ -205,7 +204,8 @@ def tie_rules(mode: str, present: bool) -> None:
     st.table(rows, hide_index=True)
     runs = {rule: train(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
     steps = range(1, min(3, *(r.num_steps for r in runs.values())) + 1)
-    head = "".join(f"<th>{esc_raw(_('Merge {n}').format(n=num(s)))}</th>" for s in steps)
+    merge_n, rule_head = _("Merge {n}"), _("Rule")
+    head = "".join(f"<th>{esc_raw(merge_n.format(n=num(s)))}</th>" for s in steps)
     body = []
     for rule, (name, _why) in TIE_RULES.items():
         r = runs[rule]
@@ -217,7 +217,7 @@ def tie_rules(mode: str, present: bool) -> None:
         body.append(f"<tr data-rule='{rule}'><td><b>{esc_raw(_(name))}</b></td>{cells}</tr>")
     st.markdown(_("The textbook example under each rule: after the first tie, the merges go different ways."))
     st.html(
-        f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(_('Rule'))}</th>{head}</tr></thead>"
+        f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(rule_head)}</th>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
     )
     st.caption(
@@ -241,13 +241,13 @@ def stopping() -> list:
     textbook = train(TEXTBOOK, textbook_config(num_merges=None))
     gage = train(GAGE, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2))
     items = (
-        _("The textbook corpus with no limit on the merges: {n} merges, then: {reason}").format(
-            n=num(textbook.num_steps), reason=stop_reason_text(textbook)
-        ),
-        _("aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merges, then: {reason}").format(
-            n=num(gage.num_steps), reason=stop_reason_text(gage)
-        ),
-    )
+        ngettext("The textbook corpus with no limit on the merges: {n} merge, then: {reason}",
+                 "The textbook corpus with no limit on the merges: {n} merges, then: {reason}",
+                 textbook.num_steps).format(n=num(textbook.num_steps), reason=stop_reason_text(textbook)),
+        ngettext("aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merge, then: {reason}",
+                 "aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merges, then: {reason}",
+                 gage.num_steps).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
+    )  # fmt: skip
     st.html(f"<ul class='bpe-note' id='how-stop'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
     return [textbook, gage]
 
@@ -312,8 +312,9 @@ def your_corpus(choice, mode: str, present: bool) -> None:
     if run is None or not run.num_steps:
         return
     st.header(_("Your corpus"))
+    first = _("The first merge of {label}, with the settings of the sidebar:")
     st.html(
-        f"<p class='bpe-muted'>{esc_raw(_('The first merge of {corpus}, with the settings of the sidebar:').format(corpus=choice.label))}</p>"
+        f"<p class='bpe-muted'>{esc_raw(first.format(label=choice.label))}</p>"
         f"<div class='bpe-card'>{merge_line_html(run, 1, mode, present)}"
         f"<div class='bpe-reason'>{esc_raw(merge_reason(run, 1, mode))}</div></div>"
     )
