@@ -13,27 +13,38 @@ from bpe_core.replay import unknown_symbols
 from ui import charts, page, panels, persist, sidebar, stepper, training
 from ui.chips import chips_html, tokens_html
 from ui.encoding import tokens_at
-from ui.i18n import _
-from ui.settings import variant_title
+from ui.i18n import _, ngettext
+from ui.settings import PRE_LABELS, TIE_LABELS, VARIANT_TITLES
 from ui.sidebar import Choice
 from ui.text import clip, esc, esc_raw, md_escape
 
 VARIANTS = ("char", "eow", "byte")
 
 
+def title(variant: str, config) -> str:
+    """A variant's column heading in the interface language (the end-of-word marker named)."""
+    if variant == "eow":
+        return _("Characters + {marker}").format(marker=config.eow_marker)
+    return _(VARIANT_TITLES[variant])
+
+
 def caption(choice: Choice) -> None:
     cfg = choice.config
-    limit = f"up to {cfg.num_merges:,} merges" if cfg.vocab_size is None else f"vocabulary up to {cfg.vocab_size:,}"
-    if choice.display.presentation:
-        st.caption(md_escape(f"{choice.label} · {limit}"))
+    if cfg.vocab_size is None:
+        limit = ngettext("up to {n} merge", "up to {n} merges", cfg.num_merges).format(n=f"{cfg.num_merges:,}")
     else:
-        st.caption(
-            md_escape(
-                f"Characters, characters + end-of-word marker and bytes, one step at a time. {choice.label} · the "
-                f"same words for all three (pre-tokenizer {cfg.resolved_pretokenizer}), min frequency "
-                f"{cfg.min_frequency}, tie-break {cfg.tie_break}, {limit}. Change them in the sidebar."
-            )
-        )
+        limit = _("vocabulary up to {n} tokens").format(n=f"{cfg.vocab_size:,}")
+    if choice.display.presentation:
+        st.caption(md_escape(_("{label} · {limit}").format(label=choice.label, limit=limit)))
+    else:
+        pre = cfg.resolved_pretokenizer
+        text = _(
+            "Characters, characters + end-of-word marker and bytes, one step at a time. {label} · the same words "
+            "for all three (pre-tokenizer: {pretokenizer}), minimum frequency {min_freq}, tie-break rule: "
+            "{tie_break}, {limit}. Change them in the sidebar."
+        ).format(label=choice.label, pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
+                 tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)), limit=limit)  # fmt: skip
+        st.caption(md_escape(text))
 
 
 def train_three(choice: Choice) -> list:
@@ -53,15 +64,16 @@ def column(variant: str, run, step: int, mode: str, present: bool) -> None:
     moved = 1 <= step <= run.num_steps
     d_vocab = vocab - run.vocab_size_at(shown - 1) if moved else None
     d_tokens = tokens - run.corpus_tokens(shown - 1) if moved else None
+    vocab_label, tokens_label = _("vocabulary size"), _("corpus tokens")
     st.html(
         f"<div class='bpe-card bpe-col' id='sbs-{variant}' data-variant='{variant}'>"
-        f"<div class='bpe-col-title'>{esc_raw(variant_title(variant, run.config))}</div>"
+        f"<div class='bpe-col-title'>{esc_raw(title(variant, run.config))}</div>"
         f"{panels.merge_line_html(run, step, mode, present, numbered=False)}"
         f"<div class='bpe-stats'>"
         f"<div><div class='bpe-big' data-vocab='{vocab}'>{vocab:,}{_delta(d_vocab)}</div>"
-        f"<div class='bpe-big-label'>vocabulary size</div></div>"
+        f"<div class='bpe-big-label'>{esc_raw(vocab_label)}</div></div>"
         f"<div><div class='bpe-big' data-tokens='{tokens}'>{tokens:,}{_delta(d_tokens)}</div>"
-        f"<div class='bpe-big-label'>corpus tokens</div></div></div></div>"
+        f"<div class='bpe-big-label'>{esc_raw(tokens_label)}</div></div></div></div>"
     )
     st.html(panels.pair_table_html(run, min(max(step, 0), run.num_steps), mode, present, limit=5))
 
@@ -73,7 +85,7 @@ def chosen_words(choice: Choice, run) -> list[str]:
     options = top_words(run, 300, min_chars=1)
     options += [w for w in chosen if w not in options]
     st.multiselect(
-        "Words to compare: pick corpus words, or type any word and press Enter",
+        _("Words to compare: pick corpus words, or type any word and press Enter"),
         options,
         key=persist.seeded(name, chosen),
         on_change=persist.keep,
@@ -87,8 +99,8 @@ def chosen_words(choice: Choice, run) -> list[str]:
 
 def words_table(words: list[str], runs: list, step: int, mode: str, present: bool) -> None:
     """Each word segmented by each run at ``step`` (a word not in the corpus: encoded)."""
-    head = "".join(f"<th>{esc_raw(variant_title(v, r.config))}</th>" for v, r in zip(VARIANTS, runs))
-    rows = []
+    head = "".join(f"<th>{esc_raw(title(v, r.config))}</th>" for v, r in zip(VARIANTS, runs))
+    rows, not_seen = [], _("not in corpus")
     for word in words:
         cells, seen, freq = [], True, 0
         for run in runs:
@@ -105,15 +117,16 @@ def words_table(words: list[str], runs: list, step: int, mode: str, present: boo
                 unknown = unknown_symbols(src.tok, word)
                 html = tokens_html(src, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)
                 cells.append(f"<td>{html}</td>")
-        note = f"{freq:,}" if seen else "<span class='bpe-muted'>not in corpus</span>"
+        note = f"{freq:,}" if seen else f"<span class='bpe-muted'>{esc_raw(not_seen)}</span>"
         rows.append(f"<tr><td class='word'>{esc(clip(word))}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
     if rows:
+        word_head, freq_head = _("word"), _("frequency")
         st.html(
-            "<table class='bpe-table' id='sbs-words'><thead><tr><th>word</th><th>freq</th>"
-            f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<table class='bpe-table' id='sbs-words'><thead><tr><th>{esc_raw(word_head)}</th>"
+            f"<th>{esc_raw(freq_head)}</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
     else:
-        st.info("Pick a few words above to see how each tokenizer splits them.")
+        st.info(_("Pick a few words above to see how each tokenizer splits them."))
 
 
 def length_chart(runs: list, step: int, present: bool) -> None:
@@ -122,11 +135,13 @@ def length_chart(runs: list, step: int, present: bool) -> None:
     chars, data = corpus_size(runs[0])
     if char_series == byte_series and chars == data:
         st.caption(
-            "The Characters and Bytes lines coincide: every character of this corpus is one byte (ASCII), "
-            "so both variants start from the same symbols and count the same pairs."
+            _(
+                "The Characters and Bytes lines coincide: every character of this corpus is one byte (ASCII), "
+                "so both variants start from the same symbols and count the same pairs."
+            )
         )
-    series = {variant_title(v, r.config): r.series()["corpus_tokens"] for v, r in zip(VARIANTS, runs)}
-    st.vega_lite_chart(charts.lines_chart(series, "corpus tokens", step, present), width="stretch")
+    series = {title(v, r.config): r.series()["corpus_tokens"] for v, r in zip(VARIANTS, runs)}
+    st.vega_lite_chart(charts.lines_chart(series, _("corpus tokens"), step, present), width="stretch")
 
 
 choice = page.start_page(_("Side by side"), "🆚")
@@ -145,7 +160,7 @@ sidebar.write_url(choice, step)
 for col, variant, run in zip(st.columns(3, gap="medium"), VARIANTS, runs):
     with col:
         column(variant, run, step, mode, present)
-st.subheader("The same words, three ways")
+st.subheader(_("The same words, three ways"))
 words_table(chosen_words(choice, runs[0]), runs, step, mode, present)
-st.subheader("Corpus length over the merges")
+st.subheader(_("Corpus length over the merges"))
 length_chart(runs, step, present)

@@ -25,21 +25,27 @@ from ui import charts, memo, page, persist, sidebar, training
 from ui.chips import chips_html, tokens_html
 from ui.corpus import text_corpus
 from ui.encoding import tokenizer_at, tokens_at
-from ui.i18n import _, ngettext
+from ui.i18n import N_, _, ngettext
 from ui.presets import PRESETS
-from ui.settings import make_config, max_merges
+from ui.settings import PRE_LABELS, TIE_LABELS, make_config, max_merges
 from ui.text import esc, esc_raw, md_escape
 
 DEFAULT_TEXT = PRESETS["zh-emoji"].load_text()
 DEFAULT_UNSEEN = "明天我们去北京看熊猫 🐼！"
 DEFAULT_GRAPHEMES = "👨‍👩‍👧 🇨🇳 👍🏽 ❤️ é 你"
-MAX_ROWS = 24
-SHOW_PARTIAL = 18
-CHAR, BYTE = "Characters (BPE)", "Bytes (byte-level BPE)"
+MAX_ROWS, SHOW_PARTIAL = 24, 18  # rows of the table of section 5; partial tokens shown in 4
+GRAPHEME_HEAD = (N_("you see"), N_("code points and their UTF-8 bytes"), N_("bytes"), N_("character-level tokens"),
+                 N_("byte-level tokens"))  # fmt: skip
+CHAR, BYTE = N_("Characters (BPE)"), N_("Bytes (byte-level BPE)")  # translated where shown
 
 
 def col_title(text: str) -> str:
-    return f"<div class='bpe-col-title'>{esc_raw(text)}</div>"
+    return f"<div class='bpe-col-title'>{esc_raw(_(text))}</div>"
+
+
+def para(text: str, css: str = "bpe-muted") -> str:
+    """A paragraph of our own text (escaped)."""
+    return f"<p class='{css}'>{esc_raw(text)}</p>"
 
 
 def stat(value: str, label: str, attr: str = "") -> str:
@@ -59,18 +65,19 @@ def cleaned(text: str, limit: int | None = None) -> str:
 def train_pair(choice):
     """The page's inputs (train on its own text, or on the sidebar corpus) and the two runs, character
     and byte level, with the config used; stops the page (with a message) when they cannot be made."""
-    sources = {"text": "the text below", "sidebar": f"the sidebar corpus ({choice.label or 'not usable'})"}
+    label = choice.label or _("not usable")
+    sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({label})").format(label=label)}
     src_col, merges_col = st.columns([3, 1], vertical_alignment="bottom")
     with src_col:
-        st.radio("Train on", list(sources), key=persist.seeded("pg.bbpe.source", "text"), on_change=persist.keep,
+        st.radio(_("Train on"), list(sources), key=persist.seeded("pg.bbpe.source", "text"), on_change=persist.keep,
                  args=("pg.bbpe.source",), format_func=sources.get, horizontal=True)  # fmt: skip
     if persist.kept("pg.bbpe.source", "text") == "text":
         with merges_col:
-            st.number_input("Merges (at most)", min_value=0, max_value=max_merges(), step=10,
+            st.number_input(_("Merges (at most)"), min_value=0, max_value=max_merges(), step=10,
                             key=persist.seeded("pg.bbpe.merges", 300), on_change=persist.keep,
-                            args=("pg.bbpe.merges",), help="Training also stops when the best pair occurs fewer "
-                            "times than the sidebar's minimum frequency.")  # fmt: skip
-        st.text_area("Training text (paste any text; the default is the Chinese + emoji preset)",
+                            args=("pg.bbpe.merges",), help=_("Training also stops when the best pair occurs "
+                            "fewer times than the sidebar's minimum frequency."))  # fmt: skip
+        st.text_area(_("Training text (paste any text; the default is the Chinese + emoji preset)"),
                      key=persist.seeded("pg.bbpe.text", DEFAULT_TEXT), on_change=persist.keep,
                      args=("pg.bbpe.text",), height=110)  # fmt: skip
         merges = int(persist.kept("pg.bbpe.merges", 300))
@@ -80,28 +87,29 @@ def train_pair(choice):
                 make_config(choice.settings, variant=v, num_merges=merges, vocab_size=None) for v in ("char", "byte")
             ]
             if not text.strip():
-                raise InputError("The text is empty.")
+                raise InputError(_("The text is empty."))
         except InputError as err:
-            st.warning(md_escape(str(err)) + " Paste some text above.")
+            st.warning(_("{problem} Paste some text above.").format(problem=md_escape(str(err))))
             st.stop()
-        corpus = text_corpus(text, "Training text")
+        corpus = text_corpus(text, _("Training text"))
         cfg = configs[0]
-        st.caption(
-            md_escape(
-                f"Both trained on the text above: pre-tokenizer {cfg.resolved_pretokenizer}, min frequency "
-                f"{cfg.min_frequency}, tie-break {cfg.tie_break} (from the sidebar), at most {merges:,} merges."
-            )
+        pre = cfg.resolved_pretokenizer
+        said = ngettext(
+            "Both trained on the text above: pre-tokenizer: {pretokenizer}, minimum frequency {min_freq}, "
+            "tie-break rule: {tie_break} (from the sidebar), at most {n} merge.",
+            "Both trained on the text above: pre-tokenizer: {pretokenizer}, minimum frequency {min_freq}, "
+            "tie-break rule: {tie_break} (from the sidebar), at most {n} merges.",
+            merges,
         )
+        st.caption(md_escape(said.format(pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
+                                         tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)), n=f"{merges:,}")))  # fmt: skip
     else:
         if not choice.ok:
             st.stop()  # the sidebar already says why
         corpus, cfg = choice.corpus, choice.config
         configs = [dataclasses.replace(cfg, variant=v) for v in ("char", "byte")]
-        st.caption(
-            md_escape(
-                f"Both trained on {choice.label} with the sidebar's settings (the variant setting is ignored here)."
-            )
-        )
+        said = _("Both trained on {label} with the sidebar's settings (the variant setting is ignored here).")
+        st.caption(md_escape(said.format(label=choice.label)))
     runs = training.get_runs([(corpus, c) for c in configs])
     if any(r is None for r in runs):
         st.stop()
@@ -110,7 +118,7 @@ def train_pair(choice):
 
 # ------------------------------------------------------------------------------ 1. base alphabet
 def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
-    st.subheader("1 · The starting alphabet")
+    st.subheader(_("1 · The starting alphabet"))
     used = used_bytes(byte_run)
     left, right = st.columns(2, gap="medium")
     with left:
@@ -118,29 +126,37 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
             f"<div class='bpe-card' id='bbpe-base-char'>{col_title(CHAR)}<div class='bpe-stats'>"
             + stat(
                 f"{char_run.num_base:,}",
-                "base symbols: every distinct character of the text",
+                _("base symbols: every distinct character of the text"),
                 f"data-base='{char_run.num_base}'",
             )  # fmt: skip
             + "</div>"
             + chips_html(char_run, range(char_run.num_base), mode, None, present)
-            + "<p class='bpe-muted'>A character that is not in this list can never be encoded.</p></div>"
+            + para(_("A character that is not in this list can never be encoded."))
+            + "</div>"
         )
     with right:
         st.html(
             f"<div class='bpe-card' id='bbpe-base-byte'>{col_title(BYTE)}<div class='bpe-stats'>"
-            + stat(f"{byte_run.num_base:,}", "base symbols: all byte values 0–255", f"data-base='{byte_run.num_base}'")
-            + stat(f"{len(used):,}", "of them occur in this text")
+            + stat(
+                f"{byte_run.num_base:,}", _("base symbols: all byte values 0–255"), f"data-base='{byte_run.num_base}'"
+            )
+            + stat(f"{len(used):,}", _("of them occur in this text"))
             + "</div>"
             + chips_html(byte_run, used, mode, None, present)
-            + "<p class='bpe-muted'>The bytes that occur in the text. Hatched chips are not characters on their own: "
-            "UTF-8 writes 你 as three bytes, an emoji as four.</p></div>"
+            + para(
+                _(
+                    "The bytes that occur in the text. Hatched chips are not characters on their own: UTF-8 "
+                    "writes 你 as three bytes, an emoji as four."
+                )
+            )  # fmt: skip
+            + "</div>"
         )
 
 
 # ------------------------------------------------------------------------------ 2. unseen text
 def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
-    st.subheader("2 · Text with characters it never saw")
-    st.text_input("Text to encode with both trained models", key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
+    st.subheader(_("2 · Text with characters it never saw"))
+    st.text_input(_("Text to encode with both trained models"), key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
                   on_change=persist.keep, args=("pg.bbpe.unseen",))  # fmt: skip
     unseen = cleaned(persist.kept("pg.bbpe.unseen", DEFAULT_UNSEEN))
     if not unseen.strip():
@@ -154,46 +170,57 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
     dropped = cfg.resolved_pretokenizer == "whitespace" and any(c.isspace() for c in unseen)
     left, right = st.columns(2, gap="medium")
     with left:
-        verdict = (
-            f"<span class='bpe-bad'>{esc_raw(ngettext('{n} symbol became <unk>', '{n} symbols became <unk>', n_unk).format(n=n_unk))}</span>: the model "
-            "has no token for a character it never saw, so that information is lost."
-            if n_unk
-            else "<span class='bpe-ok'>Every character was seen in training</span>: no &lt;unk&gt;."
-        )
+        if n_unk:
+            lost = ngettext(
+                "{n} symbol became <unk>: the model has no token for a character it never saw, so that "
+                "information is lost.",
+                "{n} symbols became <unk>: the model has no token for a character it never saw, so that "
+                "information is lost.",
+                n_unk,
+            ).format(n=f"{n_unk:,}")
+            verdict = f"<span class='bpe-bad'>{esc_raw(lost)}</span>"
+        else:
+            seen = _("Every character was seen in training: no <unk>.")
+            verdict = f"<span class='bpe-ok'>{esc_raw(seen)}</span>"
         st.html(
             f"<div class='bpe-card' id='bbpe-unseen-char' data-unk='{n_unk}'>{col_title(CHAR)}"
             f"<p class='bpe-note'>{verdict}</p>"
             + tokens_html(tokens_at(char_run), char_ids, mode, present, unknown=unknown_symbols(char_tok, unseen))
-            + f"<p class='bpe-muted'>{len(char_ids):,} tokens. Decoded back:</p>"
-            f"<div class='bpe-text'>{esc_raw(char_back)}</div></div>"
+            + para(
+                ngettext("{n} token. Decoded back:", "{n} tokens. Decoded back:", len(char_ids)).format(
+                    n=f"{len(char_ids):,}"
+                )
+            )  # fmt: skip
+            + f"<div class='bpe-text'>{esc_raw(char_back)}</div></div>"
         )
     with right:
         same = byte_back == unseen
         if same:
-            back = "Decoded back: exactly the input."
+            back = _("Decoded back: exactly the input.")
         elif dropped and byte_back == "".join(unseen.split()):
             same = True
-            back = (
-                "Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
-                "training and encoding)."
-            )
+            back = _("Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
+                     "training and encoding).")  # fmt: skip
         else:
-            back = "Decoded back (differs from the input):"
-        verdict = "<span class='bpe-ok'>No &lt;unk&gt;</span>: " + esc_raw(
-            ngettext(
-                "a character without a token falls back to its bytes ({n} byte token here is a piece of a "
-                "character, hatched).",
-                "a character without a token falls back to its bytes ({n} byte tokens here are pieces of a "
-                "character, hatched).",
-                n_partial,
-            ).format(n=n_partial)
+            back = _("Decoded back (differs from the input):")
+        fallback = ngettext(
+            "No <unk>: a character without a token falls back to its bytes ({n} byte token here is a piece of "
+            "a character, hatched).",
+            "No <unk>: a character without a token falls back to its bytes ({n} byte tokens here are pieces of "
+            "a character, hatched).",
+            n_partial,
         )
+        verdict = f"<span class='bpe-ok'>{esc_raw(fallback.format(n=f'{n_partial:,}'))}</span>"
         st.html(
             f"<div class='bpe-card' id='bbpe-unseen-byte' data-partial='{n_partial}' data-roundtrip='{int(same)}'>"
             f"{col_title(BYTE)}<p class='bpe-note'>{verdict}</p>"
             + tokens_html(tokens_at(byte_run), byte_ids, mode, present)
-            + f"<p class='bpe-muted'>{len(byte_ids):,} tokens. {esc_raw(back)}</p>"
-            f"<div class='bpe-text'>{esc_raw(byte_back)}</div></div>"
+            + para(
+                ngettext("{n} token. {verdict}", "{n} tokens. {verdict}", len(byte_ids)).format(
+                    n=f"{len(byte_ids):,}", verdict=back
+                )
+            )  # fmt: skip
+            + f"<div class='bpe-text'>{esc_raw(byte_back)}</div></div>"
         )
 
 
@@ -201,84 +228,84 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
 def rate_line(values: dict, steps: tuple[int, int], attr: str) -> str:
     parts = []
     for (name, ys), n in zip(values.items(), steps):
+        label = ngettext("{name}: step 0 → {n} merge", "{name}: step 0 → {n} merges", n).format(name=name, n=f"{n:,}")
         parts.append(
             f"<div><div class='bpe-big' data-{attr}='{ys[-1]:.4f}'>{ys[0]:.2f} → {ys[-1]:.2f}</div>"
-            f"<div class='bpe-big-label'>{esc_raw(name)}: step 0 → {n:,} merges</div></div>"
+            f"<div class='bpe-big-label'>{esc_raw(label)}</div></div>"
         )
     return f"<div class='bpe-stats' id='bbpe-{attr}'>{''.join(parts)}</div>"
 
 
 def rates(char_run, byte_run, present: bool) -> None:
-    st.subheader("3 · As merges grow")
+    st.subheader(_("3 · As merges grow"))
     chars, data = memo.once(char_run, "corpus_size", lambda: corpus_size(char_run))
     char_tokens, byte_tokens = char_run.series()["corpus_tokens"], byte_run.series()["corpus_tokens"]
-    per_char = {CHAR: [t / chars for t in char_tokens], BYTE: [t / chars for t in byte_tokens]}
-    per_token = {CHAR: [data / t for t in char_tokens], BYTE: [data / t for t in byte_tokens]}
+    per_char = {_(CHAR): [t / chars for t in char_tokens], _(BYTE): [t / chars for t in byte_tokens]}
+    per_token = {_(CHAR): [data / t for t in char_tokens], _(BYTE): [data / t for t in byte_tokens]}
     steps = (char_run.num_steps, byte_run.num_steps)
     left, right = st.columns(2, gap="medium")
     with left:
-        st.markdown("**Tokens per character** (fewer tokens: shorter sequences)")
+        st.markdown(_("**Tokens per character** (fewer tokens: shorter sequences)"))
         st.html(rate_line(per_char, steps, "per-char"))
-        spec = charts.lines_chart(per_char, "tokens per character", None, present, fmt=".3f")
+        spec = charts.lines_chart(per_char, _("tokens per character"), None, present, fmt=".3f")
         st.vega_lite_chart(spec, width="stretch")
     with right:
-        st.markdown("**Bytes per token** (more bytes: each token carries more text)")
+        st.markdown(_("**Bytes per token** (more bytes: each token carries more text)"))
         st.html(rate_line(per_token, steps, "per-token"))
-        st.vega_lite_chart(charts.lines_chart(per_token, "bytes per token", None, present, fmt=".3f"), width="stretch")
+        spec = charts.lines_chart(per_token, _("bytes per token"), None, present, fmt=".3f")
+        st.vega_lite_chart(spec, width="stretch")
     st.caption(
         md_escape(
-            f"The training text has {chars:,} characters in {data:,} UTF-8 bytes (whitespace the pre-tokenizer drops "
-            "is not counted). Byte-level BPE starts at one token per byte, so it spends its first merges rebuilding "
-            "characters that character-level BPE has from the start."
+            _(
+                "The training text has {chars} characters in {bytes} UTF-8 bytes (whitespace the pre-tokenizer drops "
+                "is not counted). Byte-level BPE starts at one token per byte, so it spends its first merges "
+                "rebuilding characters that character-level BPE has from the start."
+            ).format(chars=f"{chars:,}", bytes=f"{data:,}")
         )
     )
 
 
 # ------------------------------------------------------------------------------ 4. pieces of characters
 def pieces(byte_run, mode: str, present: bool) -> None:
-    st.subheader("4 · Byte-level tokens that are pieces of characters")
+    st.subheader(_("4 · Byte-level tokens that are pieces of characters"))
     n = byte_run.num_steps
     series = memo.once(byte_run, "partial_series", lambda: partial_series(byte_run))
     merged = byte_run.vocab_size_at(n) - byte_run.num_base
     partial_ids = partial_token_ids(byte_run)
     in_corpus = memo.once(byte_run, "partial_corpus", lambda: partial_corpus_tokens(byte_run, n))
+    of = _("{part} of {total}")
+    stats = stat(esc_raw(of.format(part=f"{len(partial_ids):,}", total=f"{merged:,}")),
+                 _("merged tokens are not whole characters"))  # fmt: skip
+    stats += stat(esc_raw(of.format(part=f"{in_corpus:,}", total=f"{byte_run.corpus_tokens(n):,}")),
+                  _("corpus tokens after the last merge are such pieces"))  # fmt: skip
+    shown = chips_html(byte_run, partial_ids[:SHOW_PARTIAL], mode, None, present) if partial_ids else ""
+    if not partial_ids:
+        shown = para(_("None: every merged token is whole characters."))
+    elif len(partial_ids) > SHOW_PARTIAL:
+        shown += para(_("The first {n} of them, in the order they were made.").format(n=SHOW_PARTIAL))
     left, right = st.columns([2, 3], gap="medium")
     with left:
         st.html(
             f"<div class='bpe-stats' id='bbpe-partial' data-partial='{len(partial_ids)}' data-merged='{merged}'>"
-            + stat(f"{len(partial_ids):,} of {merged:,}", "merged tokens are not whole characters")
-            + stat(
-                f"{in_corpus:,} of {byte_run.corpus_tokens(n):,}", "corpus tokens after the last merge are such pieces"
-            )
-            + "</div>"
-            + (
-                chips_html(byte_run, partial_ids[:SHOW_PARTIAL], mode, None, present)
-                if partial_ids
-                else "<p class='bpe-muted'>None: every merged token is whole characters.</p>"
-            )
-            + (
-                f"<p class='bpe-muted'>The first {SHOW_PARTIAL} of them, in the order they were made.</p>"
-                if len(partial_ids) > SHOW_PARTIAL
-                else ""
-            )  # fmt: skip
+            f"{stats}</div>{shown}"
         )
     with right:
-        spec = charts.lines_chart({"merged byte tokens that are pieces of a character": series}, "tokens", None,
-                                  present, height=200)  # fmt: skip
+        spec = charts.lines_chart({_("merged byte tokens that are pieces of a character"): series}, _("tokens"),
+                                  None, present, height=200)  # fmt: skip
         st.vega_lite_chart(spec, width="stretch")
 
 
 # ------------------------------------------------------------------------------ 5. one token when?
 def _step_cell(step) -> str:
     if step is None:
-        return "<td class='num bpe-muted'>never</td>"
+        return "<td class='num bpe-muted'>" + esc_raw(_("never")) + "</td>"
     if step == 0:
-        return "<td class='num'>0 <span class='bpe-muted'>(base)</span></td>"
+        return "<td class='num'>0 <span class='bpe-muted'>" + esc_raw(_("(base)")) + "</span></td>"
     return f"<td class='num'><b>{step:,}</b></td>"
 
 
 def one_token_when(char_run, byte_run) -> None:
-    st.subheader("5 · When does each character become one token?")
+    st.subheader(_("5 · When does each character become one token?"))
     counts = multibyte_counts(char_run)
     order = sorted(counts, key=lambda g: -counts[g])  # stable: first appearance breaks ties
     rows = []
@@ -291,28 +318,32 @@ def one_token_when(char_run, byte_run) -> None:
         )
     if not rows:
         st.info(
-            "Every character of this text is ASCII (one byte): both models have each one as a base token from step 0."
+            _(
+                "Every character of this text is ASCII (one byte): both models have each one as a base token from step 0."
+            )
         )
         return
+    head = (N_("character"), N_("code points"), N_("bytes"), N_("times in the text"),
+            N_("characters: one token at step"), N_("bytes: one token at step"))  # fmt: skip
     st.html(
-        "<table class='bpe-table' id='bbpe-first'><thead><tr><th>character</th><th>code points</th><th>bytes</th>"
-        "<th>times in the text</th><th>characters: one token at step</th><th>bytes: one token at step</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        "<table class='bpe-table' id='bbpe-first'><thead><tr>"
+        + "".join(f"<th>{esc_raw(_(h))}</th>" for h in head)
+        + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
-    more = f" Showing the {MAX_ROWS} most frequent of {len(order):,}." if len(order) > MAX_ROWS else ""
-    st.caption(
-        md_escape(
-            "Characters of two or more UTF-8 bytes, most frequent first; a character is one token from the step "
-            "whose merge put exactly it into the vocabulary (with the GPT-2 pre-tokenizer a space often stays "
-            f"attached, so ␣你 can be a token before 你 is). ASCII characters are one byte: a base token of both.{more}"
-        )
+    text = _(
+        "Characters of two or more UTF-8 bytes, most frequent first; a character is one token from the step "
+        "whose merge put exactly it into the vocabulary (with the GPT-2 pre-tokenizer a space often stays "
+        "attached, so ␣你 can be a token before 你 is). ASCII characters are one byte: a base token of both."
     )
+    if len(order) > MAX_ROWS:
+        text += " " + _("Showing the {n} most frequent of {total}.").format(n=MAX_ROWS, total=f"{len(order):,}")
+    st.caption(md_escape(text))
 
 
 # ------------------------------------------------------------------------------ 6. graphemes
 def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
-    st.subheader("6 · What you see, code points, bytes")
-    st.text_input("Characters to take apart (emoji, flags, accents...)",
+    st.subheader(_("6 · What you see, code points, bytes"))
+    st.text_input(_("Characters to take apart (emoji, flags, accents...)"),
                   key=persist.seeded("pg.bbpe.graphemes", DEFAULT_GRAPHEMES), on_change=persist.keep,
                   args=("pg.bbpe.graphemes",))  # fmt: skip
     sample = cleaned(persist.kept("pg.bbpe.graphemes", DEFAULT_GRAPHEMES), 400)
@@ -335,14 +366,16 @@ def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
         return
     st.html(
         "<table class='bpe-table' id='bbpe-graphemes'><colgroup><col style='width:7%'><col style='width:36%'>"
-        "<col style='width:5%'><col style='width:22%'><col style='width:30%'></colgroup><thead><tr><th>you see</th>"
-        "<th>code points and their UTF-8 bytes</th><th>bytes</th><th>character-level tokens</th>"
-        f"<th>byte-level tokens</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "<col style='width:5%'><col style='width:22%'><col style='width:30%'></colgroup><thead><tr>"
+        + "".join(f"<th>{esc_raw(_(h))}</th>" for h in GRAPHEME_HEAD)
+        + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
     st.caption(
-        "One thing on screen (a grapheme cluster, split with the regex module's \\X) can be several code points: "
-        "the family is three people joined by zero-width joiners (U+200D), a flag is two regional-indicator letters, "
-        "a skin tone is a modifier after the hand. UTF-8 writes each code point as 1 to 4 bytes."
+        _(
+            "One thing on screen (a grapheme cluster, split with the regex module's \\X) can be several code points: "
+            "the family is three people joined by zero-width joiners (U+200D), a flag is two regional-indicator "
+            "letters, a skin tone is a modifier after the hand. UTF-8 writes each code point as 1 to 4 bytes."
+        )
     )
 
 
@@ -351,8 +384,10 @@ mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
     st.title(_("BPE vs byte-level BPE"))
 st.caption(
-    "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE: GPT-2 and most "
-    "large language models) starts from all 256 byte values of UTF-8. Same text, same settings, two alphabets."
+    _(
+        "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE: GPT-2 and most "
+        "large language models) starts from all 256 byte values of UTF-8. Same text, same settings, two alphabets."
+    )
 )
 char_run, byte_run, cfg = train_pair(choice)
 sidebar.write_url(choice)

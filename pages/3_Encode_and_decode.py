@@ -13,7 +13,7 @@ from ui import page, persist, sidebar, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import _, ngettext
-from ui.settings import variant_title
+from ui.settings import PRE_LABELS, VARIANT_LABELS
 from ui.text import esc, esc_raw, md_escape
 
 MAX_CHARS = 20_000  # longer texts are cut (encoding is fast; drawing 20,000 chips is not)
@@ -37,20 +37,23 @@ def pick_k(choice, run) -> int:
     name = f"pg.enc.k.{persist.short_key(choice.corpus.digest, choice.config)}"
     if n > 0:
         st.slider(
-            "Use merges 1 … k (the tokenizer after step k)",
+            _("Use merges 1 … k (the tokenizer after step k)"),
             0, n, key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
-            help="Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an earlier vocabulary.",
+            help=_("Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an "
+                   "earlier vocabulary."),
         )  # fmt: skip
     k = max(0, min(n, int(persist.kept(name, n))))
     tok = tokenizer_at(run, k)
-    st.caption(
-        md_escape(
-            f"Tokenizer: {choice.label}, {variant_title(run.variant.kind, run.config).lower()}, pre-tokenizer "
-            f"{tok.pretokenizer}, merges 1–{k:,} of {n:,}, vocabulary {tok.vocab_size:,} tokens"
-            + ("" if run.variant.is_bytes else " (+ <unk> for characters it never saw)")
-            + "."
-        )
-    )
+    if run.variant.is_bytes:
+        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+                 "{vocab} tokens.")  # fmt: skip
+    else:
+        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+                 "{vocab} tokens (+ <unk> for characters it never saw).")  # fmt: skip
+    pre = tok.pretokenizer
+    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
+                                     pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}", n=f"{n:,}",
+                                     vocab=f"{tok.vocab_size:,}")))  # fmt: skip
     return k
 
 
@@ -61,29 +64,36 @@ def text_to_encode(choice, run, tok) -> str:
     default = SAMPLES.get(choice.preset.id if choice.preset else "", "")
     if not default:
         default = (" " if tok.pretokenizer == "whitespace" else "").join(run.words[:12])
-    st.text_area("Text to encode", key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=90)
+    st.text_area(
+        _("Text to encode"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=90
+    )
     try:
         text = clean_text(persist.kept(name, default))
     except InputError as err:
         st.error(md_escape(str(err)))
         st.stop()
     if len(text) > MAX_CHARS:
-        st.warning(f"The text is {len(text):,} characters; only the first {MAX_CHARS:,} are encoded here.")
+        st.warning(_("The text is {n} characters; only the first {limit} are encoded here.").format(
+            n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))  # fmt: skip
         text = text[:MAX_CHARS]
     if not text.strip():
-        st.info("Type or paste some text above to encode it.")
+        st.info(_("Type or paste some text above to encode it."))
         st.stop()
     return text
 
 
 def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:
-    st.subheader("1 · Tokens and their ids")
+    st.subheader(_("1 · Tokens and their ids"))
     ratio = len(text) / len(ids) if ids else 0.0
-    summary = f"{len(text):,} characters → {len(ids):,} tokens ({ratio:.2f} characters per token)"
+    numbers = dict(chars=f"{len(text):,}", tokens=f"{len(ids):,}", ratio=f"{ratio:.2f}", unk=f"{n_unk:,}")
     if n_unk:
-        summary += f"; {n_unk} unknown (&lt;unk&gt;: characters the training corpus never had)"
+        summary = _("{chars} characters → {tokens} tokens ({ratio} characters per token); {unk} unknown (<unk>: "
+                    "characters the training corpus never had).")  # fmt: skip
+    else:
+        summary = _("{chars} characters → {tokens} tokens ({ratio} characters per token).")
     st.html(
-        f"<p class='bpe-note' id='enc-summary' data-tokens='{len(ids)}' data-unk='{n_unk}'>{summary}.</p>"
+        f"<p class='bpe-note' id='enc-summary' data-tokens='{len(ids)}' data-unk='{n_unk}'>"
+        f"{esc_raw(summary.format(**numbers))}</p>"
         + tokens_html(src, ids, mode, present, unknown=unknown, css_id="enc-tokens")
     )
     if not present:
@@ -91,14 +101,14 @@ def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:
 
 
 def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -> None:
-    st.subheader("2 · Replay the merges, one at a time")
+    st.subheader(_("2 · Replay the merges, one at a time"))
     plan = replay_ranks(traces)
-    unit = "bytes" if run.variant.is_bytes else "characters"
     if not plan:
-        st.info(
-            f"No merge applies to this text: every word stays split into its {unit}."
-            + (" Use more merges (the slider above)." if k < run.num_steps else "")
-        )
+        if run.variant.is_bytes:
+            said = _("No merge applies to this text: every word stays split into its bytes.")
+        else:
+            said = _("No merge applies to this text: every word stays split into its characters.")
+        st.info(said + (" " + _("Use more merges (the slider above).") if k < run.num_steps else ""))
         return
     name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
     j = max(0, min(len(plan), int(persist.kept(name, 0))))
@@ -107,39 +117,53 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
         persist.put(name, max(0, min(len(plan), value)))
 
     cols = st.columns([1, 1, 1, 1, 4], vertical_alignment="center")
-    cols[0].button("⏮ Start", key="enc.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
-    cols[1].button("◀ Back", key="enc.prev", on_click=go, args=(j - 1,), disabled=j == 0, width="stretch")
-    cols[2].button("Apply ▶", key="enc.next", on_click=go, args=(j + 1,), disabled=j >= len(plan), width="stretch")
-    cols[3].button("End ⏭", key="enc.last", on_click=go, args=(len(plan),), disabled=j >= len(plan), width="stretch")
+    cols[0].button(_("⏮ Start"), key="enc.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
+    cols[1].button(_("◀ Back"), key="enc.prev", on_click=go, args=(j - 1,), disabled=j == 0, width="stretch")
+    cols[2].button(_("Apply ▶"), key="enc.next", on_click=go, args=(j + 1,), disabled=j >= len(plan), width="stretch")
+    cols[3].button(_("End ⏭"), key="enc.last", on_click=go, args=(len(plan),), disabled=j >= len(plan), width="stretch")
+    applied = ngettext("Applied {j} of {n} merge", "Applied {j} of {n} merges", len(plan))
     cols[4].html(
-        f"<div class='bpe-step-label' id='enc-replay-label' data-applied='{j}'>Applied {j} "
-        f"<span class='of'>of {len(plan)} merges</span></div>"
+        f"<div class='bpe-step-label' id='enc-replay-label' data-applied='{j}'>"
+        f"{esc_raw(applied.format(j=f'{j:,}', n=f'{len(plan):,}'))}</div>"
     )
     if j == 0:
         rank, new_token = 0, None
-        head = (
-            f"<div class='bpe-reason'>Start: every word split into its {unit}. The encoder now repeats: "
-            "<b>find the adjacent pair with the lowest merge rank</b> (learned earliest), merge all its occurrences, "
-            "until no pair has a rank.</div>"
-        )
+        if run.variant.is_bytes:
+            start = _("Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
+                      "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank.")  # fmt: skip
+        else:
+            start = _("Start: every word split into its characters. The encoder now repeats: find the adjacent pair "
+                      "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
+                      "rank.")  # fmt: skip
+        head = f"<div class='bpe-reason'>{esc_raw(start)}</div>"
     else:
         rank, left, right, token, places = plan[j - 1]
         new_token = token
+        rank_label = _("Rank {rank}:").format(rank=f"{rank:,}")
+        where = ngettext("{n} place", "{n} places", places).format(n=f"{places:,}")
         head = (
-            f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'><span class='op'>Rank {rank:,}:</span>"
+            f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'>"
+            f"<span class='op'>{esc_raw(rank_label)}</span>"
             f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
             f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
             f"{chip_html(src, token, mode, present, 'new')}"
-            f"<span class='bpe-badge chosen'>{ngettext('{n} place', '{n} places', places).format(n=places)}</span></div>"
-            f"<div class='bpe-muted'>The lowest-ranked pair left in the text: training learned it at step {rank:,}.</div>"
+            f"<span class='bpe-badge chosen'>{esc_raw(where)}"
+            "</span></div><div class='bpe-muted'>"
+            + esc_raw(
+                _("The lowest-ranked pair left in the text: training learned it at step {rank}.").format(
+                    rank=f"{rank:,}"
+                )
+            )  # fmt: skip
+            + "</div>"
         )
     now = replay_ids(traces, rank)
+    count = ngettext("{n} token.", "{n} tokens.", len(now)).format(n=f"{len(now):,}")
     st.html(
         f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
         + tokens_html(
             src, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
         )
-        + f"</div><p class='bpe-muted'>{len(now):,} tokens.</p></div>"
+        + f"</div><p class='bpe-muted'>{esc_raw(count)}</p></div>"
     )
     if present:
         return
@@ -150,15 +174,19 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
             f"<td class='pair'>{chip_html(src, left, mode)} + {chip_html(src, right, mode)} → "
             f"{chip_html(src, token, mode)}</td><td class='num'>{places}</td></tr>"
         )
-    with st.expander(f"All {len(plan)} merges this text uses, in rank order"):
+    title = ngettext("The {n} merge this text uses, in rank order", "All {n} merges this text uses, in rank order",
+                     len(plan))  # fmt: skip
+    with st.expander(title.format(n=f"{len(plan):,}")):
         st.html(
-            "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th><th>rank</th><th>merge</th>"
-            f"<th>places</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th>"
+            + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("rank"), _("merge"), _("places")))
+            + "</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
         )
 
 
 def methods_section(tok, src, text, mode, present) -> None:
-    st.subheader("3 · Merge rank vs longest match")
+    st.subheader(_("3 · Merge rank vs longest match"))
     diffs, seen = [], set()
     for piece, by_rank, longest in tok.compare_methods(text):
         if by_rank != longest and piece not in seen:
@@ -173,56 +201,74 @@ def methods_section(tok, src, text, mode, present) -> None:
                 f"<td>{tokens_html(src, by_rank, mode, present, with_ids=False, unknown=unknown)}</td>"
                 f"<td>{tokens_html(src, longest, mode, present, with_ids=False)}</td></tr>"
             )
+        if len(diffs) > MAX_DIFFS:
+            said = ngettext("{n} word of this text is split differently (the first {shown} shown):",
+                            "{n} words of this text are split differently (the first {shown} shown):", len(diffs))  # fmt: skip
+        else:
+            said = ngettext("{n} word of this text is split differently:",
+                            "{n} words of this text are split differently:", len(diffs))  # fmt: skip
+        head = (
+            _("word"),
+            _("by merge rank (GPT-2, what training did)"),
+            _("longest match first (the classic tutorial)"),
+        )
         st.html(
-            "<p class='bpe-note'>"
-            + ngettext(
-                "{n} word of this text is split differently", "{n} words of this text are split differently", len(diffs)
-            ).format(n=f"{len(diffs):,}")
-            + (f" (the first {MAX_DIFFS} shown)" if len(diffs) > MAX_DIFFS else "")
-            + ":</p><table class='bpe-table' id='enc-diffs'><thead><tr><th>word</th><th>by merge rank (GPT-2, what "
-            "training did)</th><th>longest match first (the classic tutorial)</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<p class='bpe-note'>{esc_raw(said.format(n=f'{len(diffs):,}', shown=MAX_DIFFS))}</p>"
+            "<table class='bpe-table' id='enc-diffs'><thead><tr>"
+            + "".join(f"<th>{esc_raw(h)}</th>" for h in head)
+            + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
     else:
-        st.html("<p class='bpe-note' id='enc-diffs-none'>Both methods split every word of this text the same way.</p>")
+        same = _("Both methods split every word of this text the same way.")
+        st.html(f"<p class='bpe-note' id='enc-diffs-none'>{esc_raw(same)}</p>")
     st.caption(
-        "By rank replays training: the earliest-learned pair is merged first, so a word seen in training gets its "
-        "training split. Longest match ignores the order: it takes the longest vocabulary token found in the word "
-        "(more frequent first among equals), then splits the rest the same way. On a larger corpus (try All Around "
-        "the Moon, chapter I, with 'Their last farewells') they often disagree."
+        _(
+            "By rank replays training: the earliest-learned pair is merged first, so a word seen in training gets "
+            "its training split. Longest match ignores the order: it takes the longest vocabulary token found in "
+            "the word (more frequent first among equals), then splits the rest the same way. On a larger corpus "
+            "(try All Around the Moon, chapter I, with 'Their last farewells') they often disagree."
+        )
     )
 
 
 def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -> None:
-    st.subheader("4 · Ids → text")
+    st.subheader(_("4 · Ids → text"))
     name = f"pg.enc.ids.{persist.short_key(run_key, k, text)}"
     default = " ".join(str(t) for t in ids[:2000])
-    st.text_input("Token ids (separated by spaces or commas)", key=persist.seeded(name, default),
+    st.text_input(_("Token ids (separated by spaces or commas)"), key=persist.seeded(name, default),
                   on_change=persist.keep, args=(name,))  # fmt: skip
     try:
         wanted = parse_ids(persist.kept(name, default))
         decoded = tok.decode(wanted)
     except (InputError, ValueError) as err:
-        st.error(md_escape(str(err)) + " Valid ids go from 0 to " + f"{max(tok.values):,}.")
+        st.error(_("{problem} Valid ids go from 0 to {last}.").format(problem=md_escape(str(err)),
+                                                                       last=f"{max(tok.values):,}"))  # fmt: skip
         return
     if not wanted:
-        st.info("Type some token ids above.")
+        st.info(_("Type some token ids above."))
         return
     back = ""
     if wanted == ids:
         if decoded == text:
-            back = "<span class='bpe-ok'>Exactly the text above.</span>"
+            exact = _("Exactly the text above.")
+            back = f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
         else:
             reasons = []
-            if tok.pretokenizer == "whitespace":
-                reasons.append("the whitespace pre-tokenizer drops whitespace"
-                               + (" (the end-of-word marker brings back one space between words)" if run.variant.kind == "eow" else ""))  # fmt: skip
+            if tok.pretokenizer == "whitespace" and run.variant.kind == "eow":
+                reasons.append(_("the whitespace pre-tokenizer drops whitespace (the end-of-word marker brings back "
+                                 "one space between words)"))  # fmt: skip
+            elif tok.pretokenizer == "whitespace":
+                reasons.append(_("the whitespace pre-tokenizer drops whitespace"))
             if n_unk:
-                reasons.append("&lt;unk&gt; cannot be turned back into the character it replaced")
-            back = "Not exactly the text above" + (": " + "; ".join(reasons) if reasons else "") + "."
+                reasons.append(_("<unk> cannot be turned back into the character it replaced"))
+            if reasons:
+                back = esc_raw(_("Not exactly the text above: {reasons}.").format(reasons=_("; ").join(reasons)))
+            else:
+                back = esc_raw(_("Not exactly the text above."))
+    decoded_as = ngettext("Decoded ({n} id):", "Decoded ({n} ids):", len(wanted)).format(n=f"{len(wanted):,}")
     st.html(
         tokens_html(src, wanted, mode, present, css_id="enc-decode-tokens")
-        + f"<p class='bpe-muted'>Decoded ({len(wanted):,} ids): {back}</p>"
+        + f"<p class='bpe-muted'>{esc_raw(decoded_as)} {back}</p>"
         + f"<div class='bpe-text' id='enc-decoded'>{esc_raw(decoded)}</div>"
     )
 
@@ -230,7 +276,7 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
 choice = page.start_page(_("Encode and decode"), "🔁")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("Encode & decode"))
+    st.title(_("Encode and decode"))
 run = training.get_run(choice.corpus, choice.config)
 if run is None:
     st.stop()

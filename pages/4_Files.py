@@ -15,16 +15,20 @@ from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
 from ui import memo, page, persist, sidebar, training, uploads
 from ui.chips import tokens_html
 from ui.encoding import tokenizer_at
-from ui.i18n import _
-from ui.settings import variant_title
+from ui.i18n import N_, _, ngettext, tr
+from ui.settings import PRE_LABELS, VARIANT_LABELS
 from ui.text import esc_raw, md_escape
 
 PREVIEW_LINES = 8
 DEFAULT_UPLOAD_TEXT = "Hello world! 你好 👋"
 
-TOKENIZER_JSON_PROBLEM = (
+TOKENIZER_JSON_PROBLEM = N_(
     "Hugging Face's BPE model can express byte-level BPE and the end-of-word marker attached to the last "
     "character, not this layout. Choose the Bytes variant, or end-of-word marker 'attached', in the sidebar."
+)
+MERGES_TXT_PROBLEM = N_(
+    "merges.txt puts a space between the two tokens of each merge, so it cannot hold a token that contains "
+    "whitespace. Train with the whitespace pre-tokenizer or the Bytes variant to get a merges.txt."
 )
 MIMES = {".txt": "text/plain", ".json": "application/json", ".csv": "text/csv", ".jsonl": "application/jsonl"}
 FILES = ("merges.txt", "vocab.json", "tokenizer.json", "snapshots.csv", "snapshots.jsonl")
@@ -34,7 +38,7 @@ def pick_k(choice, run) -> int:
     n = run.num_steps
     name = f"pg.files.k.{persist.short_key(choice.corpus.digest, choice.config)}"
     st.number_input(
-        f"Merges to include (0–{n:,}; the model after that step)", min_value=0, max_value=max(n, 0), step=1,
+        _("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"), min_value=0, max_value=max(n, 0), step=1,
         key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
     )  # fmt: skip
     return max(0, min(n, int(persist.kept(name, n))))
@@ -44,12 +48,11 @@ def downloads(choice, run, present: bool) -> None:
     """One row per file (what it is, its size, a download button) and a peek inside them."""
     k = pick_k(choice, run)
     tok = tokenizer_at(run, k)
-    st.caption(
-        md_escape(
-            f"{choice.label}: {variant_title(run.variant.kind, run.config).lower()}, pre-tokenizer {tok.pretokenizer}, "
-            f"merges 1–{k:,}, vocabulary {tok.vocab_size:,} tokens."
-        )
-    )
+    said = _("{label}: {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k}, vocabulary {vocab} tokens.")
+    pre = tok.pretokenizer
+    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
+                                     pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}",
+                                     vocab=f"{tok.vocab_size:,}")))  # fmt: skip
     makers = {
         "merges.txt": lambda: bfiles.merges_txt(tok),
         "vocab.json": lambda: bfiles.vocab_json(tok),
@@ -62,17 +65,18 @@ def downloads(choice, run, present: bool) -> None:
         return memo.cached(run, "file:" + name, k, makers[name])
 
     problems = {
-        "merges.txt": bfiles.merges_txt_problem(tok),
+        "merges.txt": MERGES_TXT_PROBLEM if bfiles.merges_txt_problem(tok) else None,
         "tokenizer.json": None if bfiles.tokenizer_json_supported(tok) else TOKENIZER_JSON_PROBLEM,
     }
     about = {
-        "merges.txt": "the merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)",
-        "vocab.json": "every token and its id" + ("" if run.variant.is_bytes else ", plus `<unk>`"),
-        "tokenizer.json": 'a Hugging Face `tokenizers` file: `Tokenizer.from_file("tokenizer.json")`',
-        "snapshots.csv": "the training history: one row per merge (step, pair, new token and id, count, ties, "
-        "vocabulary size, corpus tokens, stop reason)",
-        "snapshots.jsonl": "the same history as JSON lines, exactly as `python -m bpe_core train --jsonl` prints it",
-    }
+        "merges.txt": _("The merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)."),
+        "vocab.json": _("Every token and its id.") if run.variant.is_bytes else _("Every token and its id, plus `<unk>`."),
+        "tokenizer.json": _('A Hugging Face `tokenizers` file: `Tokenizer.from_file("tokenizer.json")`.'),
+        "snapshots.csv": _("The training history: one row per merge (step, pair, new token and id, count, ties, "
+                           "vocabulary size, corpus tokens, stop reason)."),
+        "snapshots.jsonl": _("The same history as JSON lines, exactly as `python -m bpe_core train --jsonl` "
+                             "prints it."),
+    }  # fmt: skip
     rows = st.container()
     shown: list[str] = []
     for name in FILES:
@@ -80,20 +84,20 @@ def downloads(choice, run, present: bool) -> None:
         c1.markdown(f"**`{name}`**")
         problem = problems.get(name)
         if problem:
-            c2.markdown(f"{about[name]}.")  # our own Markdown, no user text
-            c2.caption(md_escape(f"Not available for this model: {problem}"))
-            c3.button("Download", key=f"files.no.{name}", disabled=True, width="stretch")
+            c2.markdown(about[name])  # our own Markdown, no user text
+            c2.caption(md_escape(_("Not available for this model: {problem}").format(problem=_(problem))))
+            c3.button(_("Download"), key=f"files.no.{name}", disabled=True, width="stretch")
             continue
         text = content(name)
-        c2.markdown(f"{about[name]} · {format_size(len(text.encode('utf-8')))}")  # our own Markdown
+        c2.markdown(f"{about[name]} · {format_size(len(text.encode('utf-8')), tr())}")  # our own Markdown
         c3.download_button(
-            "Download", data=lambda name=name: content(name).encode("utf-8"), file_name=name,
+            _("Download"), data=lambda name=name: content(name).encode("utf-8"), file_name=name,
             mime=MIMES[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",
             icon=":material/download:",
         )  # fmt: skip
         shown.append(name)
     if shown and not present:
-        with st.expander("Peek inside the files (first lines)"):
+        with st.expander(_("Peek inside the files (first lines)")):
             for name, tab in zip(shown, st.tabs(shown)):
                 with tab:
                     text = content(name)
@@ -105,16 +109,18 @@ def downloads(choice, run, present: bool) -> None:
 
 def upload_and_encode(mode: str, present: bool) -> None:
     """Encode with an uploaded GPT-2-style model."""
-    st.subheader("Encode with a GPT-2-style vocab.json + merges.txt")
+    st.subheader(_("Encode with a GPT-2-style vocab.json + merges.txt"))
     st.caption(
-        "Byte-level models in GPT-2's file layout (GPT-2's own files, or the two files above from a model trained with "
-        "the Bytes variant). The text is split with the GPT-2 pre-tokenizer, then encoded by merge rank."
+        _(
+            "Byte-level models in GPT-2's file layout (GPT-2's own files, or the two files above from a model trained "
+            "with the Bytes variant). The text is split with the GPT-2 pre-tokenizer, then encoded by merge rank."
+        )
     )
     u1, u2 = st.columns(2)
     vocab_file = u1.file_uploader("vocab.json", type=["json"], key="files.up.vocab")
     merges_file = u2.file_uploader("merges.txt", type=["txt"], key="files.up.merges")
     if vocab_file is None or merges_file is None:
-        st.info("Upload both files to encode with them.")
+        st.info(_("Upload both files to encode with them."))
         return
 
     vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
@@ -122,15 +128,24 @@ def upload_and_encode(mode: str, present: bool) -> None:
     try:
         src = uploads.load_gpt2_tokens(digest, vocab_data, merges_data)
     except InputError as err:
-        st.error(md_escape(f"These files cannot be loaded: {err}"))
+        st.error(md_escape(_("These files cannot be loaded: {problem}").format(problem=err)))
         return
     up_tok = src.tok
     st.html(
         f"<p class='bpe-note' id='files-model' data-merges='{up_tok.num_merges}' data-vocab='{up_tok.vocab_size}'>"
-        f"Loaded <b>{esc_raw(vocab_file.name)}</b> + <b>{esc_raw(merges_file.name)}</b>: "
-        f"{up_tok.vocab_size:,} tokens, {up_tok.num_merges:,} merges.</p>"
+        + ngettext(
+            "Loaded {vocab} + {merges}: {tokens} tokens, {n} merge.",
+            "Loaded {vocab} + {merges}: {tokens} tokens, {n} merges.",
+            up_tok.num_merges,
+        ).format(
+            vocab=f"<b>{esc_raw(vocab_file.name)}</b>",
+            merges=f"<b>{esc_raw(merges_file.name)}</b>",
+            tokens=f"{up_tok.vocab_size:,}",
+            n=f"{up_tok.num_merges:,}",
+        )
+        + "</p>"
     )
-    st.text_area("Text to encode with the uploaded model", key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
+    st.text_area(_("Text to encode with the uploaded model"), key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
                  on_change=persist.keep, args=("pg.files.text",), height=80)  # fmt: skip
     try:
         text = clean_text(persist.kept("pg.files.text", DEFAULT_UPLOAD_TEXT))[:20_000]
@@ -139,12 +154,14 @@ def upload_and_encode(mode: str, present: bool) -> None:
         return
     ids = up_tok.encode(text)
     back = up_tok.decode(ids)
+    exact = _("Decodes back to the text exactly.")
+    counts = _("{chars} characters → {tokens} tokens.").format(chars=f"{len(text):,}", tokens=f"{len(ids):,}")
     st.html(
-        f"<p class='bpe-note'>{len(text):,} characters → {len(ids):,} tokens. "
+        f"<p class='bpe-note'>{esc_raw(counts)} "
         + (
-            "<span class='bpe-ok'>Decodes back to the text exactly.</span>"
+            f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
             if back == text
-            else "Decoding gives a different text."
+            else esc_raw(_("Decoding gives a different text."))
         )
         + "</p>"
         + tokens_html(src, ids, mode, present, css_id="files-tokens")
@@ -157,11 +174,11 @@ choice = page.start_page(_("Files"), "💾")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
     st.title(_("Files"))
-st.subheader("Download the model trained here")
+st.subheader(_("Download the model trained here"))
 run = training.get_run(choice.corpus, choice.config)
 if run is not None:
     sidebar.write_url(choice)
     downloads(choice, run, present)
 else:
-    st.info("Choose a usable corpus in the sidebar to download its model.")
+    st.info(_("Choose a usable corpus in the sidebar to download its model."))
 upload_and_encode(mode, present)

@@ -1,199 +1,400 @@
-"""How BPE works: the rules the trainer follows, taken from ``bpe_core`` itself (the trainer's module
-docstring and ``RULES``: no second copy written here), small examples computed live, and the sources."""
+"""How BPE works, for learners: the algorithm in plain steps, the textbook example computed live by ``bpe_core``
+(its first merges up close), overlapping pairs, tie-break rules, when training stops, byte-level BPE and Chinese,
+sources; code names (settings, the trainer's documented rules, the reference trainer) only "For developers"."""
+
+from __future__ import annotations
 
 import importlib
 import inspect
 import re
+from dataclasses import replace
 
 import streamlit as st
 
-from bpe_core import RULES, TrainConfig
-from ui import page, sidebar, training
-from ui.chips import chip_html, token_label
-from ui.corpus import words_corpus
-from ui.explain import merge_reason, rules_html, stop_reason_text
-from ui.i18n import _
+from bpe_core import RULES, TrainConfig, corpus_words, train
+from bpe_core.i18n import format_number
+from ui import training
+from ui.chips import chip_html
+from ui.explain import merge_reason, stop_reason_text
+from ui.i18n import N_, _, current_language, join_list, ngettext
+from ui.page import start_page
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
-from ui.text import esc, esc_raw
+from ui.sidebar import write_url
+from ui.text import esc_raw
 
-# The modules (bpe_core re-exports a function named `pretokenize`, which hides the module attribute).
+TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
+SHOWN_MERGES = 5
+OVERLAP = {"aaa": 1, "aaaa": 1}
+GAGE = {"aaabdaaabac": 1}
+# Three anagrams: e+a, a+t and t+e each occur twice, and each tie-break rule picks a different one.
+TIE_TEXT = "eat tea ate"
+TIE_RULES = {
+    "first-seen": (N_("First seen"), N_("the tied pair that appears first in the corpus")),
+    "hf": (
+        N_("Hugging Face order"),
+        N_("the tied pair whose symbols come first when symbols are numbered by code point"),
+    ),
+    "lexical": (N_("Dictionary order"), N_("the tied pair that comes last in dictionary order")),
+}
+# The byte-level example in the script the reader reads (every character here is 3 UTF-8 bytes either way).
+CHINESE_TEXT = {"zh-Hant": "我們 你們 他們 你們好 你好"}
+CHINESE_TEXT_DEFAULT = "我们 你们 他们 你们好 你好"
+UTF8_EXAMPLES = ("a", "é", "你", "😀")
+# bpe_core re-exports a function named `pretokenize`, which hides the module attribute.
 TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
 PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
-TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
-OVERLAP = {"aaa": 1, "aaaa": 1}
-
-choice = page.start_page(_("How BPE works"), "📖")
-present = choice.display.presentation
-mode = choice.display.byte_mode
-if not present:
-    st.title(_("How BPE works"))
-sidebar.write_url(choice)
 
 
-def doc_markdown(doc: str) -> str:
-    """A bpe_core docstring as Markdown: Sphinx roles (:data:`RULES`) become code."""
-    return re.sub(r":\w+:`~?([^`]+)`", r"`\1`", inspect.cleandoc(doc or ""))
+def textbook_config(tie_break: str = "first-seen", num_merges: int | None = SHOWN_MERGES) -> TrainConfig:
+    """The textbook settings: characters + end-of-word marker, split at whitespace, minimum frequency 2."""
+    return TrainConfig(
+        variant="eow", pretokenizer="whitespace", num_merges=num_merges, min_frequency=2, tie_break=tie_break
+    )
 
 
-def section(doc: str, start: str, stop: str | None) -> str:
-    """The part of a docstring from the line starting with ``start`` up to the one starting with ``stop``."""
-    lines = doc_markdown(doc).splitlines()
+def num(n: int) -> str:
+    """``n`` formatted for the interface language."""
+    return format_number(n, current_language())
+
+
+def pair_text(run, left: int, right: int) -> str:
+    """A pair as ``left + right`` (token text; tokens are data, never translated)."""
+    return f"{run.token_text(left)} + {run.token_text(right)}"
+
+
+def doc_section(doc: str, start: str, stop: str | None = None) -> str:
+    """The part of a ``bpe_core`` docstring (as Markdown: Sphinx roles become code) from the line starting
+    with ``start`` up to the one starting with ``stop`` (or the end)."""
+    lines = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", inspect.cleandoc(doc or "")).splitlines()
     begin = next((i for i, line in enumerate(lines) if line.startswith(start)), 0)
     end = next((i for i, line in enumerate(lines) if stop and i > begin and line.startswith(stop)), len(lines))
     return "\n".join(lines[begin:end]).strip()
 
 
-def textbook_config(**changes) -> TrainConfig:
-    """The textbook preset's settings (so the worked example shares the stepper's cached run)."""
-    base = dict(variant="eow", pretokenizer="whitespace", num_merges=10, min_frequency=2, tie_break="first-seen",
-                eow_style="separate", eow_marker="</w>")  # fmt: skip
-    base.update(changes)
-    return TrainConfig(**base)
-
-
-st.markdown(
-    "Byte-Pair Encoding learns a vocabulary by **counting adjacent pairs of symbols and merging the most frequent "
-    "pair into a new symbol, again and again**. Each merge is remembered with its rank; encoding new text "
-    "replays the merges in that order. Below are the exact rules this app's trainer follows, then small examples "
-    "computed live by the same code."
-)
-
-# ------------------------------------------------------------------------------ the rules
-st.header("The rules")
-st.caption("From the trainer's own documentation (bpe_core/trainer.py), the text the tests hold the code to.")
-st.markdown(section(TRAINER_DOC, "1. ", "The loop is incremental"))
-with st.expander("How the trainer stays fast"):
-    st.markdown(section(TRAINER_DOC, "The loop is incremental", None))
-left, right = st.columns(2, gap="large")
-with left:
-    st.subheader("Variants: what the symbols are")
-    st.markdown(section(VARIANTS_DOC, "* ", "Token values are"))
-with right:
-    st.subheader("Pre-tokenizers: where merges stop")
-    st.markdown(section(PRETOKENIZE_DOC, "* ", None))
-
-# ------------------------------------------------------------------------------ worked example
-st.header("A worked example")
-words_html = ", ".join(f"{esc(w)} ({f})" for w, f in TEXTBOOK.items())
-st.html(
-    f"<p class='bpe-note'>The corpus of Sennrich et al. (2016): {words_html}, with the end-of-word symbol "
-    "&lt;/w&gt;. Each word is split into characters + &lt;/w&gt;; every pair is counted, weighted by the word's "
-    "frequency.</p>"
-)
-textbook = words_corpus(TEXTBOOK, "Textbook corpus")
-runs = training.get_runs(
-    [
-        (textbook, textbook_config()),
-        (words_corpus(OVERLAP, "aaa, aaaa"), TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1,
-                                                          min_frequency=1)),
-        *[(textbook, textbook_config(tie_break=t, num_merges=1)) for t in ("hf", "lexical")],
-        (textbook, textbook_config(num_merges=None)),
-        (words_corpus({"aaabdaaabac": 1}, "aaabdaaabac"),
-         TrainConfig(variant="byte", pretokenizer="none", min_frequency=2)),
-    ]
-)  # fmt: skip
-if any(r is None for r in runs):
-    st.stop()
-example, overlap, tie_hf, tie_lexical, stop_textbook, stop_gage = runs
-
-for step in (1, 2, 3):
-    snap = example.snapshot(step)
-    st.subheader(f"Merge {step}")
-    c1, c2 = st.columns([2, 3], gap="medium")
-    with c1:
-        st.html(f"<div id='how-merge-{step}'>" + pair_table_html(example, step, mode, present, limit=6) + "</div>")
-    with c2:
-        st.html(
-            "<div class='bpe-card'>"
-            + merge_line_html(example, step, mode, present)
-            + f"<div class='bpe-reason'>{esc_raw(merge_reason(example, step, mode))}</div></div>"
-            + corpus_table_html(example, step, mode, present, limit=4)
+def intro() -> None:
+    st.title(_("How BPE works"))
+    st.markdown(
+        _(
+            "Byte-Pair Encoding (BPE) builds a vocabulary of subwords from a corpus: it counts which two symbols "
+            "stand next to each other most often, merges them into one new symbol, and repeats. Everything on this "
+            "page is computed now by the same code as the rest of the app."
         )
-st.caption(
-    "Computed now by bpe_core on the textbook corpus (the first three of the 'Textbook: low, lower, newest, widest' "
-    "preset's merges; the stepper shows all ten)."
-)
-
-# ------------------------------------------------------------------------------ overlaps and ties
-st.header("Overlaps and ties")
-snap = overlap.snapshot(1)
-st.subheader("Overlapping pairs: a a a")
-st.html(
-    "<p class='bpe-note'>Corpus: aaa (once) and aaaa (once). "
-    f"Counting: <b>a + a occurs {snap.count} times</b>: aaa holds two overlapping windows (a a)a and a(a a), aaaa "
-    f"holds three. Applying: the merge rewrites only <b>{snap.occurrences} places</b>, left to right without "
-    "overlap, so aaa becomes aa a and aaaa becomes aa aa.</p>"
-    f"<div class='bpe-card' id='how-overlap' data-count='{snap.count}' data-places='{snap.occurrences}'>"
-    + merge_line_html(overlap, 1, mode, present)
-    + "</div>"
-    + corpus_table_html(overlap, 1, mode, present, limit=4)
-    + f"<p class='bpe-muted'>{esc_raw(RULES['counting'])} {esc_raw(RULES['applying'])}</p>"
-)
-
-st.subheader("Ties: three pairs at count 9")
-first = example.snapshot(1)
-tied = ", ".join(f"{token_label(example, a, mode)} + {token_label(example, b, mode)}" for a, b in first.tied)
-rows = []
-for rule, run in (("first-seen", example), ("hf", tie_hf), ("lexical", tie_lexical)):
-    s = run.snapshot(1)
-    rows.append(
-        f"<tr data-rule='{rule}'><td><b>{rule}</b></td><td class='pair'>{chip_html(run, s.left, mode, present)} + "
-        f"{chip_html(run, s.right, mode, present)}</td><td>{esc_raw(RULES[rule])}</td></tr>"
     )
-st.html(
-    f"<p class='bpe-note'>In the textbook corpus the first merge has {first.ties} pairs tied at {first.count}: "
-    f"{esc_raw(tied)}. Which one wins depends on the tie-break rule (the sidebar's 'Tie-break rule'):</p>"
-    "<table class='bpe-table' id='how-ties'><thead><tr><th>rule</th><th>first merge</th><th>why</th></tr></thead>"
-    f"<tbody>{''.join(rows)}</tbody></table>"
-)
 
-st.subheader("When training stops")
-st.html(
-    f"<p class='bpe-note'>{esc_raw(RULES['stopping'])}</p><ul class='bpe-note'>"
-    f"<li>The textbook corpus with no merge limit: {stop_textbook.num_steps} merges, then "
-    f"<b>{esc_raw(stop_textbook.stop_reason)}</b>: {esc_raw(stop_reason_text(stop_textbook))}</li>"
-    f"<li>aaabdaaabac as bytes (the Wikipedia example after Gage) with minimum frequency 2: {stop_gage.num_steps} merges, then "
-    f"<b>{esc_raw(stop_gage.stop_reason)}</b>: {esc_raw(stop_reason_text(stop_gage))}</li></ul>"
-    f"<p class='bpe-muted'>{esc_raw(RULES['tokens'])}</p>"
-)
 
-# ------------------------------------------------------------------------------ your corpus
-if choice.ok:
-    run = training.get_run(choice.corpus, choice.config)
-    if run is not None and run.num_steps:
-        st.header("Your corpus")
-        st.html(
-            f"<p class='bpe-muted'>{esc_raw(choice.label)}, with the sidebar's settings:</p><div class='bpe-card'>"
-            + merge_line_html(run, 1, mode, present)
-            + f"<div class='bpe-reason'>{esc_raw(merge_reason(run, 1, mode))}</div></div>"
-            + rules_html(run)
+def algorithm() -> None:
+    st.header(_("The algorithm in five steps"))
+    steps = (
+        _("Split every word of the corpus into characters, and put the end-of-word marker </w> after each word."),
+        _("Count every pair of adjacent symbols, weighted by how often its word occurs in the corpus."),
+        _("Merge the most frequent pair into one new symbol everywhere, and add the new symbol to the vocabulary."),
+        _("Repeat from step 2 until you have made the number of merges you want, or no pair occurs twice."),
+        _("To encode new text, split it the same way and apply the learned merges in the order they were learned."),
+    )
+    st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(steps, 1)))
+
+
+def worked_example(run) -> None:
+    st.header(_("The textbook example, computed now"))
+    st.markdown(
+        _(
+            "The corpus of Sennrich et al. (2016) is four words, each with how often it occurs: "
+            "low 5 times, lower 2 times, newest 6 times and widest 3 times."
         )
+    )
+    merges = []
+    for step in range(1, run.num_steps + 1):
+        snap = run.snapshot(step)
+        merges.append({_("Step"): num(step), _("Pair"): pair_text(run, snap.left, snap.right),
+                       _("New token"): run.token_text(snap.token), _("Frequency"): num(snap.count)})  # fmt: skip
+    st.subheader(ngettext("The first merge", "The first {n} merges", len(merges)).format(n=num(len(merges))))
+    st.table(merges, hide_index=True)
+    first = run.snapshot(1)
+    per_word = {word: freq * sum(1 for x, y in zip(before, before[1:]) if (x, y) == (first.left, first.right))
+                for _idx, word, freq, before, _after in run.changed_words(1)}  # fmt: skip
+    others = [pair_text(run, a, b) for a, b in first.tied if (a, b) != (first.left, first.right)]
+    st.markdown(
+        ngettext(
+            "Step 1: {pair} occurs {in_newest} times in newest and {in_widest} times in widest, {count} times in "
+            "all. {n} other pair occurs {count} times too ({others}), so the tie-break rule decides which one is "
+            "merged (see below).",
+            "Step 1: {pair} occurs {in_newest} times in newest and {in_widest} times in widest, {count} times in "
+            "all. {n} other pairs occur {count} times too ({others}), so the tie-break rule decides which one is "
+            "merged (see below).",
+            len(others),
+        ).format(
+            pair=pair_text(run, first.left, first.right),
+            in_newest=num(per_word.get("newest", 0)),
+            in_widest=num(per_word.get("widest", 0)),
+            count=num(first.count),
+            n=num(len(others)),
+            others=join_list(others),
+        )  # fmt: skip
+    )
+    rows = []
+    after = ngettext("After {n} merge", "After {n} merges", run.num_steps).format(n=num(run.num_steps))
+    for row in run.corpus_view(run.num_steps, limit=len(TEXTBOOK)):
+        before = run.corpus_view(0, offset=row.index, limit=1)[0].tokens
+        rows.append({_("Word"): row.word, _("Frequency"): num(row.freq),
+                     _("Before training"): " ".join(run.token_text(t) for t in before),
+                     after: " ".join(run.token_text(t) for t in row.tokens)})  # fmt: skip
+    st.subheader(_("How the words are split"))
+    st.table(rows, hide_index=True)
 
-# ------------------------------------------------------------------------------ sources
-st.header("Sources")
-st.markdown(
-    """
-- **Philip Gage (1994).** "A New Algorithm for Data Compression." *The C Users Journal* 12(2), 23–38.
-  [Article](http://www.pennelynn.com/Documents/CUJ/HTML/94HTML/19940045.HTM). Byte pair encoding as a
-  compression scheme: replace the most frequent pair of bytes by an unused byte, repeat.
-- **Rico Sennrich, Barry Haddow and Alexandra Birch (2016).** "Neural Machine Translation of Rare Words with
-  Subword Units." *Proceedings of ACL 2016*, 1715–1725.
-  [ACL Anthology](https://aclanthology.org/P16-1162/) · [arXiv:1508.07909](https://arxiv.org/abs/1508.07909).
-  BPE over characters with an end-of-word symbol, learned on word frequencies: the `</w>` variant.
-- **Alec Radford, Jeffrey Wu, Rewon Child, David Luan, Dario Amodei and Ilya Sutskever (2019).** "Language Models
-  are Unsupervised Multitask Learners" (the GPT-2 paper), OpenAI.
-  [PDF](https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf) ·
-  [code](https://github.com/openai/gpt-2/blob/master/src/encoder.py). Byte-level BPE: 256 byte symbols, a regex
-  pre-tokenizer, no unknown token.
 
-**Reference implementations the trainer is tested against** (`tests/`):
-[tiktoken](https://github.com/openai/tiktoken/blob/main/tiktoken/_educational.py)'s `_educational` trainer
-(byte-level, first-seen ties),
-[Hugging Face tokenizers](https://github.com/huggingface/tokenizers) (`BpeTrainer`, hf ties; our `tokenizer.json`
-files load in it and encode to the same ids),
-[subword-nmt](https://github.com/rsennrich/subword-nmt)'s `learn_bpe` (end-of-word attached, lexical ties), and
-[minbpe](https://github.com/karpathy/minbpe)'s worked example `aaabdaaabac`.
-"""
-)
+def up_close(run, mode: str, present: bool) -> None:
+    """The first merges with every pair count before them, the chosen pair and the words it changed."""
+    st.subheader(_("The first three merges up close"))
+    st.caption(_("Left: every pair and how often it occurs just before the merge. Right: the pair chosen, why, "
+                 "and the words it changed."))  # fmt: skip
+    for step in range(1, min(3, run.num_steps) + 1):
+        left, right = st.columns([2, 3], gap="medium")
+        with left:
+            st.html(f"<div id='how-merge-{step}'>{pair_table_html(run, step, mode, present, limit=6)}</div>")
+        with right:
+            st.html(
+                f"<div class='bpe-card'>{merge_line_html(run, step, mode, present)}"
+                f"<div class='bpe-reason'>{esc_raw(merge_reason(run, step, mode))}</div></div>"
+                + corpus_table_html(run, step, mode, present, limit=4)
+            )
+
+
+def overlaps(mode: str, present: bool) -> None:
+    st.header(_("Overlapping pairs: a a a"))
+    run = train(OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
+    snap = run.snapshot(1)
+    st.markdown(
+        _(
+            "Take a corpus of two words, aaa and aaaa, once each. When pairs are counted, every window counts, "
+            "even when windows overlap: aaa holds a + a twice, (a a) a and a (a a), and aaaa three times, so "
+            "a + a occurs {count} times. When the merge is applied, it goes through each word from left to right "
+            "and never reuses a symbol it has just merged: it rewrites only {places} places, so aaa becomes aa a "
+            "and aaaa becomes aa aa."
+        ).format(count=num(snap.count), places=num(snap.occurrences))
+    )
+    st.html(
+        f"<div class='bpe-card' id='how-overlap' data-count='{snap.count}' data-places='{snap.occurrences}'>"
+        f"{merge_line_html(run, 1, mode, present)}</div>" + corpus_table_html(run, 1, mode, present, limit=4)
+    )
+
+
+def tie_rules(mode: str, present: bool) -> None:
+    st.header(_("When the tie-break rule matters"))
+    st.markdown(
+        _(
+            "Often two or more pairs share the highest count: they are tied, and only one can be merged at this "
+            "step. The tie-break rule picks it. The rules agree whenever there is no tie, so on a large corpus "
+            "they give almost the same vocabulary; on a small corpus one different choice changes every later step."
+        )
+    )
+    base = TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=2)
+    words = corpus_words(TIE_TEXT, base)
+    rows = []
+    for rule, (name, why) in TIE_RULES.items():
+        run = train(words, replace(base, tie_break=rule))
+        snap = run.snapshot(1)
+        rows.append({_("Rule"): _(name), _("First merge"): pair_text(run, snap.left, snap.right), _("Why"): _(why)})
+    st.markdown(
+        _(
+            "In the corpus “{text}”, the pairs e + a, a + t and t + e each occur {count} times. Each rule merges a different one:"
+        ).format(text=TIE_TEXT, count=num(snap.count))
+    )
+    st.table(rows, hide_index=True)
+    runs = {rule: train(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
+    steps = range(1, min(3, *(r.num_steps for r in runs.values())) + 1)
+    merge_n, rule_head = _("Merge {n}"), _("Rule")
+    head = "".join(f"<th>{esc_raw(merge_n.format(n=num(s)))}</th>" for s in steps)
+    body = []
+    for rule, (name, _why) in TIE_RULES.items():
+        r = runs[rule]
+        cells = "".join(
+            f"<td class='pair' data-step='{s}'>{chip_html(r, r.snapshot(s).left, mode, present)} + "
+            f"{chip_html(r, r.snapshot(s).right, mode, present)}</td>"
+            for s in steps
+        )
+        body.append(f"<tr data-rule='{rule}'><td><b>{esc_raw(_(name))}</b></td>{cells}</tr>")
+    st.markdown(_("The textbook example under each rule: after the first tie, the merges go different ways."))
+    st.html(
+        f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(rule_head)}</th>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+    st.caption(
+        _(
+            "To compare with other software, use its rule: tiktoken's and minbpe's trainers take the first seen "
+            "pair, Hugging Face tokenizers its own order, subword-nmt dictionary order."
+        )
+    )
+
+
+def stopping() -> list:
+    """When training stops, on two examples; returns their runs (the developers' part names their codes)."""
+    st.header(_("When training stops"))
+    st.markdown(
+        _(
+            "Training stops after the number of merges you asked for, when the vocabulary reaches the size you "
+            "asked for, when the most frequent pair occurs fewer times than the minimum frequency, or when no pair "
+            "is left."
+        )
+    )
+    textbook = train(TEXTBOOK, textbook_config(num_merges=None))
+    gage = train(GAGE, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2))
+    items = (
+        ngettext("The textbook corpus with no limit on the merges: {n} merge, then: {reason}",
+                 "The textbook corpus with no limit on the merges: {n} merges, then: {reason}",
+                 textbook.num_steps).format(n=num(textbook.num_steps), reason=stop_reason_text(textbook)),
+        ngettext("aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merge, then: {reason}",
+                 "aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merges, then: {reason}",
+                 gage.num_steps).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
+    )  # fmt: skip
+    st.html(f"<ul class='bpe-note' id='how-stop'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
+    return [textbook, gage]
+
+
+def byte_level() -> None:
+    st.header(_("Byte-level BPE and Chinese"))
+    st.markdown(
+        _(
+            "Character BPE starts from the characters of the corpus. A Chinese corpus holds thousands of different "
+            "characters, and a character never seen in training is not in the vocabulary (OOV). Byte-level BPE "
+            "(BBPE) starts instead from the 256 possible byte values: any text is a sequence of UTF-8 bytes, so "
+            "nothing is ever missing from its vocabulary."
+        )
+    )
+    rows = []
+    for char in UTF8_EXAMPLES:
+        data = char.encode("utf-8")
+        rows.append({_("Character"): char, _("Code point"): f"U+{ord(char):04X}",
+                     _("UTF-8 bytes"): data.hex(" "), _("Bytes"): num(len(data))})  # fmt: skip
+    st.table(rows, hide_index=True)
+    char = "你"
+    bits = f"{ord(char):016b}"
+    data = char.encode("utf-8")
+    st.markdown(
+        _(
+            "Why three bytes? UTF-8 writes a code point from U+0800 to U+FFFF, where almost all Chinese characters "
+            "are, with three bytes shaped 1110xxxx 10xxxxxx 10xxxxxx: the 16 bits of the code point fill the x's. "
+            "{char} is {code}, in bits {bits}, so its bytes are {bytes}."
+        ).format(
+            char=char,
+            code=f"U+{ord(char):04X}",
+            bits=f"{bits[:4]} {bits[4:10]} {bits[10:]}",
+            bytes=" ".join(f"{b:08b}" for b in data) + f" = {data.hex(' ')}",
+        )  # fmt: skip
+    )
+    text = CHINESE_TEXT.get(current_language(), CHINESE_TEXT_DEFAULT)
+    cfg = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=SHOWN_MERGES, min_frequency=2)
+    run = train(corpus_words(text, cfg), cfg)
+    hexes = lambda token: bytes.fromhex(run.token_hex(token)).hex(" ")  # noqa: E731  e4bda0 -> e4 bd a0
+    rows = []
+    for step in range(1, run.num_steps + 1):
+        snap = run.snapshot(step)
+        whole = not run.is_partial(snap.token)
+        rows.append({_("Step"): num(step),
+                     _("Pair (bytes)"): hexes(snap.left) + " + " + hexes(snap.right),
+                     _("New token (bytes)"): hexes(snap.token),
+                     _("As text"): run.token_text(snap.token) if whole else "—", _("Frequency"): num(snap.count)})  # fmt: skip
+    st.markdown(
+        _(
+            "Byte-level BPE on “{text}”: the first merges glue the bytes of frequent characters back together. "
+            "Until then a token may hold only part of a character, which cannot be shown as text (—)."
+        ).format(text=text)
+    )
+    st.table(rows, hide_index=True)
+
+
+def your_corpus(choice, mode: str, present: bool) -> None:
+    """The first merge of the sidebar's corpus, with the sidebar's settings."""
+    if not choice.ok:
+        return
+    run = training.get_run(choice.corpus, choice.config)
+    if run is None or not run.num_steps:
+        return
+    st.header(_("Your corpus"))
+    first = _("The first merge of {label}, with the settings of the sidebar:")
+    st.html(
+        f"<p class='bpe-muted'>{esc_raw(first.format(label=choice.label))}</p>"
+        f"<div class='bpe-card'>{merge_line_html(run, 1, mode, present)}"
+        f"<div class='bpe-reason'>{esc_raw(merge_reason(run, 1, mode))}</div></div>"
+    )
+
+
+def sources() -> None:
+    st.header(_("Sources"))
+    items = (
+        (
+            'Philip Gage (1994). "A New Algorithm for Data Compression." *The C Users Journal* 12(2), 23–38. '
+            "[Article](http://www.pennelynn.com/Documents/CUJ/HTML/94HTML/19940045.HTM)",
+            _("Byte pair encoding as compression: replace the most frequent pair of bytes by an unused byte, repeat."),
+        ),
+        (
+            'Rico Sennrich, Barry Haddow, Alexandra Birch (2016). "Neural Machine Translation of Rare Words with '
+            'Subword Units." *ACL 2016*, 1715–1725. [ACL Anthology](https://aclanthology.org/P16-1162/) · '
+            "[arXiv:1508.07909](https://arxiv.org/abs/1508.07909)",
+            _("BPE on characters with an end-of-word marker, learned from word frequencies: the textbook example."),
+        ),
+        (
+            "Alec Radford, Jeffrey Wu, Rewon Child, David Luan, Dario Amodei, Ilya Sutskever (2019). "
+            '"Language Models are Unsupervised Multitask Learners." OpenAI. '
+            "[PDF](https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf)"
+            " · [code](https://github.com/openai/gpt-2/blob/master/src/encoder.py)",
+            _("Byte-level BPE (GPT-2): 256 byte values as base symbols, a regular expression as pre-tokenizer."),
+        ),
+    )
+    st.markdown("\n".join(f"- {cite}  \n  {about}" for cite, about in items))
+
+
+def for_developers(stopped: list) -> None:
+    with st.expander(_("For developers: code names and the reference trainer")):
+        st.markdown(
+            _(
+                'In the code: the settings are `bpe_core.TrainConfig` (`variant="eow"`, `tie_break="first-seen"`, '
+                '`"hf"` or `"lexical"`, `min_frequency=2`); `bpe_core.train` runs the fast trainer of '
+                "`bpe_core.trainer`, which the tests compare with a short, readable reference trainer."
+            )
+        )
+        st.markdown(_("The trainer's rules, from its own documentation (`bpe_core/trainer.py`, in English):"))
+        docs = (doc_section(TRAINER_DOC, "1. "), doc_section(VARIANTS_DOC, "* ", "Token values are"),
+                doc_section(PRETOKENIZE_DOC, "* "))  # fmt: skip
+        st.markdown("\n\n".join(docs))
+        st.markdown(_("The same rules in one sentence each (`bpe_core.RULES`):"))
+        rules = "".join(f"<li><code>{esc_raw(key)}</code>: {esc_raw(_(text))}</li>" for key, text in RULES.items())
+        codes = "".join(f"<li><code>{esc_raw(r.stop_reason or '')}</code></li>" for r in stopped)
+        st.html(
+            f"<ul class='bpe-muted' id='how-rules'>{rules}</ul><ul class='bpe-muted' id='how-stop-codes'>{codes}</ul>"
+        )
+        st.markdown(
+            _("Reference implementations the trainer is tested against (`tests/`):")
+            + "\n"
+            + "\n- [tiktoken](https://github.com/openai/tiktoken/blob/main/tiktoken/_educational.py) `_educational`: "
+            + _("byte-level, first seen ties")
+            + "\n- [Hugging Face tokenizers](https://github.com/huggingface/tokenizers) `BpeTrainer`: "
+            + _("Hugging Face order for ties; our tokenizer.json files load in it and encode to the same ids")
+            + "\n- [subword-nmt](https://github.com/rsennrich/subword-nmt) `learn_bpe`: "
+            + _("end-of-word marker attached, dictionary order for ties")
+            + "\n- [minbpe](https://github.com/karpathy/minbpe): "
+            + _("the worked example aaabdaaabac")
+        )
+        st.code(inspect.getsource(importlib.import_module("bpe_core.reference")), language="python")
+
+
+def main() -> None:
+    choice = start_page(_("How BPE works"), "📖")
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    textbook = train(TEXTBOOK, textbook_config())
+    intro()
+    algorithm()
+    worked_example(textbook)
+    up_close(textbook, mode, present)
+    overlaps(mode, present)
+    tie_rules(mode, present)
+    stopped = stopping()
+    byte_level()
+    your_corpus(choice, mode, present)
+    sources()
+    for_developers(stopped)
+    write_url(choice)
+
+
+main()

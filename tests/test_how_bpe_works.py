@@ -1,4 +1,4 @@
-"""The learner page pages/how_bpe_works.py through AppTest, in every interface language: the numbers
+"""The How BPE works page (pages/5_How_BPE_works.py) through AppTest, in every interface language: the numbers
 it shows are bpe_core's, and a Chinese page shows no English message of the catalog."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bpe_core.i18n import LANGUAGES, catalog_path, translations
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")
-PAGE = "pages/how_bpe_works.py"
+PAGE = "pages/5_How_BPE_works.py"
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 STEP1 = {
     "en": "Step 1: e + s occurs 6 times in newest and 3 times in widest, 9 times in all. 2 other pairs occur 9 "
@@ -73,7 +73,7 @@ def test_page_shows_the_textbook_merges_computed_by_bpe_core(lang):
     # The three tie-break rules pick three different first merges on "eat tea ate".
     ties = at.table[2].value
     assert len(set(ties.iloc[:, 1])) == 3
-    utf8 = at.table[4].value
+    utf8 = at.table[3].value
     row = utf8[utf8.iloc[:, 0] == "你"].iloc[0]
     assert (row.iloc[2], row.iloc[3]) == ("e4 bd a0", "3")
 

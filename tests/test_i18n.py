@@ -29,7 +29,7 @@ EXTRACT_PATHS: tuple[str, ...] | None = (
     "bpe_core/i18n.py",
     "ui/i18n.py",
     "ui/glossary.py",
-    "pages/how_bpe_works.py",
+    "pages/5_How_BPE_works.py",
     "pages/6_Glossary.py",
 )
 CHINESE = ("zh-Hans", "zh-Hant")
@@ -68,7 +68,7 @@ def test_extraction_finds_the_messages():
     messages = extracted()
     files = {path for path, _m, _c in messages}
     # Every listed file that holds messages is seen (a broken babel.cfg would find none).
-    assert {"ui/glossary.py", "pages/how_bpe_works.py", "pages/6_Glossary.py", "ui/i18n.py"} <= files
+    assert {"ui/glossary.py", "pages/5_How_BPE_works.py", "pages/6_Glossary.py", "ui/i18n.py"} <= files
     ids = {m for _p, m, _c in messages}
     assert "How BPE works" in ids
     assert ("The first merge", "The first {n} merges") in ids  # ngettext
@@ -218,13 +218,13 @@ def test_language_picker_url_and_page_switch():
     picker.set_value("zh-Hant").run()
     assert at.title[0].value == "術語表"
     # The session keeps the language when the URL loses it (page switch), and writes it back to the URL.
-    at = _page(at, "pages/how_bpe_works.py")
+    at = _page(at, "pages/5_How_BPE_works.py")
     assert at.title[0].value == "BPE 的工作原理"
     assert at.sidebar.selectbox(key="w.i18n.lang").value == "zh-Hant"
     # A ?lang= in the URL wins over the session's language, and is remembered.
     at = _page(at, "pages/6_Glossary.py", lang="zh-Hans")
     assert at.title[0].value == "术语表"
-    at = _page(at, "pages/how_bpe_works.py")
+    at = _page(at, "pages/5_How_BPE_works.py")
     assert at.title[0].value == "BPE 的工作原理"
     at = _page(at, "pages/6_Glossary.py", lang="bogus")  # not a language: the session's stays
     assert at.title[0].value == "术语表"

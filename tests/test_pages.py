@@ -378,7 +378,7 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
     at = open_page("how")
     no_exception(at)
     markdown = " ".join(m.value for m in at.markdown)
-    # The rules come from the trainer's own docstring and RULES, not a copy.
+    # The rules come from the trainer's own docstring and RULES, not a copy (in the developers' part).
     trainer_doc = __import__("importlib").import_module("bpe_core.trainer").__doc__
     for phrase in ("Overlapping windows all count", "**Choosing.**", "**Stopping.**", "karpathy/minbpe"):
         assert phrase in trainer_doc and phrase in markdown, phrase
@@ -403,12 +403,14 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
     assert (snap.count, snap.occurrences) == (5, 3)
     assert "data-count='5' data-places='3'" in body_with(at, "how-overlap")
 
-    # Ties: each rule's first merge, as bpe_core trains it.
+    # Ties: each rule's first three merges, as bpe_core trains them.
     ties = body_with(at, "how-ties")
     for rule in ("first-seen", "hf", "lexical"):
         r = textbook_run("eow", tie_break=rule)
         row = re.search(rf"<tr data-rule='{rule}'>.*?</tr>", ties, re.S).group(0)
-        assert token_ids(row) == [r.snapshot(1).left, r.snapshot(1).right], rule
+        for step in (1, 2, 3):
+            cell = re.search(rf"<td class='pair' data-step='{step}'>.*?</td>", row, re.S).group(0)
+            assert token_ids(cell) == [r.snapshot(step).left, r.snapshot(step).right], (rule, step)
     lexical = textbook_run("eow", tie_break="lexical")
     assert [lexical.token_text(lexical.snapshot(1).left), lexical.token_text(lexical.snapshot(1).right)] == [
         "t",

@@ -29,7 +29,9 @@ def _set_setting(name: str) -> None:
 
 def _choice(widget, label: str, options, name: str, value, labels: dict | None = None, **kw):
     if labels is not None:
-        kw["format_func"] = lambda v: _(labels[v])
+        # Translated now, in the run: a format_func called later (AppTest checks widget values outside
+        # the script run) would otherwise find no session language and give English.
+        kw["format_func"] = {key: _(text) for key, text in labels.items()}.__getitem__
     return widget(label, options, key=persist.seed(name, value), on_change=_set_setting, args=(name,), **kw)
 
 
