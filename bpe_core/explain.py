@@ -32,12 +32,14 @@ class TieRule:
     """The wording of one tie-break rule.
 
     Attributes:
+        name: the rule's short name in a sentence (``"first-seen"``; translated where shown).
         label: the rule's name with who uses it, for a picker.
         short: one clause, the rule in a merge card (``"the pair that appears first ... wins"``).
         why: why the rule picked the winner (``"its first occurrence comes earliest ..."``).
         rule: the full rule, with its sources.
     """
 
+    name: str
     label: str
     short: str
     why: str
@@ -47,6 +49,7 @@ class TieRule:
 #: The tie-break rules, by :data:`bpe_core.TIE_BREAKS` name (English; translate each field where shown).
 TIE_RULES: dict[str, TieRule] = {
     "first-seen": TieRule(
+        name=N_("first-seen"),
         label=N_("first-seen (textbook, minbpe, tiktoken)"),
         short=N_("the pair that appears first in the corpus wins"),
         why=N_("its first occurrence comes earliest in the corpus"),
@@ -56,6 +59,7 @@ TIE_RULES: dict[str, TieRule] = {
         ),
     ),
     "hf": TieRule(
+        name=N_("hf"),
         label=N_("hf (Hugging Face tokenizers)"),
         short=N_("the pair with the smallest (left id, right id) wins"),
         why=N_("it has the smallest pair of token ids"),
@@ -66,12 +70,21 @@ TIE_RULES: dict[str, TieRule] = {
         ),
     ),
     "lexical": TieRule(
+        name=N_("lexical"),
         label=N_("lexical (subword-nmt)"),
         short=N_("the lexicographically largest (left, right) pair of strings wins"),
         why=N_("it is the lexicographically largest pair of strings"),
         rule=N_("Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe)."),
     ),
 }
+
+
+def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
+    """The short name of tie-break ``rule`` (a :data:`bpe_core.TIE_BREAKS` name) in the reader's language;
+    an unknown name is returned as it is."""
+    tie = TIE_RULES.get(rule)
+    return (tr or _ENGLISH).gettext(tie.name) if tie else rule
+
 
 #: The trainer's rules in one sentence each (the tie-break rules from :data:`TIE_RULES`); the keys are
 #: ``counting``, ``applying``, each tie-break name, ``tokens`` and ``stopping``.
@@ -253,7 +266,7 @@ def merge_text(
         ).format(
             ties=f"{ex.ties:,}",
             count=f"{n:,}",
-            rule=ex.tie_break,
+            rule=rule_name(ex.tie_break, tr),
             pair=pair,
             why=tr.gettext(tie.why) if tie else "",
             listed=listed,

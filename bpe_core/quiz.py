@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .explain import TIE_RULES
+from .explain import TIE_RULES, rule_name
 
 _ENGLISH = gettext.NullTranslations()
 
@@ -159,7 +159,7 @@ def reveal_text(
             "Tied, but the rule chose {chosen}: {picked} also occurs {count} times, and the {rule} rule picks "
             "{chosen} because {why}. Not counted as right.",
             n,
-        ).format(chosen=pair(chosen), picked=pair(q.options[pick]), count=f"{n:,}", rule=q.tie_break,
+        ).format(chosen=pair(chosen), picked=pair(q.options[pick]), count=f"{n:,}", rule=rule_name(q.tie_break, tr),
                  why=_why(q.tie_break, tr))  # fmt: skip
     if verdict == WRONG:
         picked = q.options[pick]
