@@ -27,8 +27,8 @@ GPT_MODELS = (("gpt2", "GPT-2"), ("cl100k", "GPT-4"), ("o200k", "GPT-4o"))
 #: The key of the student's own tokenizer among the models.
 YOURS = "yours"
 _YOURS_LABEL = N_("Your BPE")
-#: Most distinct Chinese characters and emoji the cost table lists.
-MAX_COST_ROWS = 12
+#: Most distinct Chinese characters, and most emoji, the cost table lists.
+MAX_COST_ROWS = 8
 #: Most chips drawn per tokenizer in the comparison.
 MAX_CHIPS = 600
 
@@ -100,9 +100,10 @@ def is_emoji(grapheme: str) -> bool:
 
 
 def costly_graphemes(text: str, limit: int = MAX_COST_ROWS) -> list[str]:
-    """The distinct Chinese characters and emoji of ``text``, in order of first appearance (at most ``limit``)."""
-    seen = dict.fromkeys(g for g in graphemes(text) if is_han(g) or is_emoji(g))
-    return list(seen)[:limit]
+    """The distinct Chinese characters, then the distinct emoji, of ``text`` in order of first appearance
+    (at most ``limit`` of each)."""
+    seen = list(dict.fromkeys(graphemes(text)))
+    return [g for g in seen if is_han(g)][:limit] + [g for g in seen if is_emoji(g)][:limit]
 
 
 # ------------------------------------------------------------------------------------------ drawing
@@ -170,7 +171,7 @@ def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> 
             )
         codes = " ".join(f"U+{ord(c):04X}" for c in g)
         rows.append(
-            f"<tr><td class='word'>{esc(g)}<br><span class='bpe-muted'>{codes} · "
+            f"<tr id='rt-cost-{'-'.join(f'{ord(c):X}' for c in g)}'><td class='word'>{esc(g)}<br><span class='bpe-muted'>{codes} · "
             f"{len(g.encode('utf-8'))} B</span></td>{''.join(cells)}</tr>"
         )
     st.html(
