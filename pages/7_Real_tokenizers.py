@@ -17,7 +17,7 @@ from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
 from ui.text import md_escape
 
-DEFAULT_CHARS = 300  # the text box starts with the corpus's first characters (graphemes)
+DEFAULT_CHARS = 200  # the text box starts with the corpus's first characters (graphemes)
 MAX_CHARS = 5_000  # longer texts are cut: the chips and the replay are for reading, not for books
 FALLBACK = "今天我们很开心 😀！明天去北京 🐼 The lowest price is lower than the last."
 
@@ -72,7 +72,8 @@ def rediscovery_part(choice, mode, present) -> None:
     st.caption(
         _(
             "Byte-level BPE with GPT-2's pre-tokenizer, 100 merges, trained on the sidebar's corpus, beside "
-            "GPT-2's first 100 merges (learned from 8 million web pages)."
+            "GPT-2's first 100 merges (learned from 8 million web pages, mostly English: a corpus in another "
+            "language shares few of them)."
         )
     )
     try:
@@ -96,8 +97,9 @@ def dropout_part(all_models, text, mode, present) -> None:
             "samples teaches it that a word can be split in several ways."
         )
     )
-    words = [w.strip() for w in text.split() if len(w.strip()) >= 4]
-    default = max(words[:50], key=len) if words else "unbelievable"
+    # The default word: the longest of the text's first GPT-2 pre-tokens of 4 to 12 characters.
+    words = [w.strip() for w in load_gpt("gpt2").pieces(text[:2000]) if 4 <= len(w.strip()) <= 12]
+    default = max(words[:100], key=len) if words else "unbelievable"
     c1, c2 = st.columns([2, 2])
     name = "pg.rt.dropout.word"
     word = c1.text_input(_("Word"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,))

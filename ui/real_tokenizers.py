@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core import load_gpt
 from bpe_core.measures import graphemes
 
-from .chips import tokens_html
+from .chips import token_label, tokens_html
 from .encoding import tokenizer_at, tokens_at
 from .i18n import N_, _, ngettext
 from .text import esc, esc_raw
@@ -110,15 +110,19 @@ def costly_graphemes(text: str, limit: int = MAX_COST_ROWS) -> list[str]:
 def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> dict[str, list[int]]:
     """The summary table and each tokenizer's chips for ``text``; returns ``{key: ids}``."""
     encoded = {m.key: m.tok.encode(text) for m in all_models}
+    measured = [(m, stats(m, text, encoded[m.key])) for m in all_models]
+    with_unk = any(s.unknown for _m, s in measured)  # only a character-level run has <unk>
     rows = []
-    for m in all_models:
-        s = stats(m, text, encoded[m.key])
+    for m, s in measured:
         rows.append(
             f"<tr id='rt-row-{m.key}' data-tokens='{s.tokens}'><td>{esc_raw(m.label)}</td>"
             f"<td class='num'>{s.tokens:,}</td><td class='num'>{s.per_char:.2f}</td>"
             f"<td class='num'>{s.bytes_per_token:.2f}</td><td class='num'>{s.partial:,}</td>"
-            f"<td class='num'>{s.unknown:,}</td></tr>"
+            + (f"<td class='num'>{s.unknown:,}</td>" if with_unk else "")
+            + "</tr>"
         )
+    heads = [_("Tokenizer"), _("Tokens"), _("Tokens per character"), _("Bytes per token"),
+             _("Pieces of characters (not whole UTF-8)")] + ([_("Unknown (<unk>)")] if with_unk else [])  # fmt: skip
     chars, size = len(graphemes(text)), len(text.encode("utf-8"))
     st.html(
         "<p class='bpe-note'>"
@@ -130,26 +134,17 @@ def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> 
             ).format(chars=f"{chars:,}", bytes=f"{size:,}")
         )
         + "</p><table class='bpe-table' id='rt-summary'><thead><tr>"
-        + "".join(
-            f"<th>{esc_raw(h)}</th>"
-            for h in (
-                _("Tokenizer"),
-                _("Tokens"),
-                _("Tokens per character"),
-                _("Bytes per token"),
-                _("Tokens that are not whole UTF-8 characters"),
-                _("Unknown"),
-            )
-        )
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in heads)
         + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
-    for m in all_models:
-        n = len(encoded[m.key])
-        head = ngettext("{name}: {n} token", "{name}: {n} tokens", n).format(name=m.label, n=f"{n:,}")
-        st.html(
-            f"<p class='bpe-col-title'>{esc_raw(head)}</p>"
-            + tokens_html(m.src, encoded[m.key], mode, present, limit=MAX_CHIPS, css_id=f"rt-toks-{m.key}")
+    tab_labels = [
+        ngettext("{name} · {n} token", "{name} · {n} tokens", len(encoded[m.key])).format(
+            name=m.label, n=f"{len(encoded[m.key]):,}"
         )
+        for m in all_models
+    ]
+    for tab, m in zip(st.tabs(tab_labels), all_models):
+        tab.html(tokens_html(m.src, encoded[m.key], mode, present, limit=MAX_CHIPS, css_id=f"rt-toks-{m.key}"))
     return encoded
 
 
@@ -159,29 +154,35 @@ def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> 
     if not found:
         st.info(_("This text has no Chinese characters and no emoji. Add some (e.g. 你好 😀) to compare their cost."))
         return
-    head = "".join(f"<th>{esc_raw(m.label)}</th>" for m in all_models)
+    head = "".join(f"<th class='num'>{esc_raw(m.label)}</th>" for m in all_models)
     rows = []
     for g in found:
         cells = []
         for m in all_models:
             ids = m.tok.encode(g)
+            pieces = " ".join(token_label(m.src, t, mode) for t in ids)
+            partial = any(m.src.is_partial(t) for t in ids)
             cells.append(
-                f"<td data-model='{m.key}' data-tokens='{len(ids)}'><b>{len(ids)}</b> "
-                f"{tokens_html(m.src, ids, mode, present, with_ids=False)}</td>"
+                f"<td class='num' data-model='{m.key}' data-tokens='{len(ids)}' title='{esc_raw(pieces)}' "
+                f"style='font-size:1.25rem;{'' if len(ids) == 1 else 'font-weight:700;'}'>"
+                f"{len(ids)}{' ▦' if partial else ''}</td>"
             )
         codes = " ".join(f"U+{ord(c):04X}" for c in g)
+        size = ngettext("{n} byte", "{n} bytes", len(g.encode("utf-8"))).format(n=len(g.encode("utf-8")))
         rows.append(
-            f"<tr id='rt-cost-{'-'.join(f'{ord(c):X}' for c in g)}'><td class='word'>{esc(g)}<br><span class='bpe-muted'>{codes} · "
-            f"{len(g.encode('utf-8'))} B</span></td>{''.join(cells)}</tr>"
+            f"<tr id='rt-cost-{'-'.join(f'{ord(c):X}' for c in g)}'><td style='font-size:1.5rem'>{esc(g)}</td>"
+            f"<td class='bpe-muted'>{codes} · {esc_raw(size)}</td>{''.join(cells)}</tr>"
         )
     st.html(
-        f"<table class='bpe-table' id='rt-costs'><thead><tr><th>{esc_raw(_('Character'))}</th>{head}</tr></thead>"
+        f"<table class='bpe-table' id='rt-costs'><thead><tr><th>{esc_raw(_('Character'))}</th>"
+        f"<th>{esc_raw(_('Code points and UTF-8 bytes'))}</th>{head}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     st.caption(
         _(
-            "Each character is encoded on its own here. A hatched chip is a piece of a character: a byte-level "
-            "tokenizer that never merged all of a character's UTF-8 bytes spends several tokens on it."
+            "Tokens for each character encoded on its own (hover a number to see the pieces). ▦ marks pieces that "
+            "are not whole characters: a byte-level tokenizer that never merged all of a character's UTF-8 bytes "
+            "spends several tokens on it."
         )
     )
 

@@ -79,7 +79,8 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     ids = replay.ids_at(j)
     count = ngettext("{n} token.", "{n} tokens.", len(ids)).format(n=f"{len(ids):,}")
     st.html(
-        f"<div class='bpe-card'><div class='bpe-merge' id='rt-replay-merge' data-step='{j}'>{head}</div>"
+        f"<div class='bpe-card'><div class='bpe-reason' id='rt-replay-merge' data-step='{j}' "
+        f"style='font-size:1.3rem;line-height:2.2'>{head}</div>"
         f"<div style='margin-top:.5rem'>"
         + tokens_html(src, ids, mode, present, new_token=new_token, css_id="rt-replay-tokens")
         + f"</div><p class='bpe-muted' id='rt-replay-count' data-tokens='{len(ids)}'>{esc_raw(count)}</p></div>"
