@@ -144,3 +144,16 @@ def test_empty_text_and_html_in_the_text_are_handled():
     shown = "".join(h.proto.body for h in at.get("html"))
     assert "<script>x" not in shown and "<b>bold" not in shown
     assert ">&lt;/</span>" in body_with(at, "id='rt-toks-gpt2'")  # the token "</", escaped
+
+
+def test_a_character_run_in_presentation_mode_counts_unknown_characters():
+    # The default preset (textbook words, characters + end-of-word marker): Chinese and emoji are <unk>.
+    at = open_page(ZH_EMOJI, present=1)
+    summary = body_with(at, "id='rt-summary'")
+    assert "Unknown (&lt;unk&gt;)" in summary
+    yours = summary[summary.index("id='rt-row-yours'") :]
+    unknown = int(re.findall(r"<td class='num'>([\d,]+)</td>", yours[: yours.index("</tr>")])[-1].replace(",", ""))
+    assert unknown >= len([g for g in ZH_EMOJI if "\u4e00" <= g <= "\u9fff"])  # every Han character at least
+    for name in GPT:
+        assert row_tokens(at, name) == len(reference(name).encode_ordinary(ZH_EMOJI))
+    assert not at.title  # presentation mode: no page title, more room
