@@ -128,10 +128,10 @@ def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> 
         "<p class='bpe-note'>"
         + esc_raw(
             ngettext(
-                "The text has {chars} character ({bytes} UTF-8 bytes).",
-                "The text has {chars} characters ({bytes} UTF-8 bytes).",
+                "The text has {chars} character ({size} UTF-8 bytes).",
+                "The text has {chars} characters ({size} UTF-8 bytes).",
                 chars,
-            ).format(chars=f"{chars:,}", bytes=f"{size:,}")
+            ).format(chars=f"{chars:,}", size=f"{size:,}")
         )
         + "</p><table class='bpe-table' id='rt-summary'><thead><tr>"
         + "".join(f"<th>{esc_raw(h)}</th>" for h in heads)
@@ -174,8 +174,9 @@ def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> 
             f"<td class='bpe-muted'>{codes} · {esc_raw(size)}</td>{''.join(cells)}</tr>"
         )
     st.html(
-        f"<table class='bpe-table' id='rt-costs'><thead><tr><th>{esc_raw(_('Character'))}</th>"
-        f"<th>{esc_raw(_('Code points and UTF-8 bytes'))}</th>{head}</tr></thead>"
+        "<table class='bpe-table' id='rt-costs'><thead><tr>"
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Character"), _("Code points and UTF-8 bytes")))
+        + f"{head}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     st.caption(
@@ -198,9 +199,10 @@ def dropout_table(model: Model, word: str, p: float, seed: int, n: int, mode: st
     """The distinct segmentations of ``word`` among ``n`` dropout samples, with how often each came."""
     plain = tuple(model.tok.encode(word))
     found = dropout_samples(model.tok, word, p, seed, n)
+    plain_label = _("without dropout")
     rows = []
     for ids, times in found:
-        mark = f" <span class='bpe-badge chosen'>{esc_raw(_('without dropout'))}</span>" if ids == plain else ""
+        mark = f" <span class='bpe-badge chosen'>{esc_raw(plain_label)}</span>" if ids == plain else ""
         rows.append(
             f"<tr><td>{tokens_html(model.src, list(ids), mode, present, with_ids=False)}{mark}</td>"
             f"<td class='num'>{len(ids)}</td><td class='num' data-times='{times}'>{times:,}</td>"
@@ -211,7 +213,8 @@ def dropout_table(model: Model, word: str, p: float, seed: int, n: int, mode: st
     ).format(n=f"{n:,}", k=f"{len(found):,}")
     st.html(
         f"<p class='bpe-note' id='rt-dropout-summary' data-distinct='{len(found)}'>{esc_raw(summary)}</p>"
-        f"<table class='bpe-table' id='rt-dropout'><thead><tr><th>{esc_raw(_('Segmentation'))}</th>"
-        f"<th>{esc_raw(_('Tokens'))}</th><th>{esc_raw(_('Times'))}</th><th>{esc_raw(_('Share'))}</th></tr></thead>"
+        "<table class='bpe-table' id='rt-dropout'><thead><tr>"
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Segmentation"), _("Tokens"), _("Times"), _("Share")))
+        + "</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )

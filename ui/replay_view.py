@@ -63,17 +63,17 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         new_token = step.token
         sentence = esc_raw(
             ngettext(
-                "{model}'s merge #{rank}, {left} + {right} → {token}, applies here {n} time.",
-                "{model}'s merge #{rank}, {left} + {right} → {token}, applies here {n} times.",
+                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} time.",
+                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} times.",
                 step.count,
             )
         )
         head = sentence.format(
             model=esc_raw(model.label),
-            rank=f"{step.rank:,}",
+            number=f"{step.rank:,}",
             left=chip_html(src, step.left, mode, present),
             right=chip_html(src, step.right, mode, present),
-            token=chip_html(src, step.token, mode, present, "new"),
+            new=chip_html(src, step.token, mode, present, "new"),
             n=f"{step.count:,}",
         )
     ids = replay.ids_at(j)
@@ -105,10 +105,10 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     tree = model.tok.merge_tree(tid)
     ranks = tree.ranks()
     line = ngettext(
-        "{n} merge built this token; their ranks: {ranks}.",
-        "{n} merges built this token; their ranks: {ranks}.",
+        "{n} merge built this token; their ranks: {numbers}.",
+        "{n} merges built this token; their ranks: {numbers}.",
         len(ranks),
-    ).format(n=len(ranks), ranks=", ".join(f"#{r:,}" for r in ranks))
+    ).format(n=len(ranks), numbers=", ".join(f"#{r:,}" for r in ranks))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 
@@ -118,7 +118,7 @@ def merge_tree_html(model, tree, mode: str, present: bool) -> str:
         return ""
 
     def node(t) -> str:
-        label = _("#{rank}").format(rank=f"{t.rank:,}") if t.rank is not None else _("byte")
+        label = _("#{number}").format(number=f"{t.rank:,}") if t.rank is not None else _("byte")
         kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.rank is not None else ""
         return f"<li>{chip_html(model.src, t.token, mode, present)}<span class='stepnum'>{esc_raw(label)}</span>{kids}</li>"
 
@@ -168,12 +168,12 @@ def rediscovery(ours_tok, gpt2_tok, present: bool, mode: str, n: int = 100) -> N
     where = (
         _("The lists agree on all {n} merges, in the same order.").format(n=result.n)
         if first is None
-        else _("They first differ at merge #{rank}.").format(rank=first)
+        else _("They first differ at merge #{number}.").format(number=first)
     )
     line = ngettext(
+        "{shared} of the first {n} merges is also among GPT-2's first {n}.",
         "{shared} of the first {n} merges are also among GPT-2's first {n}.",
-        "{shared} of the first {n} merges are also among GPT-2's first {n}.",
-        result.n,
+        result.shared,
     ).format(shared=result.shared, n=result.n)
     st.html(
         f"<p class='bpe-note' id='rt-overlap' data-shared='{result.shared}' data-n='{result.n}' "
@@ -194,7 +194,8 @@ def rediscovery(ours_tok, gpt2_tok, present: bool, mode: str, n: int = 100) -> N
         )
     with st.expander(_("The first {n} merges side by side").format(n=result.n)):
         st.html(
-            f"<table class='bpe-table' id='rt-merges'><thead><tr><th>#</th><th>{esc_raw(_('Your training'))}</th>"
-            f"<th>{esc_raw(_('Among GPT-2’s first merges?'))}</th><th>{esc_raw(_('GPT-2'))}</th></tr></thead>"
+            "<table class='bpe-table' id='rt-merges'><thead><tr><th>#</th>"
+            + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Your training"), _("Among GPT-2's first merges?"), "GPT-2"))
+            + "</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
         )
