@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from bpe_core import merge_overlap
+from bpe_core import load_gpt, merge_overlap
 
 from . import persist
 from .chips import chip_html, token_label, tokens_html
@@ -45,9 +45,17 @@ def replay_controls(name: str, n: int) -> int:
     return j
 
 
+@st.cache_resource(show_spinner=False, max_entries=24)
+def gpt_replay(name: str, text: str):
+    """:meth:`bpe_core.encoder.Tokenizer.replay` of a shipped model on ``text``, kept for the last texts
+    asked (a 5,000-character text takes about half a second; every click of the step controls reruns)."""
+    return load_gpt(name).replay(text)
+
+
 def replay_section(model, text: str, mode: str, present: bool) -> None:
-    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model`) that fire on ``text``."""
-    replay = model.tok.replay(text)
+    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped GPT
+    tokenizer) that fire on ``text``."""
+    replay = gpt_replay(model.key, text)
     n = len(replay)
     if n == 0:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
