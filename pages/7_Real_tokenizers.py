@@ -120,7 +120,7 @@ def dropout_part(all_models, text, mode, present) -> None:
     dropout_table(next(m for m in all_models if m.key == key), word, p, seed, n, mode, present)
 
 
-choice = page.start_page(_("GPT tokenizers"), "🤖")
+choice = page.start_page(_("GPT tokenizers"), "🧮")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
     st.title(_("Your BPE beside GPT-2, GPT-4 and GPT-4o"))

@@ -49,8 +49,7 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
         assert shown_ids(page, f"#rt-toks-{name}") == expected, name
     # GPT-2 spends several byte pieces on 🐼: hatched chips, as everywhere in the app.
     assert page.locator("#rt-toks-gpt2 .bpe-chip.partial").count() >= 2
-    page.locator("#rt-summary").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")  # lazily loaded widgets drawn before the screenshot
     save_screenshot(page, "pages/real-tokenizers")
 
     # The replay: the → key applies GPT-2's first merge on this text.
