@@ -24,6 +24,7 @@ PAGES = (
     PageSpec("pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
     PageSpec("pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
     PageSpec("pages/4_Files.py", N_("Files"), "💾", "Files"),
+    PageSpec("pages/7_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
     PageSpec("pages/5_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
     PageSpec("pages/6_Glossary.py", N_("Glossary"), "📚", "Glossary"),
 )

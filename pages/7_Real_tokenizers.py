@@ -1,0 +1,147 @@
+"""GPT tokenizers: the user's text under their own BPE (the sidebar's run at its last step) and under
+GPT-2, GPT-4 and GPT-4o; a real tokenizer's merges replayed on it; whether byte-level training with
+the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word.
+
+Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> four sections.
+"""
+
+import streamlit as st
+
+from bpe_core import InputError, clean_text, load_gpt
+from bpe_core.measures import graphemes
+from ui import page, persist, sidebar, training, uploads
+from ui.encoding import tokenizer_at
+from ui.i18n import _
+from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, model_label, models
+from ui.replay_view import rediscovery, replay_section
+from ui.settings import make_config
+from ui.text import md_escape
+
+DEFAULT_CHARS = 200  # the text box starts with the corpus's first characters (graphemes)
+MAX_CHARS = 5_000  # longer texts are cut: the chips and the replay are for reading, not for books
+FALLBACK = "今天我们很开心 😀！明天去北京 🐼 The lowest price is lower than the last."
+
+
+def corpus_start(choice, run) -> str:
+    """The first :data:`DEFAULT_CHARS` characters of the sidebar's corpus (a word list: its words)."""
+    text = ""
+    if choice.source == "preset" and choice.preset is not None and not choice.preset.is_word_counts:
+        text = choice.preset.load_text()[: DEFAULT_CHARS * 2]
+    elif choice.source == "paste":
+        text = persist.ss().get(persist.K_PASTE, "")[: DEFAULT_CHARS * 2]
+    elif choice.source == "upload" and persist.ss().get(persist.K_UPLOAD):
+        text = (uploads.upload_store().get(persist.ss()[persist.K_UPLOAD]["digest"]) or "")[: DEFAULT_CHARS * 2]
+    if not text.strip():
+        text = " ".join(run.words[:40])
+    text = "".join(graphemes(text)[:DEFAULT_CHARS]).strip()
+    return text or FALLBACK
+
+
+def text_box(choice, run) -> str:
+    """The page's text box, prefilled from the corpus; stops the page when it is empty or unusable."""
+    name = f"pg.rt.text.{choice.corpus.digest[:12]}"
+    default = corpus_start(choice, run)
+    st.text_area(
+        _("Text to compare (it starts with the beginning of your corpus; type or paste your own)"),
+        key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=110,
+    )  # fmt: skip
+    try:
+        text = clean_text(persist.kept(name, default))
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        st.stop()
+    if len(text) > MAX_CHARS:
+        st.warning(_("The text is {n} characters; only the first {limit} are used here.").format(
+            n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))  # fmt: skip
+        text = text[:MAX_CHARS]
+    if not text.strip():
+        st.info(_("Type or paste some text above to compare the tokenizers."))
+        st.stop()
+    return text
+
+
+def replay_part(all_models, text, mode, present) -> None:
+    st.header(_("2 · Replay a real tokenizer on your text"))
+    keys = [key for key, _label in GPT_MODELS]
+    key = st.radio(_("Tokenizer to replay"), keys, format_func=model_label, horizontal=True, key="rt.replay.model")
+    replay_section(next(m for m in all_models if m.key == key), text, mode, present)
+
+
+def rediscovery_part(choice, mode, present) -> None:
+    st.header(_("3 · Did your training rediscover GPT-2?"))
+    st.caption(
+        _(
+            "Byte-level BPE with GPT-2's pre-tokenizer, 100 merges, trained on the sidebar's corpus, beside "
+            "GPT-2's first 100 merges (learned from 8 million web pages, mostly English: a corpus in another "
+            "language shares few of them)."
+        )
+    )
+    try:
+        config = make_config(choice.settings, choice.source == "words", variant="byte", pretokenizer="gpt2",
+                             num_merges=100, vocab_size=None)  # fmt: skip
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        return
+    run = training.get_run(choice.corpus, config)
+    if run is None:
+        return
+    rediscovery(tokenizer_at(run), load_gpt("gpt2"), present, mode)
+
+
+def dropout_part(all_models, text, mode, present) -> None:
+    st.header(_("4 · BPE-dropout: one word, many segmentations"))
+    st.caption(
+        _(
+            "With dropout p, each merge that could apply is skipped with probability p (Provilkov et al. 2020). "
+            "p = 0 is the usual encoding; p = 1 leaves single bytes or characters. Training a model on such "
+            "samples teaches it that a word can be split in several ways."
+        )
+    )
+    # The default word: the longest of the text's first GPT-2 pre-tokens of 4 to 12 characters.
+    words = [w.strip() for w in load_gpt("gpt2").pieces(text[:2000]) if 4 <= len(w.strip()) <= 12]
+    default = max(words[:100], key=len) if words else "unbelievable"
+    c1, c2 = st.columns([2, 2])
+    name = "pg.rt.dropout.word"
+    word = c1.text_input(_("Word"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,))
+    key = c2.radio(_("Tokenizer"), [m.key for m in all_models], format_func=model_label, horizontal=True,
+                   key="rt.dropout.model")  # fmt: skip
+    c3, c4, c5 = st.columns(3)
+    p = c3.slider(_("Dropout probability p"), 0.0, 1.0, 0.1, 0.05, key="rt.dropout.p")
+    seed = int(c4.number_input(_("Seed"), 0, 1_000_000, 0, key="rt.dropout.seed"))
+    n = c5.slider(_("Samples"), 1, 200, 30, key="rt.dropout.n")
+    try:
+        word = clean_text(word or "")[:200]
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        return
+    if not word:
+        st.info(_("Type a word above."))
+        return
+    dropout_table(next(m for m in all_models if m.key == key), word, p, seed, n, mode, present)
+
+
+choice = page.start_page(_("GPT tokenizers"), "🧮")
+mode, present = choice.display.byte_mode, choice.display.presentation
+if not present:
+    st.title(_("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
+if not choice.ok:
+    st.stop()
+own_run = training.get_run(choice.corpus, choice.config)
+if own_run is None:
+    st.stop()
+sidebar.write_url(choice)
+text = text_box(choice, own_run)
+all_models = models(own_run)
+st.header(_("1 · The same text, four tokenizers"))
+st.caption(
+    _(
+        "Your BPE is the sidebar's training at its last merge; GPT-2, GPT-4 and GPT-4o are OpenAI's byte-level "
+        "tokenizers (r50k_base, cl100k_base, o200k_base)."
+    )
+)
+comparison(all_models, text, mode, present)
+st.subheader(_("What a Chinese character or an emoji costs"))
+cost_table(all_models, text, mode, present)
+replay_part(all_models, text, mode, present)
+rediscovery_part(choice, mode, present)
+dropout_part(all_models, text, mode, present)

@@ -1,0 +1,220 @@
+"""The real tokenizers beside the student's own: GPT-2, GPT-4 and GPT-4o (:func:`bpe_core.load_gpt`)
+and the sidebar's run on the same text -- token chips with ids, counts and ratios, what a Chinese
+character or an emoji costs in each, and BPE-dropout samples of one word.
+
+Every tokenizer is drawn through one chip source (:class:`ui.chips.TokenizerTokens`); the GPT ones
+are built once per server process (:func:`gpt_tokens`), like the tokenizers themselves.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from typing import NamedTuple
+
+import streamlit as st
+
+from bpe_core import load_gpt
+from bpe_core.measures import graphemes
+
+from .chips import token_label, tokens_html
+from .encoding import tokenizer_at, tokens_at
+from .i18n import N_, _, ngettext
+from .text import esc, esc_raw
+
+#: The shipped models as the page names them: ``(bpe_core name, label)``; labels are product names.
+GPT_MODELS = (("gpt2", "GPT-2"), ("cl100k", "GPT-4"), ("o200k", "GPT-4o"))
+#: The key of the student's own tokenizer among the models.
+YOURS = "yours"
+_YOURS_LABEL = N_("Your BPE")
+#: Most distinct Chinese characters, and most emoji, the cost table lists.
+MAX_COST_ROWS = 8
+#: Most chips drawn per tokenizer in the comparison.
+MAX_CHIPS = 600
+
+
+class Model(NamedTuple):
+    """One tokenizer on the page: ``key`` (``"yours"`` or a :data:`bpe_core.MODEL_NAMES` name), its
+    label, the :class:`bpe_core.encoder.Tokenizer` and its chip source."""
+
+    key: str
+    label: str
+    tok: object
+    src: object
+
+
+@st.cache_resource(show_spinner=False, max_entries=len(GPT_MODELS))
+def gpt_tokens(name: str):
+    """The chip source of a shipped model, made once per server (it indexes every merge: about a
+    second for GPT-4o's 200,000)."""
+    from .chips import TokenizerTokens
+
+    return TokenizerTokens(load_gpt(name))
+
+
+def models(run) -> list[Model]:
+    """The student's tokenizer (the sidebar's run at its last step) and the three GPT tokenizers."""
+    out = [Model(YOURS, _(_YOURS_LABEL), tokenizer_at(run), tokens_at(run))]
+    for name, label in GPT_MODELS:
+        out.append(Model(name, label, load_gpt(name), gpt_tokens(name)))
+    return out
+
+
+def model_label(key: str) -> str:
+    """The shown name of a model key."""
+    return _(_YOURS_LABEL) if key == YOURS else dict(GPT_MODELS)[key]
+
+
+# ------------------------------------------------------------------------------------------ measures
+class Stats(NamedTuple):
+    """One tokenizer on one text: ``tokens``; ``per_char`` tokens per character (grapheme);
+    ``bytes_per_token`` UTF-8 bytes per token; ``partial`` tokens that are not whole UTF-8 characters;
+    ``unknown`` ``<unk>`` tokens."""
+
+    tokens: int
+    per_char: float
+    bytes_per_token: float
+    partial: int
+    unknown: int
+
+
+def stats(model: Model, text: str, ids: list[int]) -> Stats:
+    """The :class:`Stats` of ``ids``, the encoding of ``text`` by ``model``."""
+    chars = len(graphemes(text))
+    size = len(text.encode("utf-8"))
+    n = len(ids)
+    partial = sum(1 for t in ids if model.src.is_partial(t))
+    unknown = sum(1 for t in ids if t == model.tok.unk_id)
+    return Stats(n, n / chars if chars else 0.0, size / n if n else 0.0, partial, unknown)
+
+
+def is_han(grapheme: str) -> bool:
+    """A Chinese (Han) character: a CJK unified or compatibility ideograph (by its Unicode name)."""
+    return len(grapheme) == 1 and unicodedata.name(grapheme, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEO"))
+
+
+def is_emoji(grapheme: str) -> bool:
+    """An emoji grapheme: it holds a pictograph of the emoji blocks (U+1F000-U+1FAFF, U+2600-U+27BF) or
+    an emoji presentation selector / keycap mark (U+FE0F, U+20E3)."""
+    return any(0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x27BF or c in "\ufe0f\u20e3" for c in grapheme)
+
+
+def costly_graphemes(text: str, limit: int = MAX_COST_ROWS) -> list[str]:
+    """The distinct Chinese characters, then the distinct emoji, of ``text`` in order of first appearance
+    (at most ``limit`` of each)."""
+    seen = list(dict.fromkeys(graphemes(text)))
+    return [g for g in seen if is_han(g)][:limit] + [g for g in seen if is_emoji(g)][:limit]
+
+
+# ------------------------------------------------------------------------------------------ drawing
+def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> dict[str, list[int]]:
+    """The summary table and each tokenizer's chips for ``text``; returns ``{key: ids}``."""
+    encoded = {m.key: m.tok.encode(text) for m in all_models}
+    measured = [(m, stats(m, text, encoded[m.key])) for m in all_models]
+    with_unk = any(s.unknown for _m, s in measured)  # only a character-level run has <unk>
+    rows = []
+    for m, s in measured:
+        rows.append(
+            f"<tr id='rt-row-{m.key}' data-tokens='{s.tokens}'><td>{esc_raw(m.label)}</td>"
+            f"<td class='num'>{s.tokens:,}</td><td class='num'>{s.per_char:.2f}</td>"
+            f"<td class='num'>{s.bytes_per_token:.2f}</td><td class='num'>{s.partial:,}</td>"
+            + (f"<td class='num'>{s.unknown:,}</td>" if with_unk else "")
+            + "</tr>"
+        )
+    heads = [_("Tokenizer"), _("Tokens"), _("Tokens per character"), _("Bytes per token"),
+             _("Pieces of characters (not whole UTF-8)")] + ([_("Unknown (<unk>)")] if with_unk else [])  # fmt: skip
+    chars, size = len(graphemes(text)), len(text.encode("utf-8"))
+    st.html(
+        "<p class='bpe-note'>"
+        + esc_raw(
+            ngettext(
+                "The text has {chars} character ({size} UTF-8 bytes).",
+                "The text has {chars} characters ({size} UTF-8 bytes).",
+                chars,
+            ).format(chars=f"{chars:,}", size=f"{size:,}")
+        )
+        + "</p><table class='bpe-table' id='rt-summary'><thead><tr>"
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in heads)
+        + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    tab_labels = [
+        ngettext("{name} · {n} token", "{name} · {n} tokens", len(encoded[m.key])).format(
+            name=m.label, n=f"{len(encoded[m.key]):,}"
+        )
+        for m in all_models
+    ]
+    for tab, m in zip(st.tabs(tab_labels), all_models):
+        tab.html(tokens_html(m.src, encoded[m.key], mode, present, limit=MAX_CHIPS, css_id=f"rt-toks-{m.key}"))
+    return encoded
+
+
+def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> None:
+    """What each Chinese character and emoji of ``text`` costs, encoded on its own, in each tokenizer."""
+    found = costly_graphemes(text)
+    if not found:
+        st.info(_("This text has no Chinese characters and no emoji. Add some (e.g. 你好 😀) to compare their cost."))
+        return
+    head = "".join(f"<th class='num'>{esc_raw(m.label)}</th>" for m in all_models)
+    rows = []
+    for g in found:
+        cells = []
+        for m in all_models:
+            ids = m.tok.encode(g)
+            pieces = " ".join(token_label(m.src, t, mode) for t in ids)
+            partial = any(m.src.is_partial(t) for t in ids)
+            cells.append(
+                f"<td class='num' data-model='{m.key}' data-tokens='{len(ids)}' title='{esc_raw(pieces)}' "
+                f"style='font-size:1.25rem;{'' if len(ids) == 1 else 'font-weight:700;'}'>"
+                f"{len(ids)}{' ▦' if partial else ''}</td>"
+            )
+        codes = " ".join(f"U+{ord(c):04X}" for c in g)
+        size = ngettext("{n} byte", "{n} bytes", len(g.encode("utf-8"))).format(n=len(g.encode("utf-8")))
+        rows.append(
+            f"<tr id='rt-cost-{'-'.join(f'{ord(c):X}' for c in g)}'><td style='font-size:1.5rem'>{esc(g)}</td>"
+            f"<td class='bpe-muted'>{codes} · {esc_raw(size)}</td>{''.join(cells)}</tr>"
+        )
+    st.html(
+        "<table class='bpe-table' id='rt-costs'><thead><tr>"
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Character"), _("Code points and UTF-8 bytes")))
+        + f"{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    st.caption(
+        _(
+            "Tokens for each character encoded on its own (hover a number to see the pieces). ▦ marks pieces that "
+            "are not whole characters: a byte-level tokenizer that never merged all of a character's UTF-8 bytes "
+            "spends several tokens on it."
+        )
+    )
+
+
+def dropout_samples(tok, word: str, p: float, seed: int, n: int) -> list[tuple[tuple, int]]:
+    """``n`` BPE-dropout encodings of ``word`` (seeds ``seed``, ``seed + 1``, ...) as
+    ``[(ids, times)]``, the most frequent segmentation first (ties: first seen first)."""
+    counts = Counter(tuple(tok.encode(word, dropout=p, seed=seed + i)) for i in range(n))
+    return counts.most_common()
+
+
+def dropout_table(model: Model, word: str, p: float, seed: int, n: int, mode: str, present: bool) -> None:
+    """The distinct segmentations of ``word`` among ``n`` dropout samples, with how often each came."""
+    plain = tuple(model.tok.encode(word))
+    found = dropout_samples(model.tok, word, p, seed, n)
+    plain_label = _("without dropout")
+    rows = []
+    for ids, times in found:
+        mark = f" <span class='bpe-badge chosen'>{esc_raw(plain_label)}</span>" if ids == plain else ""
+        rows.append(
+            f"<tr><td>{tokens_html(model.src, list(ids), mode, present, with_ids=False)}{mark}</td>"
+            f"<td class='num'>{len(ids)}</td><td class='num' data-times='{times}'>{times:,}</td>"
+            f"<td class='num'>{times / n:.0%}</td></tr>"
+        )
+    summary = ngettext(
+        "{n} sample gave {k} different segmentations.", "{n} samples gave {k} different segmentations.", n
+    ).format(n=f"{n:,}", k=f"{len(found):,}")
+    st.html(
+        f"<p class='bpe-note' id='rt-dropout-summary' data-distinct='{len(found)}'>{esc_raw(summary)}</p>"
+        "<table class='bpe-table' id='rt-dropout'><thead><tr>"
+        + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Segmentation"), _("Tokens"), _("Times"), _("Share")))
+        + "</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )

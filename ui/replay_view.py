@@ -1,0 +1,209 @@
+"""A real tokenizer replayed on the user's text (the merges that fire, in rank order, one step at a
+time; the merge tree of any token), and the overlap of a byte-level training run's first merges with
+GPT-2's (:func:`bpe_core.merge_overlap`)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from bpe_core import load_gpt, merge_overlap
+
+from . import persist
+from .chips import chip_html, token_label, tokens_html
+from .i18n import _, ngettext
+from .text import esc_raw, visible
+
+#: Most nodes of a merge tree drawn (a 100-byte token would be too wide to read).
+MAX_TREE_LEAVES = 32
+
+
+def _step_label(j: int, n: int) -> str:
+    text = _("Merge {k} of {n}").format(k=f"{j:,}", n=f"{n:,}")
+    return f"<div class='bpe-step-label' id='rt-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
+
+
+def replay_controls(name: str, n: int) -> int:
+    """First / Prev / Next / Last buttons (arrow keys: Prev and Next), a label and a slider over
+    ``0..n`` merges, kept in the session under ``name``; returns the step."""
+    j = max(0, min(n, int(persist.kept(name, 0))))
+
+    def go(value: int) -> None:
+        persist.put(name, max(0, min(n, value)))
+
+    cols = st.columns([1, 1, 1, 1, 3], vertical_alignment="center")
+    cols[0].button(_("⏮ First"), key="rt.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
+    cols[1].button(_("◀ Prev"), key="rt.prev", on_click=go, args=(j - 1,), disabled=j == 0, width="stretch",
+                   shortcut="Left", help=_("Previous merge (← key)"))  # fmt: skip
+    cols[2].button(_("Next ▶"), key="rt.next", on_click=go, args=(j + 1,), disabled=j >= n, width="stretch",
+                   shortcut="Right", help=_("Next merge (→ key)"))  # fmt: skip
+    cols[3].button(_("Last ⏭"), key="rt.last", on_click=go, args=(n,), disabled=j >= n, width="stretch")
+    cols[4].html(_step_label(j, n))
+    if n > 0:
+        st.slider(_("Jump to merge"), 0, n, key=persist.seed(name, j), on_change=persist.keep, args=(name,))
+    return j
+
+
+@st.cache_resource(show_spinner=False, max_entries=24)
+def gpt_replay(name: str, text: str):
+    """:meth:`bpe_core.encoder.Tokenizer.replay` of a shipped model on ``text``, kept for the last texts
+    asked (a 5,000-character text takes about half a second; every click of the step controls reruns)."""
+    return load_gpt(name).replay(text)
+
+
+def replay_section(model, text: str, mode: str, present: bool) -> None:
+    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped GPT
+    tokenizer) that fire on ``text``."""
+    replay = gpt_replay(model.key, text)
+    n = len(replay)
+    if n == 0:
+        st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
+        return
+    name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
+    j = replay_controls(name, n)
+    src = model.src
+    if j == 0:
+        head = esc_raw(_("Start: the text as single bytes. Each step applies the next merge, in rank order."))
+        new_token = None
+    else:
+        step = replay.steps[j - 1]
+        new_token = step.token
+        sentence = esc_raw(
+            ngettext(
+                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} time.",
+                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} times.",
+                step.count,
+            )
+        )
+        head = sentence.format(
+            model=esc_raw(model.label),
+            number=f"{step.rank:,}",
+            left=chip_html(src, step.left, mode, present),
+            right=chip_html(src, step.right, mode, present),
+            new=chip_html(src, step.token, mode, present, "new"),
+            n=f"{step.count:,}",
+        )
+    ids = replay.ids_at(j)
+    count = ngettext("{n} token.", "{n} tokens.", len(ids)).format(n=f"{len(ids):,}")
+    st.html(
+        f"<div class='bpe-card'><div class='bpe-reason' id='rt-replay-merge' data-step='{j}' "
+        f"style='font-size:1.3rem;line-height:2.2'>{head}</div>"
+        f"<div style='margin-top:.5rem'>"
+        + tokens_html(src, ids, mode, present, new_token=new_token, css_id="rt-replay-tokens")
+        + f"</div><p class='bpe-muted' id='rt-replay-count' data-tokens='{len(ids)}'>{esc_raw(count)}</p></div>"
+    )
+    tree_picker(model, replay.ids_at(n), mode, present)
+
+
+def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
+    """A picker over the distinct tokens of ``ids`` and the merge tree of the chosen one."""
+    options = [t for t in dict.fromkeys(ids) if model.tok.merge_rank(t) is not None]
+    if not options:
+        return
+    options.sort(key=lambda t: -len(model.tok.token_value(t)))
+    tid = st.selectbox(
+        _("Merge tree of a token of this text"),
+        options,
+        key=f"rt.tree.{model.key}",
+        format_func=lambda t: f"{token_label(model.src, t, mode)}  ·  {t}",
+    )
+    if tid is None:
+        return
+    tree = model.tok.merge_tree(tid)
+    ranks = tree.ranks()
+    line = ngettext(
+        "{n} merge built this token; their ranks: {numbers}.",
+        "{n} merges built this token; their ranks: {numbers}.",
+        len(ranks),
+    ).format(n=len(ranks), numbers=", ".join(f"#{r:,}" for r in ranks))
+    st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
+
+
+def merge_tree_html(model, tree, mode: str, present: bool) -> str:
+    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge rank."""
+    if len(model.tok.token_value(tree.token)) > MAX_TREE_LEAVES:
+        return ""
+
+    def node(t) -> str:
+        label = _("#{number}").format(number=f"{t.rank:,}") if t.rank is not None else _("byte")
+        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.rank is not None else ""
+        return f"<li>{chip_html(model.src, t.token, mode, present)}<span class='stepnum'>{esc_raw(label)}</span>{kids}</li>"
+
+    return f"<ul class='bpe-tree' id='rt-tree'>{node(tree)}</ul>"
+
+
+# ------------------------------------------------------------------------------------ rediscovery
+def overlap_chart(curve: tuple, present: bool) -> dict:
+    """A Vega-Lite spec: merges shared by the first k of each list, and the diagonal (all shared)."""
+    k = list(range(1, len(curve) + 1))
+    shared, every = _("shared with GPT-2"), _("all of them (the most possible)")
+    frame = pd.DataFrame({"k": k + k, "merges": list(curve) + k, "series": [shared] * len(k) + [every] * len(k)})
+    font = 16 if present else 13
+    x_title, y_title = _("first k merges of each"), _("merges in common")
+    chart = (
+        alt.Chart(frame)
+        .mark_line(strokeWidth=3)
+        .encode(
+            x=alt.X("k:Q", title=x_title, axis=alt.Axis(format="d", tickMinStep=1)),
+            y=alt.Y("merges:Q", title=y_title, axis=alt.Axis(format="d", tickMinStep=1)),
+            color=alt.Color(
+                "series:N",
+                title=None,
+                sort=[shared, every],
+                scale=alt.Scale(domain=[shared, every], range=["#1b6ca8", "#bbbbbb"]),
+                legend=alt.Legend(orient="top", labelLimit=400),
+            ),
+            strokeDash=alt.StrokeDash("series:N", sort=[shared, every], legend=None),
+            tooltip=[alt.Tooltip("k:Q", title=x_title), alt.Tooltip("merges:Q", title=y_title)],
+        )  # fmt: skip
+        .properties(height=260)
+        .configure_axis(labelFontSize=font, titleFontSize=font)
+        .configure_legend(labelFontSize=font)
+    )
+    return chart.to_dict()
+
+
+def _merge_text(variant, pair, mode: str) -> str:
+    return " + ".join(visible(variant.display(v, mode)) for v in pair)
+
+
+def rediscovery(ours_tok, gpt2_tok, present: bool, mode: str, n: int = 100) -> None:
+    """Compare the first ``n`` merges of a byte-level run (``ours_tok``) with GPT-2's."""
+    ours, theirs = ours_tok.merges[:n], gpt2_tok.merges[:n]
+    result = merge_overlap(ours, theirs, n)
+    first = result.first_difference
+    where = (
+        _("The lists agree on all {n} merges, in the same order.").format(n=result.n)
+        if first is None
+        else _("They first differ at merge #{number}.").format(number=first)
+    )
+    line = ngettext(
+        "{shared} of the first {n} merges is also among GPT-2's first {n}.",
+        "{shared} of the first {n} merges are also among GPT-2's first {n}.",
+        result.shared,
+    ).format(shared=result.shared, n=result.n)
+    st.html(
+        f"<p class='bpe-note' id='rt-overlap' data-shared='{result.shared}' data-n='{result.n}' "
+        f"data-first='{first or 0}'><b>{esc_raw(line)}</b> {esc_raw(where)}</p>"
+    )
+    st.vega_lite_chart(overlap_chart(result.curve, present), width="stretch")
+    theirs_set = set(map(tuple, theirs))
+    rows = []
+    for k in range(result.n):
+        a = tuple(ours[k]) if k < len(ours) else None
+        b = tuple(theirs[k]) if k < len(theirs) else None
+        same = "✓" if a is not None and a in theirs_set else ""
+        a_text = esc_raw(_merge_text(ours_tok.variant, a, mode)) if a else ""
+        b_text = esc_raw(_merge_text(gpt2_tok.variant, b, mode)) if b else ""
+        rows.append(
+            f"<tr class='{'chosen' if a == b else ''}'><td class='num'>{k + 1}</td><td>{a_text}</td>"
+            f"<td class='num'>{same}</td><td>{b_text}</td></tr>"
+        )
+    with st.expander(_("The first {n} merges side by side").format(n=result.n)):
+        st.html(
+            "<table class='bpe-table' id='rt-merges'><thead><tr><th>#</th>"
+            + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("Your training"), _("Among GPT-2's first merges?"), "GPT-2"))
+            + "</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
