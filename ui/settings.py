@@ -54,11 +54,11 @@ VARIANT_LABELS = {
 VARIANT_TITLES = {"char": N_("Characters"), "eow": N_("Characters + end of word"), "byte": N_("Bytes (UTF-8)")}
 PRE_LABELS = {
     "whitespace": N_("Whitespace (split at spaces)"),
-    "gpt2": N_("GPT-2 regex (space joins the next word)"),
+    "gpt2": N_("GPT-2 regex (space joins next word)"),
     "gpt4": N_("GPT-4 regex (cl100k)"),
     "o200k": N_("GPT-4o regex (o200k)"),
-    "none": N_("None (the whole text is one piece)"),
-    "regex": N_("Regular expression (your own pattern)"),
+    "none": N_("None (the text is one piece)"),
+    "regex": N_("Your own regular expression"),
 }
 TIE_LABELS = {name: rule.label for name, rule in TIE_RULES.items()}
 BYTE_LABELS = {"utf8": N_("UTF-8 text"), "hex": N_("hex"), "gpt2": N_("GPT-2 alias (Ġ = space)")}
