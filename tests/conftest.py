@@ -33,12 +33,15 @@ from browser import (
 
 
 @pytest.fixture(scope="session")
-def app_server():
-    """Start the real app once per session; yield its base URL; stop it."""
+def app_server(tmp_path_factory):
+    """Start the real app once per session (its corpus store in a temporary file); yield its base URL; stop it."""
     server = StreamlitServer("app.py")
     error = None
+    store = tmp_path_factory.mktemp("store") / "corpora.sqlite3"
     try:
-        url = server.start(timeout=60)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("BPE_EXPLORER_STORE", str(store))
+            url = server.start(timeout=60)
     except BrowserTestSetupError as exc:
         error = str(exc)
     if error is not None:  # outside `except`: no chained traceback in the report

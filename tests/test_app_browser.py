@@ -173,7 +173,7 @@ def test_large_corpus_shows_training_progress(app_server, page):
     # The one word is the whole book; quoted in the merge card, it wraps inside the card instead of
     # running over the pair table beside it.
     card = page.locator("#bpe-merge-card")
-    expect(card).to_contain_text("486,084")  # the book preset is stored with LF line ends
+    expect(card).to_contain_text("486,084")  # the book in characters, its CR LF stored as LF
     assert card.evaluate("e => e.scrollWidth <= e.clientWidth"), "the merge card's text overflows the card"
     save_screenshot(page, "book-step-3000")
 

@@ -21,12 +21,14 @@ def _read(name: str) -> str:
 APP_CSS = _read("app.css")
 PRESENTATION_CSS = _read("presentation.css")
 PAGES_CSS = _read("pages.css")
+SIDEBAR_CSS = _read("sidebar.css")
 
 
 def setup_page(display: Display | None = None, pages_css: bool = True) -> None:
-    """Inject the app's CSS (chips, tables, tree; the pages' extra rules; large type in presentation mode)."""
+    """Inject the app's CSS (chips, tables, tree; the sidebar's width; the pages' extra rules; large type in
+    presentation mode)."""
     presentation = bool(display is not None and display.presentation)
-    css = APP_CSS + (PRESENTATION_CSS if presentation else "") + (PAGES_CSS if pages_css else "")
+    css = APP_CSS + SIDEBAR_CSS + (PRESENTATION_CSS if presentation else "") + (PAGES_CSS if pages_css else "")
     st.html(f"<style>\n{css}</style>")
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
+from .i18n import N_
+
 PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
 
 
@@ -94,82 +96,101 @@ def _read_preset_file(name: str) -> str:
 _PRESET_LIST = [
     Preset(
         id="textbook-low",
-        title="Textbook: low, lower, newest, widest",
-        provenance="The classic example of Sennrich et al. (2016), 'Neural Machine Translation of Rare Words "
-        "with Subword Units', and of most BPE tutorials.",
+        title=N_("Textbook: low, lower, newest…"),
+        provenance=N_(
+            "The classic example of Sennrich et al. (2016), 'Neural Machine Translation of Rare Words "
+            "with Subword Units', and of most BPE tutorials."
+        ),
         words={"low": 5, "lower": 2, "newest": 6, "widest": 3},
         settings={"variant": "eow", "pre": "whitespace", "merges": 10, "minf": 2, "eow": "separate", "marker": "</w>"},
     ),
     Preset(
         id="textbook-lowest",
-        title="Textbook: low, lowest, newer, wilder, new",
-        provenance="After the BPE example of Jurafsky & Martin, Speech and Language Processing (3rd ed.), "
-        "chapter 2, with end of word written _ (the book's word is 'wider').",
+        title=N_("Textbook: low, lowest, newer…"),
+        provenance=N_(
+            "After the BPE example of Jurafsky & Martin, Speech and Language Processing (3rd ed.), "
+            "chapter 2, with end of word written _ (the book's word is 'wider')."
+        ),
         words={"low": 5, "lowest": 2, "newer": 6, "wilder": 3, "new": 2},
         settings={"variant": "eow", "pre": "whitespace", "merges": 10, "minf": 2, "eow": "separate", "marker": "_"},
     ),
     Preset(
         id="aaabdaaabac",
-        title="aaabdaaabac (bytes, one piece)",
-        provenance="The string of the Wikipedia article 'Byte pair encoding' (after Gage, 1994), "
-        "one piece with no pre-tokenizer.",
+        title=N_("aaabdaaabac (bytes, one piece)"),
+        provenance=N_(
+            "The string of the Wikipedia article 'Byte pair encoding' (after Gage, 1994), "
+            "one piece with no pre-tokenizer."
+        ),
         text="aaabdaaabac",
         settings={"variant": "byte", "pre": "none", "merges": 3, "minf": 1},
     ),
     Preset(
         id="nihao",
-        title="你好啊 你好 … (Chinese, bytes)",
-        provenance="A tiny Chinese sentence written for this app: each character is 3 UTF-8 bytes, "
-        "so byte-level merges first build pieces of characters.",
+        title=N_("你好啊 你好 … (Chinese, bytes)"),
+        provenance=N_(
+            "A tiny Chinese sentence written for this app: each character is 3 UTF-8 bytes, "
+            "so byte-level merges first build pieces of characters."
+        ),
         text="你好啊 你好 你好啊 你好 我 啊 走",
         settings={"variant": "byte", "pre": "whitespace", "merges": 10, "minf": 2},
     ),
     Preset(
         id="lowest-price",
-        title="the lowest price is lower than the last one",
-        provenance="One English sentence written for this app: 'low' is shared by lowest and lower, "
-        "'th' by the and than.",
+        title=N_("the lowest price … (a sentence)"),
+        provenance=N_(
+            "One English sentence written for this app: 'low' is shared by lowest and lower, 'th' by the and than."
+        ),
         text="the lowest price is lower than the last one",
         settings={"variant": "char", "pre": "whitespace", "merges": 10, "minf": 2},
     ),
     Preset(
         id="zh-emoji",
-        title="Chinese + emoji (family, flags, skin tones)",
-        provenance="A paragraph written for this app; the emoji sequences (ZWJ family, flags, skin tones) "
-        "are taken from Unicode's emoji-test.txt.",
+        title=N_("Chinese + emoji sequences"),
+        provenance=N_(
+            "A paragraph written for this app; the emoji sequences (ZWJ family, flags, skin tones) "
+            "are taken from Unicode's emoji-test.txt."
+        ),
         file="zh-emoji.txt",
         settings={"variant": "byte", "pre": "gpt2", "merges": 40, "minf": 2},
     ),
     Preset(
         id="pg16457-chapter",
-        title="All Around the Moon, chapter I (English)",
-        provenance="Jules Verne, All Around the Moon (tr. Edward Roth), chapter I; Project Gutenberg "
-        "eBook #16457, public domain. The source's CR LF line ends are stored as LF.",
+        title=N_("All Around the Moon, chapter I"),
+        provenance=N_(
+            "Jules Verne, All Around the Moon (tr. Edward Roth), chapter I; Project Gutenberg "
+            "eBook #16457, public domain. The source's CR LF line ends are stored as LF."
+        ),
         file="pg16457-chapter1.txt",
         settings={"variant": "eow", "pre": "whitespace", "merges": 200, "minf": 2},
     ),
     Preset(
         id="hongloumeng-chapter",
-        title="红楼梦, chapter 1 (Chinese)",
-        provenance="Cao Xueqin, 红楼梦 (Dream of the Red Chamber), chapter 1, simplified Chinese; public domain. "
-        "The source's CR LF line ends are stored as LF.",
+        title=N_("红楼梦, chapter 1 (Chinese)"),
+        provenance=N_(
+            "Cao Xueqin, 红楼梦 (Dream of the Red Chamber), chapter 1, simplified Chinese; public domain. "
+            "The source's CR LF line ends are stored as LF."
+        ),
         file="hongloumeng-chapter1.txt",
         settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
     ),
     Preset(
         id="hongloumeng-chapter-hant",
-        title="紅樓夢, chapter 1 (Traditional Chinese)",
-        provenance="Cao Xueqin, 紅樓夢 (Dream of the Red Chamber), chapter 1, the simplified preset converted to "
-        "Traditional Chinese with OpenCC (s2tw), 11 conversions corrected by hand; public domain. The source's CR LF line ends are stored as LF.",
+        title=N_("紅樓夢, chapter 1 (Traditional)"),
+        provenance=N_(
+            "Cao Xueqin, 紅樓夢 (Dream of the Red Chamber), chapter 1, the simplified preset converted to "
+            "Traditional Chinese with OpenCC (s2tw), 11 conversions corrected by hand; public domain. The source's CR LF line ends are stored as LF."
+        ),
         file="hongloumeng-chapter1-hant.txt",
         settings={"variant": "char", "pre": "gpt2", "merges": 300, "minf": 2},
     ),
     Preset(
         id="pg16457-book",
-        title="All Around the Moon, whole book",
-        provenance="Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
-        "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on. The source's CR LF line ends are "
-        "stored as LF.",
+        title=N_("All Around the Moon, whole book"),
+        provenance=N_(
+            "Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
+            "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on. The source's CR LF line ends are "
+            "stored as LF."
+        ),
         file="pg16457.txt",
         settings={"variant": "eow", "pre": "whitespace", "merges": 10000, "minf": 2},
     ),

@@ -1,11 +1,12 @@
 """The training settings as plain values: defaults, labels, the URL's form of them (pure functions,
 both ways) and the one place a :class:`bpe_core.TrainConfig` is built from them.
 
-Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|none),
+Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|o200k|none|regex),
+``pattern`` (the user's regular expression, written only when ``pre`` is ``regex``),
 ``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
 (separate|attached), ``marker`` (text) and ``bytes`` (utf8|hex|gpt2), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
-``present`` (1) and ``step``.
+``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from bpe_core import PRETOKENIZERS, TIE_BREAKS, VARIANTS, InputError, TrainConfig
+from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
 from bpe_core.explain import TIE_RULES
+from bpe_core.pretokenize import REGEX
 
-from .i18n import N_
+from .i18n import N_, _, tr
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 
 #: Defaults of every setting (URL names). A preset's ``settings`` override these.
@@ -31,10 +33,13 @@ DEFAULT_SETTINGS: dict = {
     "eow": "separate",
     "marker": "</w>",
     "bytes": "utf8",
+    "pattern": "",
 }
 
 #: URL parameter names of the settings, in the order they are written.
-SETTING_PARAMS = ("variant", "pre", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes")
+SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes")
+#: Longest pattern a link may carry (characters); a longer one is cut with a note.
+MAX_PATTERN_CHARS = 1_000
 
 BYTE_MODES = ("utf8", "hex", "gpt2")
 EOW_STYLES = ("separate", "attached")
@@ -49,10 +54,11 @@ VARIANT_LABELS = {
 VARIANT_TITLES = {"char": N_("Characters"), "eow": N_("Characters + end of word"), "byte": N_("Bytes (UTF-8)")}
 PRE_LABELS = {
     "whitespace": N_("Whitespace (split at spaces)"),
-    "gpt2": N_("GPT-2 regex (space joins the next word)"),
+    "gpt2": N_("GPT-2 regex (space joins next word)"),
     "gpt4": N_("GPT-4 regex (cl100k)"),
     "o200k": N_("GPT-4o regex (o200k)"),
-    "none": N_("None (the whole text is one piece)"),
+    "none": N_("None (the text is one piece)"),
+    "regex": N_("Your own regular expression"),
 }
 TIE_LABELS = {name: rule.label for name, rule in TIE_RULES.items()}
 BYTE_LABELS = {"utf8": N_("UTF-8 text"), "hex": N_("hex"), "gpt2": N_("GPT-2 alias (Ġ = space)")}
@@ -78,10 +84,10 @@ class Display:
 
 
 def variant_title(variant: str, config: TrainConfig | None = None) -> str:
-    """A column heading for a variant (the end-of-word marker named). English; translate with ``_``."""
+    """A column heading for a variant (the end-of-word marker named), in the session's language."""
     if variant == "eow" and config is not None:
-        return f"Characters + {config.eow_marker}"
-    return VARIANT_TITLES[variant]
+        return _("Characters + {marker}").format(marker=config.eow_marker)
+    return _(VARIANT_TITLES[variant])
 
 
 def max_merges() -> int:
@@ -117,33 +123,41 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         num_merges = int(settings["merges"])
         if num_merges > limit:
             raise InputError(
-                f"{num_merges:,} merges asked; the limit is {limit:,} (set BPE_EXPLORER_MAX_MERGES to change it)."
+                _("{n} merges asked; the limit is {limit} on this server. Ask for fewer merges.").format(
+                    n=f"{num_merges:,}", limit=f"{limit:,}"
+                )
             )
     else:
         vocab = int(settings["vocab"])
         if vocab > limit + 256:
             raise InputError(
-                f"A vocabulary of {vocab:,} tokens needs more merges than the limit of {limit:,} "
-                "(set BPE_EXPLORER_MAX_MERGES to change it)."
+                _(
+                    "A vocabulary of {vocab} tokens needs more merges than the limit is on this server ({limit}). "
+                    "Ask for a smaller vocabulary."
+                ).format(vocab=f"{vocab:,}", limit=f"{limit:,}")
             )
         num_merges = limit  # vocabulary-size runs are still capped by the merge limit
     marker = settings["marker"]
     variant = changes.get("variant", settings["variant"])
     if variant == "eow" and (not marker or any(c.isspace() for c in marker)):
-        raise InputError("The end-of-word marker must be non-empty and contain no spaces.")
+        raise InputError(_("The end-of-word marker must be non-empty and contain no spaces."))
+    pre = "whitespace" if words_source else settings["pre"]
     fields = dict(
         variant=settings["variant"],
-        pretokenizer="whitespace" if words_source else settings["pre"],
+        pretokenizer=pre,
         num_merges=num_merges,
         vocab_size=vocab,
         min_frequency=int(settings["minf"]),
         tie_break=settings["tie"],
         eow_style=settings["eow"],
         eow_marker=marker if marker else "</w>",
+        pattern=settings.get("pattern") or None if pre == REGEX else None,
     )
     fields.update(changes)
     try:
         return TrainConfig(**fields).validate()
+    except PatternError as err:
+        raise InputError(err.message(tr())) from None
     except ValueError as err:
         raise InputError(str(err)) from None
 
@@ -165,10 +179,16 @@ def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
     try:
         value = int(raw.strip())
     except (ValueError, AttributeError):
-        notes.append(f"The link's {name}={raw[:40]!r} is not a whole number; it was ignored.")
+        notes.append(
+            _("The link's {name}={value} is not a whole number; it was ignored.").format(
+                name=name, value=repr(raw[:40])
+            )
+        )
         return None
     if value < lo:
-        notes.append(f"The link's {name}={value} is below {lo}; it was ignored.")
+        notes.append(
+            _("The link's {name}={value} is below {lo}; it was ignored.").format(name=name, value=value, lo=lo)
+        )
         return None
     return value
 
@@ -182,23 +202,43 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
     if "preset" in params:
         preset = get_preset(params["preset"])
         if preset is None:
-            notes.append(f"The link names an unknown preset {params['preset'][:60]!r}; showing the default one.")
+            notes.append(
+                _("The link names an unknown preset {preset}; showing the default one.").format(
+                    preset=repr(params["preset"][:60])
+                )
+            )
             preset = PRESETS[DEFAULT_PRESET]
         preset_id = preset.id
         settings = preset_settings(preset)
     else:
         settings = preset_settings(current)
-    choices = {"variant": VARIANTS, "pre": PRETOKENIZERS, "tie": TIE_BREAKS, "eow": EOW_STYLES, "bytes": BYTE_MODES}
+    choices = {
+        "variant": VARIANTS,
+        "pre": PRETOKENIZER_CHOICES,
+        "tie": TIE_BREAKS,
+        "eow": EOW_STYLES,
+        "bytes": BYTE_MODES,
+    }
     for name, allowed in choices.items():
         if name in params:
             if params[name] in allowed:
                 settings[name] = params[name]
             else:
                 notes.append(
-                    f"The link's {name}={params[name][:40]!r} is not one of {', '.join(allowed)}; it was ignored."
+                    _("The link's {name}={value} is not one of {choices}; it was ignored.").format(
+                        name=name, value=repr(params[name][:40]), choices=", ".join(allowed)
+                    )
                 )
     if "marker" in params:
         settings["marker"] = params["marker"][:MAX_MARKER_CHARS]
+    if "pattern" in params:
+        settings["pattern"] = params["pattern"][:MAX_PATTERN_CHARS]
+        if len(params["pattern"]) > MAX_PATTERN_CHARS:
+            notes.append(
+                _("The link's pattern is longer than {n} characters; it was cut there.").format(
+                    n=f"{MAX_PATTERN_CHARS:,}"
+                )
+            )
     if "minf" in params:
         value = _parse_int(params["minf"], "minf", 1, notes)
         if value is not None:
@@ -216,17 +256,26 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
     return UrlState(preset_id, settings, present, step, tuple(notes))
 
 
-def url_from_settings(preset: Preset | None, settings: dict, presentation: bool, step: int) -> dict[str, str]:
-    """The query parameters of a state: the preset (``None``: the session's own text), the settings
-    that differ from its recommended ones, ``present=1`` in presentation mode, and the step."""
+def url_from_settings(
+    preset: Preset | None, settings: dict, presentation: bool, step: int, corpus: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The query parameters of a state: the preset (``None``: the session's own text, named by ``corpus``,
+    ``{"corpus": id}`` or ``{"text": packed}`` from :mod:`ui.links`), the settings that differ from its
+    recommended ones (the pattern only with the ``regex`` pre-tokenizer), ``present=1`` in presentation mode,
+    and the step."""
     params: dict[str, str] = {}
     if preset is not None:
         params["preset"] = preset.id
+    elif corpus:
+        params.update(corpus)
     base = preset_settings(preset)
     for name in SETTING_PARAMS:
         if name in ("merges", "vocab"):
             if settings["limit"] == name and (base["limit"] != name or settings[name] != base[name]):
                 params[name] = str(settings[name])
+        elif name == "pattern":
+            if settings["pre"] == REGEX and settings.get("pattern"):
+                params[name] = settings["pattern"]
         elif settings[name] != base[name]:
             params[name] = str(settings[name])
     if presentation:

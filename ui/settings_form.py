@@ -1,30 +1,41 @@
-"""The settings widgets of the sidebar (variant, pre-tokenizer, stop condition, minimum frequency,
-tie-break rule, end-of-word marker, byte display), seeded from the session's settings."""
+"""The settings widgets of the sidebar (variant, pre-tokenizer and its pattern, stop condition, minimum
+frequency, tie-break rule, end-of-word marker, byte display), seeded from the session's settings."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import PRETOKENIZERS, TIE_BREAKS, VARIANTS
+from bpe_core import EXAMPLE_PATTERN, PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS
+from bpe_core.pretokenize import REGEX
 
 from . import persist
-from .i18n import _
+from .i18n import N_, _
+from .pattern_preview import pattern_preview
 from .settings import (
     BYTE_LABELS,
     BYTE_MODES,
     EOW_LABELS,
     EOW_STYLES,
     MAX_MARKER_CHARS,
+    MAX_PATTERN_CHARS,
     PRE_LABELS,
     TIE_LABELS,
     VARIANT_LABELS,
     max_merges,
 )
 
+LIMIT_LABELS = {"merges": N_("a number of merges"), "vocab": N_("a vocabulary size")}
+
 
 def _set_setting(name: str) -> None:
     ss = persist.ss()
     ss[persist.K_SETTINGS] = {**ss[persist.K_SETTINGS], name: ss[persist.W + name]}
+
+
+def set_settings(**values) -> None:
+    """Change settings from a callback (a button's ``on_click``): the widgets show them on the next run."""
+    ss = persist.ss()
+    ss[persist.K_SETTINGS] = {**ss[persist.K_SETTINGS], **values}
 
 
 def _choice(widget, label: str, options, name: str, value, labels: dict | None = None, **kw):
@@ -40,30 +51,48 @@ def _number(label: str, name: str, value: int, lo: int, **kw):
                            args=(name,), **kw)  # fmt: skip
 
 
-def settings_widgets(settings: dict, words_source: bool, compact: bool) -> None:
+def pattern_widgets(settings: dict, sample: str | None) -> None:
+    """The pattern box of the ``regex`` pre-tokenizer, the example pattern (one click) and a live preview of
+    how the first lines of ``sample`` (the corpus's start; ``None``: none to show) split."""
+    st.text_area(_("Pattern (regular expression)"), key=persist.seed("pattern", settings["pattern"]), height=80,
+                 max_chars=MAX_PATTERN_CHARS, on_change=_set_setting, args=("pattern",),
+                 placeholder=EXAMPLE_PATTERN,
+                 help=_("The regex package's syntax (as Python's re, plus \\p{L} for letters and more). Every match "
+                        "is a piece; text between matches is kept as a piece of its own."))  # fmt: skip
+    st.button(_("Use the example (GPT-2, simplified to ASCII)"), key="w.pattern.example", on_click=set_settings,
+              kwargs={"pattern": EXAMPLE_PATTERN}, width="stretch")  # fmt: skip
+    if settings["pattern"] and sample:
+        pattern_preview(sample, settings["pattern"])
+
+
+def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: str | None = None) -> None:
     """Draw the settings widgets with the canonical values in ``settings`` (``words_source``: the
-    pre-tokenizer does not apply; ``compact``: in the narrow presentation expander)."""
-    _choice(st.selectbox, "Variant", VARIANTS, "variant", settings["variant"], VARIANT_LABELS,
-            help="What the base symbols are: characters, characters plus an end-of-word marker, or UTF-8 bytes.")  # fmt: skip
-    _choice(st.selectbox, "Pre-tokenizer", PRETOKENIZERS, "pre", settings["pre"], PRE_LABELS, disabled=words_source,
-            help="Splits the text into words first; merges never cross a word boundary. "
-            "(Not used for word counts: they are words already.)")  # fmt: skip
-    _choice(st.radio, "Stop after", ("merges", "vocab"), "limit", settings["limit"],
-            {"merges": "a number of merges", "vocab": "a vocabulary size"}, horizontal=True)  # fmt: skip
+    pre-tokenizer does not apply; ``compact``: in the narrow presentation expander; ``sample``: the start
+    of the corpus text, for the pattern preview)."""
+    _choice(st.selectbox, _("Variant"), VARIANTS, "variant", settings["variant"], VARIANT_LABELS,
+            help=_("What the base symbols are: characters, characters plus an end-of-word marker, "
+                   "or UTF-8 bytes."))  # fmt: skip
+    _choice(st.selectbox, _("Pre-tokenizer"), PRETOKENIZER_CHOICES, "pre", settings["pre"], PRE_LABELS,
+            disabled=words_source, help=_("Splits the text into words first; merges never cross a word boundary. "
+                                          "(Not used for word counts: they are words already.)"))  # fmt: skip
+    if settings["pre"] == REGEX and not words_source:
+        pattern_widgets(settings, sample)
+    _choice(st.radio, _("Stop after"), ("merges", "vocab"), "limit", settings["limit"], LIMIT_LABELS,
+            horizontal=True)  # fmt: skip
     if settings["limit"] == "merges":
-        _number("Number of merges", "merges", settings["merges"], 0,
-                help=f"At most {max_merges():,} (set BPE_EXPLORER_MAX_MERGES to change the limit).")  # fmt: skip
+        _number(_("Number of merges"), "merges", settings["merges"], 0,
+                help=_("At most {n} on this server.").format(n=f"{max_merges():,}"))  # fmt: skip
     else:
-        _number("Vocabulary size (base symbols included)", "vocab", settings["vocab"], 1,
-                help="Byte-level vocabularies start with 256 tokens.")  # fmt: skip
-    _number("Minimum pair frequency", "minf", settings["minf"], 1,
-            help="Training stops when the most frequent pair occurs fewer times than this.")  # fmt: skip
-    _choice(st.selectbox, "Tie-break rule", TIE_BREAKS, "tie", settings["tie"], TIE_LABELS,
-            help="Which pair wins when several have the highest count.")  # fmt: skip
+        _number(_("Vocabulary size (base symbols included)"), "vocab", settings["vocab"], 1,
+                help=_("Byte-level vocabularies start with 256 tokens."))  # fmt: skip
+    _number(_("Minimum pair frequency"), "minf", settings["minf"], 1,
+            help=_("Training stops when the most frequent pair occurs fewer times than this."))  # fmt: skip
+    _choice(st.selectbox, _("Tie-break rule"), TIE_BREAKS, "tie", settings["tie"], TIE_LABELS,
+            help=_("Which pair wins when several have the highest count."))  # fmt: skip
     if settings["variant"] == "eow":
-        _choice(st.radio, "End-of-word marker", EOW_STYLES, "eow", settings["eow"], EOW_LABELS)
-        st.text_input("Marker text", key=persist.seed("marker", settings["marker"]), max_chars=MAX_MARKER_CHARS,
+        _choice(st.radio, _("End-of-word marker"), EOW_STYLES, "eow", settings["eow"], EOW_LABELS)
+        st.text_input(_("Marker text"), key=persist.seed("marker", settings["marker"]), max_chars=MAX_MARKER_CHARS,
                       on_change=_set_setting, args=("marker",))  # fmt: skip
     if settings["variant"] == "byte":
-        _choice(st.radio, "Show byte tokens as", BYTE_MODES, "bytes", settings["bytes"], BYTE_LABELS,
+        _choice(st.radio, _("Show byte tokens as"), BYTE_MODES, "bytes", settings["bytes"], BYTE_LABELS,
                 horizontal=not compact)  # fmt: skip

@@ -22,9 +22,10 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import i18n, persist, quiz, uploads
-from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
-from .i18n import _
+from . import hints, i18n, links, persist, quiz, uploads
+from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
+from .i18n import _, ngettext, tr
+from .pattern_preview import PREVIEW_CHARS
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from .settings import (
     SOURCE_LABELS,
@@ -54,6 +55,8 @@ class Choice:
         settings: every setting by URL name (:mod:`ui.settings`), for pages that train their own text.
         display: byte display and presentation mode.
         message: why the input or settings are unusable, else ``None``.
+        link: the URL parameter naming the session's own text (``{"corpus": id}`` or ``{"text": packed}``,
+            :mod:`ui.links`); empty for a preset.
     """
 
     corpus: Corpus | None
@@ -64,6 +67,7 @@ class Choice:
     settings: dict
     display: Display
     message: str | None = None
+    link: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -73,12 +77,16 @@ class Choice:
 
 @dataclass(frozen=True)
 class _Source:
-    """What one corpus source gave: a corpus or a message, and a label."""
+    """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
+    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
 
     corpus: Corpus | None
     label: str
     message: str | None = None
     preset: Preset | None = None
+    text: str | None = None
+    link: dict | None = None
+    to_lf: object = None
 
 
 # ------------------------------------------------------------------------------------ session and URL
@@ -96,6 +104,27 @@ def _init_state() -> None:
     ss[K.K_STEP] = 0
     ss[K.K_URL] = None
     ss[K.K_NOTES] = []
+    ss[K.K_LINK_GONE] = None
+
+
+def _adopt_link(linked: links.Linked) -> None:
+    """Make the corpus a link names the session's (or, when it is gone, remember why it cannot be shown)."""
+    ss = persist.ss()
+    ss[K.K_SOURCE] = linked.source
+    ss[K.K_LINK_GONE] = None if linked.text is not None else (linked.message, linked.ref)
+    if linked.text is None:
+        return
+    if linked.source == "paste":
+        ss[K.K_PASTE] = linked.text
+    elif linked.source == "words":
+        ss[K.K_WORDS] = linked.text
+    else:
+        digest = digest_of(linked.text)
+        uploads.upload_store().put(digest, linked.text)
+        size = len(linked.text.encode("utf-8"))
+        ss[K.K_UPLOAD] = {"name": _("File from the link"), "size": size, "digest": digest, "error": None}
+    # The text is known by this link: no need to store it again.
+    ss[K.K_LINK_CACHE] = (linked.source, digest_of(linked.text), linked.ref)
 
 
 def _sync_from_url() -> None:
@@ -107,10 +136,13 @@ def _sync_from_url() -> None:
     last = ss[K.K_URL]
     if params == (last or {}) or (not params and last is not None):
         return  # unchanged, or emptied by a page switch: the session keeps its state
-    current = get_preset(ss[K.K_PRESET]) if ss[K.K_SOURCE] == "preset" else None
+    linked = links.open_link(params)
+    current = get_preset(ss[K.K_PRESET]) if ss[K.K_SOURCE] == "preset" and linked is None else None
     url = settings_from_url(params, current)
-    if url.preset is not None:
-        ss[K.K_SOURCE], ss[K.K_PRESET] = "preset", url.preset
+    if linked is not None:
+        _adopt_link(linked)
+    elif url.preset is not None:
+        ss[K.K_SOURCE], ss[K.K_PRESET], ss[K.K_LINK_GONE] = "preset", url.preset, None
     ss[K.K_SETTINGS] = url.settings
     ss[K.K_PRESENT] = url.presentation
     ss[K.K_STEP] = url.step
@@ -121,7 +153,7 @@ def _sync_from_url() -> None:
 def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     """The query parameters describing ``choice`` at ``step`` (default: the session's step)."""
     step = persist.get_step() if step is None else int(step)
-    params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step)
+    params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step, choice.link)
     params.update(i18n.url_param())  # the interface language travels in shared links
     params.update(quiz.url_param())  # so does quiz mode
     return params
@@ -136,6 +168,17 @@ def write_url(choice: Choice, step: int | None = None) -> None:
     persist.ss()[K.K_URL] = params
 
 
+def _link_for(source: str, digest: str, text: str) -> dict:
+    """The URL parameter naming the session's text (stored once per text: kept in the session)."""
+    ss = persist.ss()
+    cached = ss.get(K.K_LINK_CACHE)
+    if cached is not None and cached[:2] == (source, digest):
+        return cached[2]
+    ref = links.link_ref(source, text)
+    ss[K.K_LINK_CACHE] = (source, digest, ref)
+    return ref
+
+
 # ------------------------------------------------------------------------------------ callbacks
 def _reset_step() -> None:
     persist.ss()[K.K_STEP] = 0
@@ -145,12 +188,14 @@ def _on_preset() -> None:
     ss = persist.ss()
     ss[K.K_PRESET] = ss[persist.W + "preset"]
     ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    ss[K.K_LINK_GONE] = None
     _reset_step()
 
 
 def _on_source() -> None:
     ss = persist.ss()
     ss[K.K_SOURCE] = ss[persist.W + "source"]
+    ss[K.K_LINK_GONE] = None
     if ss[K.K_SOURCE] == "preset":
         ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
     _reset_step()
@@ -159,6 +204,7 @@ def _on_source() -> None:
 def _on_text(kind: str) -> None:
     ss = persist.ss()
     ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ss[persist.W + kind]
+    ss[K.K_LINK_GONE] = None
     _reset_step()
 
 
@@ -172,53 +218,65 @@ def preset_source(settings: dict) -> _Source:
     """The preset picker and the chosen preset's corpus."""
     ss = persist.ss()
     pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
-    st.selectbox("Preset corpus", list(PRESETS), key=persist.seed("preset", pid),
-                 format_func=lambda p: PRESETS[p].title, on_change=_on_preset)  # fmt: skip
+    st.selectbox(_("Preset corpus"), list(PRESETS), key=persist.seed("preset", pid),
+                 format_func=lambda p: _(PRESETS[p].title), on_change=_on_preset)  # fmt: skip
     preset = PRESETS[pid]
-    st.caption(md_escape(preset.provenance))
-    return _Source(preset_corpus(preset), preset.title, preset=preset)
+    st.caption(md_escape(_(preset.provenance)))
+    sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
+    return _Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
 
 
 def paste_source(settings: dict) -> _Source:
     """A text box; its text is the corpus."""
     ss = persist.ss()
-    st.text_area("Text to train on", key=persist.seed("paste", ss[K.K_PASTE]), on_change=_on_text, args=("paste",),
-                 height=160, placeholder="Paste any text here, then click outside the box (or press Ctrl+Enter).")  # fmt: skip
+    st.text_area(_("Text to train on"), key=persist.seed("paste", ss[K.K_PASTE]), on_change=_on_text,
+                 args=("paste",), height=160,
+                 placeholder=_("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
     raw = ss[K.K_PASTE]
+    name = _("Pasted text")
     try:
-        text = clean_text(raw)
+        text = clean_text(raw, tr=tr())
     except InputError as err:
-        return _Source(None, "Pasted text", uploads.cut_paste_message(raw) or str(err))
+        return _Source(None, name, uploads.cut_paste_message(raw) or str(err))
     if not text or (not text.strip() and settings["pre"] != "none"):  # pre-tokenizer none keeps a blank text
-        return _Source(None, "Pasted text", "The text is empty: paste some text in the sidebar (or pick a preset).")
+        return _Source(None, name, _("The text is empty: paste some text in the sidebar (or pick a preset)."))
     size = len(text.encode("utf-8"))
     if size < 100_000 and looks_like_word_counts(text):
-        st.info("This looks like a word-count list; choose 'Word counts' to read it as one.")
-    label = f"Pasted text ({format_size(size)})"
-    return _Source(text_corpus(text, label), label)
+        st.info(_("This looks like a word-count list; choose 'Word counts' to read it as one."))
+    label = _("Pasted text ({size})").format(size=format_size(size, tr()))
+    corpus = text_corpus(text, label)
+    return _Source(corpus, label, text=text, link=_link_for("paste", corpus.digest, text))
+
+
+def _upload_to_lf() -> None:
+    """Replace the session's upload by its text with LF line ends (a new text: a new digest and link)."""
+    uploads.upload_to_lf()
+    _reset_step()
 
 
 def upload_source(settings: dict) -> _Source:
     """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
-    st.file_uploader("A UTF-8 .txt file", type=["txt"], key=persist.W + "upload", on_change=uploads.on_upload,
-                     help=f"At most {format_size(max_input_bytes())}.")  # fmt: skip
+    limit = format_size(max_input_bytes(), tr())
+    st.file_uploader(_("A UTF-8 .txt file (at most {limit})").format(limit=limit), type=["txt"],
+                     key=persist.W + "upload", on_change=uploads.on_upload,
+                     help=_("This app reads files up to {limit}.").format(limit=limit))  # fmt: skip
     meta = persist.ss()[K.K_UPLOAD]
     if meta is None:
-        return _Source(None, "", "No file yet: upload a UTF-8 .txt file in the sidebar.")
+        return _Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."))
     name = meta["name"][:80]
     if meta["error"]:
-        return _Source(None, "", f"{name}: {meta['error']}")
+        return _Source(None, "", _("{name}: {error}").format(name=name, error=meta["error"]))
     digest = meta["digest"]
     stored = uploads.upload_store().get(digest)
     if stored is None:
-        return _Source(None, "", "The uploaded file is no longer in the server's memory; please upload it again.")
+        return _Source(None, "", _("The uploaded file is no longer in the server's memory; please upload it again."))
     size = len(stored.encode("utf-8"))
-    label = f"{name} ({format_size(size)})"
-    st.caption(md_escape(f"Using {name}, {format_size(size)}."))
+    label = _("{name} ({size})").format(name=name, size=format_size(size, tr()))
+    st.caption(md_escape(_("Using {name}, {size}.").format(name=name, size=format_size(size, tr()))))
     if not stored.strip():
-        return _Source(None, label, "The uploaded file is empty.")
+        return _Source(None, label, _("The uploaded file is empty."))
     corpus = stored_text_corpus(digest, size, label, lambda: uploads.upload_store().get(digest) or "")
-    return _Source(corpus, label)
+    return _Source(corpus, label, text=stored, link=_link_for("upload", digest, stored), to_lf=_upload_to_lf)
 
 
 @lru_cache(maxsize=32)
@@ -229,23 +287,30 @@ def _parse_words_cached(text: str) -> dict:
 def words_source(settings: dict) -> _Source:
     """A text box of ``word count`` lines; the list is the corpus."""
     ss = persist.ss()
-    st.text_area("Word counts (one 'word count' per line)", key=persist.seed("words", ss[K.K_WORDS]),
+    st.text_area(_("Word counts (one 'word count' per line)"), key=persist.seed("words", ss[K.K_WORDS]),
                  on_change=_on_text, args=("words",), height=160, placeholder="low 5\nlower 2\nnewest 6\nwidest 3")  # fmt: skip
     raw = ss[K.K_WORDS]
+    name = _("Word counts")
     if not raw.strip():
-        return _Source(
-            None, "Word counts", "The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."
-        )
+        return _Source(None, name, _("The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."))
     try:
-        clean_text(raw)
+        clean_text(raw, tr=tr())
         words = _parse_words_cached(raw)
     except InputError as err:
-        return _Source(None, "Word counts", uploads.cut_paste_message(raw) or str(err))
-    label = f"Word counts ({len(words):,} words)"
-    return _Source(words_corpus(words, label), label)
+        return _Source(None, name, uploads.cut_paste_message(raw) or str(err))
+    label = ngettext("Word counts ({n} word)", "Word counts ({n} words)", len(words)).format(n=f"{len(words):,}")
+    corpus = words_corpus(words, label)
+    return _Source(corpus, label, link=_link_for("words", corpus.digest, raw))
 
 
 _SOURCES = {"preset": preset_source, "paste": paste_source, "upload": upload_source, "words": words_source}
+
+
+def _gone_source(settings: dict) -> _Source:
+    """A link named a corpus this server no longer has: say so, and keep the link's parameter (a reload
+    says so again instead of showing another corpus)."""
+    message, ref = persist.ss()[K.K_LINK_GONE]
+    return _Source(None, _("The linked corpus"), message, link=ref)
 
 
 # ------------------------------------------------------------------------------------ the sidebar
@@ -254,7 +319,8 @@ def sidebar() -> Choice:
 
     Adopts the URL first, then draws: presentation toggle, corpus source and the training settings.
     Problems with the input or settings are shown (``st.error``/``st.warning`` in the main area) and
-    give a Choice that is not ``ok``; it never raises for bad input.
+    give a Choice that is not ``ok``; it never raises for bad input. Hints about the user's own text
+    (no spaces, CR LF line ends) are shown in the main area with their one-click fixes.
     """
     _init_state()
     _sync_from_url()
@@ -268,17 +334,19 @@ def sidebar() -> Choice:
 
     with st.sidebar:
         i18n.language_picker()
-        st.toggle("Presentation mode", key=persist.seed("present", presentation), on_change=_on_present,
-                  help="Large type, a colour-blind-safe palette and fewer controls, for projecting to a class.")  # fmt: skip
-        st.radio("Corpus", SOURCES, key=persist.seed("source", source), format_func=lambda s: _(SOURCE_LABELS[s]),
+        st.toggle(_("Presentation mode"), key=persist.seed("present", presentation), on_change=_on_present,
+                  help=_("Large type, a colour-blind-safe palette and fewer controls, for projecting to a class."))  # fmt: skip
+        st.radio(_("Corpus"), SOURCES, key=persist.seed("source", source), format_func=lambda s: _(SOURCE_LABELS[s]),
                  on_change=_on_source, horizontal=True)  # fmt: skip
         got = _SOURCES[source](settings)
+        if ss.get(K.K_LINK_GONE):
+            got = _gone_source(settings)
         if presentation:
-            with st.expander("Settings"):
-                settings_widgets(settings, source == "words", compact=True)
+            with st.expander(_("Settings")):
+                settings_widgets(settings, source == "words", compact=True, sample=got.text)
         else:
-            st.subheader("Settings")
-            settings_widgets(settings, source == "words", compact=False)
+            st.subheader(_("Settings"))
+            settings_widgets(settings, source == "words", compact=False, sample=got.text)
         # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too.
         uploads.guard_text_boxes()
 
@@ -291,5 +359,9 @@ def sidebar() -> Choice:
     display = Display(settings["bytes"], presentation)
     if message is not None:
         st.error(md_escape(message))
-        return Choice(None, None, got.label, source, got.preset, settings, display, message)
-    return Choice(got.corpus, config, got.label, source, got.preset, settings, display)
+        return Choice(None, None, got.label, source, got.preset, settings, display, message, got.link)
+    if got.text is not None and got.preset is None:
+        hints.space_free_hint(got.text, settings)
+        if got.to_lf is not None:
+            hints.crlf_note(got.text, got.to_lf)
+    return Choice(got.corpus, config, got.label, source, got.preset, settings, display, link=got.link)

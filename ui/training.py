@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from bpe_core import TrainConfig, TrainedRun, train
+from bpe_core import PatternError, TrainConfig, TrainedRun, train
 
 from .corpus import Corpus
+from .i18n import _, tr
 
 #: Seconds a page waits silently before it shows a progress bar (small corpora train in
 #: milliseconds; a bar flashing on every click would distract the class).
@@ -237,8 +238,11 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | N
         bar.empty()
     if job.error is not None:
         err = job.error
+        if isinstance(err, PatternError):  # e.g. a pattern that runs past its time budget on the whole text
+            st.error(_("Training failed: {reason}").format(reason=err.message(tr())))
+            return None
         if isinstance(err, (ValueError, MemoryError)):
-            st.error(f"Training failed: {err}")
+            st.error(_("Training failed: {reason}").format(reason=err))
             return None
         raise err
     return job.run
@@ -255,5 +259,10 @@ def get_runs(jobs) -> list[TrainedRun | None]:
 
 
 def _progress_text(done: int, asked: int | None, elapsed: float = 0.0) -> str:
-    what = f"{done:,} / {asked:,} merges" if asked else f"{done:,} merges"
-    return f"Training: {what} done ({elapsed:.1f} s). The result is cached: the next visit is instant."
+    if asked:
+        return _(
+            "Training: {done} / {asked} merges done ({seconds} s). The result is cached: the next visit is instant."
+        ).format(done=f"{done:,}", asked=f"{asked:,}", seconds=f"{elapsed:.1f}")
+    return _("Training: {done} merges done ({seconds} s). The result is cached: the next visit is instant.").format(
+        done=f"{done:,}", seconds=f"{elapsed:.1f}"
+    )

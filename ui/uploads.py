@@ -11,10 +11,11 @@ from threading import Lock
 import streamlit as st
 
 from bpe_core import InputError, clean_text, decode_bytes
-from bpe_core.inputs import format_size, max_input_bytes
+from bpe_core.inputs import format_size, max_input_bytes, to_lf
 
 from . import persist
 from .corpus import digest_of
+from .i18n import _, tr
 
 _GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
 
@@ -57,18 +58,33 @@ def on_upload() -> None:
     ss = persist.ss()
     uploaded = ss.get(persist.W + "upload")
     ss[persist.K_STEP] = 0
+    ss[persist.K_LINK_GONE] = None
     if uploaded is None:
         ss[persist.K_UPLOAD] = None
         return
     meta = {"name": uploaded.name, "size": uploaded.size, "digest": None, "error": None}
     try:
-        text = clean_text(decode_bytes(uploaded.getvalue()))
+        text = clean_text(decode_bytes(uploaded.getvalue(), tr=tr()), tr=tr())
     except InputError as err:
         meta["error"] = str(err)
     else:
         meta["digest"] = digest_of(text)
         upload_store().put(meta["digest"], text)
     ss[persist.K_UPLOAD] = meta
+
+
+def upload_to_lf() -> None:
+    """Replace the session's upload by its text with every CR LF and lone CR written as LF
+    (:func:`bpe_core.inputs.to_lf`): a new text with its own digest, kept in the shared store."""
+    ss = persist.ss()
+    meta = ss.get(persist.K_UPLOAD)
+    text = upload_store().get(meta["digest"]) if meta and meta.get("digest") else None
+    if text is None:
+        return
+    lf = to_lf(text)
+    digest = digest_of(lf)
+    upload_store().put(digest, lf)
+    ss[persist.K_UPLOAD] = {**meta, "digest": digest, "size": len(lf.encode("utf-8"))}
 
 
 @st.cache_resource(max_entries=4, show_spinner="Loading the uploaded model…")
@@ -97,11 +113,11 @@ def cut_paste_message(text: str) -> str | None:
     cap = paste_cap()
     if len(text) > cap or len(text.encode("utf-16-le", "surrogatepass")) // 2 != cap:
         return None
-    return (
-        f"The paste was longer than the text box takes ({cap:,} characters) and was cut there; the limit "
-        f"is {format_size(max_input_bytes())} (set BPE_EXPLORER_MAX_BYTES to change it). "
-        "Paste a shorter text, or upload a file."
-    )
+    # The variable that raises the limit is named in the README, for whoever runs the server: not here.
+    return _(
+        "The paste was longer than the text box takes ({cap} characters) and was cut there; this server "
+        "accepts texts up to {limit}. Paste a shorter text (a part of it is enough to watch BPE at work)."
+    ).format(cap=f"{cap:,}", limit=format_size(max_input_bytes(), tr()))
 
 
 def text_box_guard_html() -> str:
