@@ -2,7 +2,7 @@
 same placeholders; the committed .mo files are what compiling the .po gives; language negotiation.
 
 Messages are extracted with Babel's API and babel.cfg's method map (what ``pybabel extract`` does),
-from the files under :data:`EXTRACT_PATHS` (widen it to ``None``, the whole tree, once every
+from the files under :data:`EXTRACT_PATHS` (``None``: the whole tree; it was narrower until every
 module's strings are wrapped and translated).
 """
 
@@ -25,13 +25,7 @@ from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES, best_language, catalog_path
 
 REPO = Path(__file__).resolve().parent.parent
 #: Files or folders (relative to the repository root) whose messages must all be translated; None: all.
-EXTRACT_PATHS: tuple[str, ...] | None = (
-    "bpe_core/i18n.py",
-    "ui/i18n.py",
-    "ui/glossary.py",
-    "pages/5_How_BPE_works.py",
-    "pages/6_Glossary.py",
-)
+EXTRACT_PATHS: tuple[str, ...] | None = None
 CHINESE = ("zh-Hans", "zh-Hant")
 PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
 

@@ -219,7 +219,7 @@ def preset_source(settings: dict) -> _Source:
     ss = persist.ss()
     pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
     st.selectbox(_("Preset corpus"), list(PRESETS), key=persist.seed("preset", pid),
-                 format_func=lambda p: _(PRESETS[p].title), on_change=_on_preset)  # fmt: skip
+                 format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__, on_change=_on_preset)  # fmt: skip
     preset = PRESETS[pid]
     st.caption(md_escape(_(preset.provenance)))
     sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
@@ -336,7 +336,7 @@ def sidebar() -> Choice:
         i18n.language_picker()
         st.toggle(_("Presentation mode"), key=persist.seed("present", presentation), on_change=_on_present,
                   help=_("Large type, a colour-blind-safe palette and fewer controls, for projecting to a class."))  # fmt: skip
-        st.radio(_("Corpus"), SOURCES, key=persist.seed("source", source), format_func=lambda s: _(SOURCE_LABELS[s]),
+        st.radio(_("Corpus"), SOURCES, key=persist.seed("source", source), format_func={s: _(SOURCE_LABELS[s]) for s in SOURCES}.__getitem__,
                  on_change=_on_source, horizontal=True)  # fmt: skip
         got = _SOURCES[source](settings)
         if ss.get(K.K_LINK_GONE):
