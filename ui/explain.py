@@ -19,7 +19,7 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
     table = memo.memo(run)
     if key not in table:
         ex = merge_explanation(run, step, max_words)
-        text = merge_text(ex, lambda t: token_label(run, t, mode), lambda w: visible(clip(w)), tr())
+        text = merge_text(ex, lambda t: token_label(run, t, mode), lambda w: visible(clip(w, 24)), tr())
         memo.remember(run, key, text)
     return table[key]
 
@@ -40,11 +40,11 @@ def rules_html(run: TrainedRun) -> str:
     """The trainer's rules (:data:`bpe_core.explain.RULES`) as HTML, the run's tie-break rule named."""
     rule = run.config.tie_break
     items = [
-        ("Counting", RULES["counting"]),
-        (f"Tie-break ({rule})", RULES[rule]),
-        ("Applying", RULES["applying"]),
-        ("Tokens", RULES["tokens"]),
-        ("Stopping", RULES["stopping"]),
+        (_("Counting"), RULES["counting"]),
+        (_("Tie-break ({rule})").format(rule=rule), RULES[rule]),
+        (_("Applying"), RULES["applying"]),
+        (_("Tokens"), RULES["tokens"]),
+        (_("Stopping"), RULES["stopping"]),
     ]
     lis = "".join(f"<li><b>{esc_raw(k)}.</b> {esc_raw(_(v))}</li>" for k, v in items)
     return f"<ul class='bpe-muted'>{lis}</ul>"
