@@ -25,8 +25,9 @@ CLIP_TOKENS = 24
 WORD_CHARS = 24
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return ngettext(one, many, n).format(n=f"{n:,}")
+def _n(sentence: str, n: int) -> str:
+    """A counted phrase from ``ngettext`` with its ``{n}`` written with thousands separators."""
+    return sentence.format(n=f"{n:,}")
 
 
 def _total_words(run: TrainedRun) -> int:
@@ -63,11 +64,11 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
         start = _("Start: every word is split into its bytes")
     else:
         start = _("Start: every word is split into its characters")
-    summary = _("{word_types} ({words}), {tokens}, a vocabulary of {symbols}.").format(
-        word_types=_count(run.num_words, "{n} word type", "{n} word types"),
-        words=_count(_total_words(run), "{n} word", "{n} words"),
-        tokens=_count(run.corpus_tokens(0), "{n} token", "{n} tokens"),
-        symbols=_count(run.vocab_size_at(0), "{n} base symbol", "{n} base symbols"),
+    summary = _("{word_types} ({words}), {token_count}, a vocabulary of {symbols}.").format(
+        word_types=_n(ngettext("{n} word type", "{n} word types", run.num_words), run.num_words),
+        words=_n(ngettext("{n} word", "{n} words", _total_words(run)), _total_words(run)),
+        token_count=_n(ngettext("{n} token", "{n} tokens", run.corpus_tokens(0)), run.corpus_tokens(0)),
+        symbols=_n(ngettext("{n} base symbol", "{n} base symbols", run.vocab_size_at(0)), run.vocab_size_at(0)),
     )
     lines = [
         f"<div class='bpe-merge'><span>{esc_raw(start)}</span></div>",
@@ -103,7 +104,7 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if step == 0:
         return _start_card(run, mode, presentation)
     snap = run.snapshot(step)
-    label = esc_raw(_("Merge {step}:").format(step=f"{step:,}"))
+    label = esc_raw(_("Merge {number}:").format(number=f"{step:,}"))
     head = (
         f"<div class='bpe-merge' id='bpe-merge' data-count='{snap.count}'>"
         f"<span class='op'>{label}</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
@@ -111,11 +112,11 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
     reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
     stats = _(
-        "Rewrote {places} in {word_types}; the corpus now has {tokens} (was {before}); vocabulary {vocab}."
+        "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
     ).format(
-        places=_count(snap.occurrences, "{n} place", "{n} places"),
-        word_types=_count(snap.words_changed, "{n} word type", "{n} word types"),
-        tokens=_count(snap.corpus_tokens, "{n} token", "{n} tokens"),
+        places=_n(ngettext("{n} place", "{n} places", snap.occurrences), snap.occurrences),
+        word_types=_n(ngettext("{n} word type", "{n} word types", snap.words_changed), snap.words_changed),
+        token_count=_n(ngettext("{n} token", "{n} tokens", snap.corpus_tokens), snap.corpus_tokens),
         before=f"{run.corpus_tokens(step - 1):,}",
         vocab=f"{snap.vocab_size:,}",
     )
@@ -163,7 +164,7 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         stopped = esc_raw(_("Stopped after merge {n}.").format(n=f"{n:,}"))
         return f"<div class='bpe-reason'><b>{stopped}</b> {esc_raw(stop_reason_text(run))}</div>"
     snap = run.snapshot(max(1, step))
-    label = (_("Merge {step}:").format(step=f"{step:,}") if numbered else "") if step >= 1 else _("Next:")
+    label = (_("Merge {number}:").format(number=f"{step:,}") if numbered else "") if step >= 1 else _("Next:")
     head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
     return (
         f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
@@ -204,7 +205,7 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         more = ngettext("… and {n} more pair tied at {count}.", "… and {n} more pairs tied at {count}.", extra)
         note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{snap.count:,}'))}</p>"
     if step >= 1:
-        when = _("Pair counts before merge {step}").format(step=f"{step:,}")
+        when = _("Pair counts before merge {number}").format(number=f"{step:,}")
     else:
         when = _("Pair counts now (merge 1 takes the top one)")
     return (
@@ -299,10 +300,10 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
         limit = st.selectbox(_("Word types shown"), options, key=persist.seeded(name, options[0]),
                              on_change=persist.keep, args=(name,))  # fmt: skip
     parts = [
-        _("{word_types}, {words}; {tokens} now (was {before} at step 0).").format(
-            word_types=_count(n_words, "{n} word type", "{n} word types"),
-            words=_count(_total_words(run), "{n} word", "{n} words"),
-            tokens=_count(run.corpus_tokens(step), "{n} token", "{n} tokens"),
+        _("{word_types}, {words}; {token_count} now (was {before} at step 0).").format(
+            word_types=_n(ngettext("{n} word type", "{n} word types", n_words), n_words),
+            words=_n(ngettext("{n} word", "{n} words", _total_words(run)), _total_words(run)),
+            token_count=_n(ngettext("{n} token", "{n} tokens", run.corpus_tokens(step)), run.corpus_tokens(step)),
             before=f"{run.corpus_tokens(0):,}",
         )
     ]
@@ -310,14 +311,22 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
         changed = run.snapshot(step).words_changed
         if n_words > 1:
             parts.append(
-                _count(
+                _n(
+                    ngettext(
+                        "This merge changed {n} word type (listed first).",
+                        "This merge changed {n} word types (listed first).",
+                        changed,
+                    ),
                     changed,
-                    "This merge changed {n} word type (listed first).",
-                    "This merge changed {n} word types (listed first).",
                 )
             )
         else:
-            parts.append(_count(changed, "This merge changed {n} word type.", "This merge changed {n} word types."))
+            parts.append(
+                _n(
+                    ngettext("This merge changed {n} word type.", "This merge changed {n} word types.", changed),
+                    changed,
+                )
+            )
     if n_words > limit:
         parts.append(_("Showing {shown} of {n}.").format(shown=f"{limit:,}", n=f"{n_words:,}"))
     head = " ".join(parts)

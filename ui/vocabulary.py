@@ -109,8 +109,8 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
     if run.symbol_length(tid) > max_leaves:
         n = run.symbol_length(tid)
         text = ngettext(
-            "{token} is made of {n} symbol: too big to draw.", "{token} is made of {n} symbols: too big to draw.", n
-        ).format(token=token_label(run, tid, mode), n=f"{n:,}")
+            "{label} is made of {n} symbol: too big to draw.", "{label} is made of {n} symbols: too big to draw.", n
+        ).format(label=token_label(run, tid, mode), n=f"{n:,}")
         return f"<p class='bpe-muted'>{esc_raw(text)}</p>"
 
     def node(t: int) -> str:
