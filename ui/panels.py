@@ -17,11 +17,12 @@ from . import memo, persist
 from .chips import chip_html, chips_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import _, ngettext
-from .text import esc, esc_raw
+from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
 CLIP_TOKENS = 24
-#: Characters of a word quoted in a table cell (a text without spaces is one long "word").
+#: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
+#: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
 WORD_CHARS = 24
 
 
@@ -276,7 +277,7 @@ def corpus_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentati
             faded = chips_html(run, row.before, mode, None, presentation, css="before", clip_at=CLIP_TOKENS)
             before = f"<div>{faded}</div>"
         body.append(
-            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{word_html(row.word)}{badge}</td>"
+            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{word_html(row.word, CLIP_CHARS)}{badge}</td>"
             f"<td class='num'>{row.freq:,}</td><td class='seg'>{seg}{before}</td><td class='num'>{len(row.tokens):,}</td></tr>"
         )
     heads = (_("word"), _("freq"), _("segmentation after step {step}").format(step=f"{step:,}"), _("tokens"))
