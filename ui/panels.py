@@ -16,7 +16,7 @@ from bpe_core.measures import total_words
 from . import memo, persist
 from .chips import chip_html, chips_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
@@ -24,6 +24,15 @@ CLIP_TOKENS = 24
 #: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
 #: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
 WORD_CHARS = 24
+
+
+#: The tie-break rules by their short names (the run's ``config.tie_break``), as the merge card names them.
+RULE_NAMES = {"first-seen": N_("first-seen"), "hf": N_("Hugging Face"), "lexical": N_("lexical")}
+
+
+def rule_name(rule: str) -> str:
+    """A tie-break rule's short name in the session's language (an unknown rule as it is)."""
+    return _(RULE_NAMES[rule]) if rule in RULE_NAMES else rule
 
 
 def _n(sentence: str, n: int) -> str:
@@ -124,16 +133,18 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     stats_html = f"<div class='bpe-muted'>{esc_raw(stats)}</div>"
     rule = ""
     if not presentation:
+        all_rules = _("All the rules")
         rule = (
             "<div class='bpe-rule'>"
             + _(
                 "<b>Rules:</b> the highest count wins; overlapping windows all count; ties: <b>{rule}</b>, {what}."
-            ).format(rule=esc_raw(snap.tie_break), what=esc_raw(tie_short(snap.tie_break)))
-            + f"<details><summary>{esc_raw(_('All the rules'))}</summary>{rules_html(run)}</details></div>"
+            ).format(rule=esc_raw(rule_name(snap.tie_break)), what=esc_raw(tie_short(snap.tie_break)))
+            + f"<details><summary>{esc_raw(all_rules)}</summary>{rules_html(run)}</details></div>"
         )
     stop = ""
     if step == run.num_steps and run.stop_reason:
-        stop = f"<div class='bpe-reason'><b>{esc_raw(_('Last merge.'))}</b> {esc_raw(stop_reason_text(run))}</div>"
+        last = _("Last merge.")
+        stop = f"<div class='bpe-reason'><b>{esc_raw(last)}</b> {esc_raw(stop_reason_text(run))}</div>"
     return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
 
 
@@ -205,14 +216,15 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if extra > 0:
         more = ngettext("… and {n} more pair tied at {count}.", "… and {n} more pairs tied at {count}.", extra)
         note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{snap.count:,}'))}</p>"
+    pair_head, count_head = _("pair"), _("count")
     if step >= 1:
         when = _("Pair counts before merge {number}").format(number=f"{step:,}")
     else:
         when = _("Pair counts now (merge 1 takes the top one)")
     return (
         f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>{esc_raw(when)}</p>"
-        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(_('pair'))}</th>"
-        f"<th>{esc_raw(_('count'))}</th><th class='barcell'></th><th></th></tr></thead>"
+        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(pair_head)}</th>"
+        f"<th>{esc_raw(count_head)}</th><th class='barcell'></th><th></th></tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>{note}</div>"
     )
 

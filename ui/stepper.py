@@ -43,43 +43,54 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     if persist.kept(auto, False) and step >= n:
         persist.put(auto, False)  # nothing left to play
 
-    widths = [0.6, 1.3, 1.3, 0.6, 2.6, 1.5, 1.5] if presentation else [1, 1.1, 1.1, 1, 2.4, 2]
+    # First and Last are icons (their tooltips name them): Prev and Next, pressed most, get the room. In
+    # normal mode autoplay moves to the slider's row, so the labels stay whole in Chinese beside the sidebar.
+    widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [0.8, 1.5, 1.5, 0.8, 2.8]
     cols = st.columns(widths, vertical_alignment="center")
-    cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=("first", n),
+    cols[0].button("⏮", key=f"{key}.first", on_click=_go, args=("first", n),
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
     cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=("prev", n), disabled=step == 0,
                    shortcut="Left", width="stretch", help=_("Previous step (← key)"))  # fmt: skip
     cols[2].button(_("Next ▶"), key=f"{key}.next", on_click=_go, args=("next", n), disabled=step >= n,
                    shortcut="Right", width="stretch", help=_("Next step (→ key)"))  # fmt: skip
-    cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=("last", n),
+    cols[3].button("⏭", key=f"{key}.last", on_click=_go, args=("last", n),
                    disabled=step >= n, width="stretch", help=_("Last step"))  # fmt: skip
     with cols[4]:
         st.html(step_label_html(step, n))
-    with cols[5]:
-        autoplay = st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n,
-                             on_change=persist.keep, args=(auto,))  # fmt: skip
-        speed_name = f"{key}.speed"
-        speed = persist.kept(speed_name, 1.0)
-        if not presentation:
-            speed = st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
-                                     label_visibility="collapsed", format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
-                                     on_change=persist.keep, args=(speed_name,))  # fmt: skip
 
     if presentation:
+        with cols[5]:
+            autoplay, speed = _autoplay_controls(key, step, n, presentation)
         zoom.zoom_control(cols[6])
-
-    if not presentation and n > 0:
-        c1, c2 = st.columns([5, 1], vertical_alignment="bottom")
-        slider_key, box_key = f"{key}.slider", f"{key}.box"
-        st.session_state[slider_key] = step
-        st.session_state[box_key] = step
-        c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
-        c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
-                        args=(box_key, n))  # fmt: skip
+    else:
+        c1, c2, c3 = st.columns([4, 1.3, 1.7], vertical_alignment="bottom")
+        if n > 0:
+            slider_key, box_key = f"{key}.slider", f"{key}.box"
+            st.session_state[slider_key] = step
+            st.session_state[box_key] = step
+            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
+            c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
+                            args=(box_key, n))  # fmt: skip
+        with c3:
+            autoplay, speed = _autoplay_controls(key, step, n, presentation)
 
     if autoplay and step < n:
         _autoplay(key, n, float(speed))
     return step
+
+
+def _autoplay_controls(key: str, step: int, n: int, presentation: bool) -> tuple[bool, float]:
+    """The autoplay toggle and (normal mode) its speed; returns ``(on, seconds per step)``."""
+    auto, speed_name = f"{key}.autoplay", f"{key}.speed"
+    autoplay = st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n,
+                         on_change=persist.keep, args=(auto,))  # fmt: skip
+    speed = persist.kept(speed_name, 1.0)
+    if not presentation:
+        speed = st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
+                                 label_visibility="collapsed",
+                                 format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
+                                 on_change=persist.keep, args=(speed_name,))  # fmt: skip
+    return autoplay, speed
 
 
 def _autoplay(key: str, n: int, seconds: float) -> None:

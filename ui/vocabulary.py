@@ -39,7 +39,8 @@ def vocabulary(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
             "{size} tokens: {base} base symbols + {merged} made by merges (newest first).",
             size,
         )
-    none = f"<p class='bpe-muted'>{esc_raw(_('No merges yet.'))}</p>"
+    no_merges = _("No merges yet.")
+    none = f"<p class='bpe-muted'>{esc_raw(no_merges)}</p>"
     st.html(
         f"<p class='bpe-muted'>{esc_raw(line.format(**values))}</p>"
         + (chips_html(run, ids, mode, new_token, presentation) if ids else none)
