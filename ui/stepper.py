@@ -43,17 +43,17 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     if persist.kept(auto, False) and step >= n:
         persist.put(auto, False)  # nothing left to play
 
-    # First and Last are icons (their tooltips name them): Prev and Next, pressed most, get the room. In
-    # normal mode autoplay moves to the slider's row, so the labels stay whole in Chinese beside the sidebar.
-    widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [0.8, 1.5, 1.5, 0.8, 2.8]
+    # Presentation mode draws First and Last as icons (their tooltips name them). In normal mode autoplay
+    # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
+    widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
     cols = st.columns(widths, vertical_alignment="center")
-    cols[0].button("⏮", key=f"{key}.first", on_click=_go, args=("first", n),
+    cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=("first", n),
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
     cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=("prev", n), disabled=step == 0,
                    shortcut="Left", width="stretch", help=_("Previous step (← key)"))  # fmt: skip
     cols[2].button(_("Next ▶"), key=f"{key}.next", on_click=_go, args=("next", n), disabled=step >= n,
                    shortcut="Right", width="stretch", help=_("Next step (→ key)"))  # fmt: skip
-    cols[3].button("⏭", key=f"{key}.last", on_click=_go, args=("last", n),
+    cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=("last", n),
                    disabled=step >= n, width="stretch", help=_("Last step"))  # fmt: skip
     with cols[4]:
         st.html(step_label_html(step, n))
