@@ -11,15 +11,15 @@ from __future__ import annotations
 import functools
 import zlib
 
-#: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as
-#: shipped in matplotlib's colormaps), light enough for black text.
-#: Presentation mode: Paul Tol's colour-blind-safe qualitative scheme "light", from his ``tol_colors``
-#: package (Tol, "Colour Schemes", SRON/EPS/TN/09-002), designed for cells with black labels.
-
 
 @functools.cache
 def palette(presentation: bool) -> tuple[str, ...]:
-    """Token colours as ``#rrggbb``: Paul Tol's "light" (presentation) or ColorBrewer Set3 (normal)."""
+    """Token colours as ``#rrggbb``.
+
+    Normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as shipped in matplotlib's
+    colormaps), light enough for black text. Presentation mode: Paul Tol's colour-blind-safe
+    qualitative scheme "light", from his ``tol_colors`` package (Tol, "Colour Schemes",
+    SRON/EPS/TN/09-002), designed for cells with black labels."""
     if presentation:
         import tol_colors
 
