@@ -19,12 +19,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .i18n import N_
+
 _ENGLISH = gettext.NullTranslations()
-
-
-def N_(message: str) -> str:
-    """Marks a string of a table for extraction; it is translated where it is shown."""
-    return message
 
 
 @dataclass(frozen=True)

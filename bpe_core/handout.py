@@ -17,8 +17,23 @@ import gettext
 import html
 from collections import defaultdict
 
+from .i18n import N_
 from .merge_table import markdown_headers, merge_rows, token_display, visible_whitespace
 from .trainer import RULES
+
+#: Messages written inside f-strings below, which the extractor cannot see there: listed once here.
+_F_STRING_MESSAGES = (
+    N_("Settings"),
+    N_("Word"),
+    N_("Count"),
+    N_("Tokens"),
+    N_("The corpus before the first merge"),
+    N_("Pair"),
+    N_("The most frequent pairs before this merge"),
+    N_("To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”."),
+    N_("Made with BPE Explorer."),
+)
+
 
 _ENGLISH = gettext.NullTranslations()
 

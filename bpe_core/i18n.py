@@ -148,3 +148,9 @@ def format_number(n: int | float, lang: str = "en", decimals: int | None = None)
     if decimals is not None:
         return f"{n:,.{decimals}f}"
     return f"{n:,}"
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction where it is defined (a table of labels, a string written inside an
+    f-string); it is translated with ``gettext`` where it is shown."""
+    return message

@@ -5,7 +5,7 @@ Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the 
 
 import streamlit as st
 
-from ui import charts, page, panels, quiz, sidebar, stepper, training, vocabulary
+from ui import charts, downloads, merges_view, page, panels, quiz, sidebar, stepper, training, vocabulary
 from ui.explain import rules_html
 from ui.i18n import _
 from ui.sidebar import Choice
@@ -20,6 +20,40 @@ def header(choice: Choice) -> None:
         st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
 
 
+def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
+    """The merge, the words it changed (presentation mode: here, on the first screen) and the pair table."""
+    left, right = st.columns([5, 4], gap="medium")
+    with left:
+        panels.merge_card(run, step, mode, present)
+        if present:
+            panels.changed_words(run, step, mode, present)
+    with right:
+        panels.pair_table(run, step, mode, present, limit=6 if present else 10)
+
+
+def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
+    """The corpus table, the vocabulary with its merge tree, and the charts over all steps."""
+    st.subheader(_("Corpus"))
+    panels.corpus_table(run, step, mode, present)
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        st.subheader(_("Vocabulary"))
+        vocabulary.vocabulary(run, step, mode, present)
+    with right:
+        st.subheader(_("Over all steps"))
+        charts.charts(run, step, present, columns=False)
+
+
+def take_aways(run, step: int, present: bool) -> None:
+    """The merges so far (table, Markdown, CSV), the handout and the pictures for slides."""
+    merges_view.merges_so_far(run, step)
+    with st.expander(_("Handout and pictures for slides")):
+        downloads.downloads(run, step, present)
+    if not present:
+        with st.expander(_("The rules this trainer follows")):
+            st.html(rules_html(run))
+
+
 @st.fragment
 def step_view(run, choice: Choice) -> None:
     """Everything that changes with the step. A fragment: Next / Prev / the arrow keys / the slider
@@ -31,27 +65,9 @@ def step_view(run, choice: Choice) -> None:
     if in_quiz:  # the question replaces the step's panels
         quiz.panel(run, step, choice.display)
         return
-
-    left, right = st.columns([5, 4], gap="medium")
-    with left:
-        panels.merge_card(run, step, mode, present)
-    with right:
-        panels.pair_table(run, step, mode, present)
-
-    st.subheader("Corpus")
-    panels.corpus_table(run, step, mode, present)
-
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
-        st.subheader("Vocabulary")
-        vocabulary.vocabulary(run, step, mode, present)
-    with right:
-        st.subheader("Over all steps")
-        charts.charts(run, step, present, columns=False)
-
-    if not present:
-        with st.expander("The rules this trainer follows"):
-            st.html(rules_html(run))
+    merge_and_pairs(run, step, mode, present)
+    corpus_and_vocabulary(run, step, mode, present)
+    take_aways(run, step, present)
 
 
 top = st.container()  # filled after the sidebar, so that input messages appear under the title

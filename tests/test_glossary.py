@@ -4,7 +4,6 @@ catalogs and by its own definitions; the glossary page renders in every interfac
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest

@@ -79,7 +79,7 @@ def merge_headlines(doc: Doc) -> list[tuple]:
     for section in find(doc.root, "section", "merge"):
         (head,) = find(section, "p", "headline")
         boxes = [text(b) for b in find(head, "span", "tok")]
-        count = int(re.search(r"\((\d+)", text(head)).group(1))
+        count = int(re.search(r"[(（](\d+)", text(head)).group(1))  # ASCII or fullwidth (Chinese) parenthesis
         out.append((*boxes, count))
     return out
 

@@ -9,7 +9,8 @@ from PIL import Image, ImageDraw
 
 from bpe_core import TrainConfig, corpus_words, train
 from ui.fonts import FontError, Writer, find_fonts, has_glyph
-from ui.pictures import MAX_FRAMES, palette, step_png, steps_gif
+from ui.palette import palette, token_colour
+from ui.pictures import MAX_FRAMES, step_png, steps_gif
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 MIXED = "我们学习分词。我们学习字节对编码。🙂🙂 学习 👍🏽 学习 👨‍👩‍👧 👨‍👩‍👧 我们 我们 你好 你好"
@@ -25,8 +26,8 @@ def test_png_decodes_and_is_wide():
     img = Image.open(io.BytesIO(data))
     img.load()
     assert img.format == "PNG" and img.width >= 1200 and img.height >= 600
-    # the new token's chip is drawn in the app's presentation colour for its id
-    colour = palette(True)[(run.snapshot(1).token * 5) % len(palette(True))]
+    # the new token's chip is drawn in the app's presentation colour for its value
+    colour = token_colour(run.token_value(run.snapshot(1).token), True)
     rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
     counts = {c: n for n, c in img.convert("RGB").getcolors(1 << 20)}
     assert counts.get(rgb, 0) > 2000

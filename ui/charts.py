@@ -12,6 +12,10 @@ import streamlit as st
 from bpe_core import TrainedRun
 
 from . import memo
+from .i18n import N_, _, current_language
+
+#: The x axis of every chart over steps: whole steps only.
+_STEP_AXIS = alt.Axis(format=",d", tickMinStep=1)
 
 #: Most points per line in the stepper's charts and in the comparison charts.
 STEPPER_POINTS = 600
@@ -48,11 +52,17 @@ def _arrow_datasets(spec: dict) -> dict:
 def _run_specs(run: TrainedRun, presentation: bool) -> list[dict]:
     series = run.series()
     keep = thin(len(series["step"]), STEPPER_POINTS)
-    names = {"vocab_size": "Vocabulary size", "corpus_tokens": "Corpus length (tokens)", "count": "Count of each merge"}
+    names = {
+        "vocab_size": N_("Vocabulary size"),
+        "corpus_tokens": N_("Corpus length (tokens)"),
+        "count": N_("Count of each merge"),
+    }
+    step_title = _("step")
     font = 16 if presentation else 12
     colour = "#33528a" if presentation else "#4c78a8"
     specs = []
-    for col, title in names.items():
+    for col, name in names.items():
+        title = _(name)
         idx = keep if col != "count" else [i for i in keep if i > 0] or [0]
         frame = pd.DataFrame({"step": [series["step"][i] for i in idx], "value": [series[col][i] for i in idx]})
         lo, hi = int(frame["value"].min()), int(frame["value"].max())
@@ -61,9 +71,13 @@ def _run_specs(run: TrainedRun, presentation: bool) -> list[dict]:
             alt.Chart(frame)
             .mark_line(point=len(frame) <= 60, color=colour)
             .encode(
-                x=alt.X("step:Q", title="step"),
-                y=alt.Y("value:Q", title=None, scale=scale),
-                tooltip=[alt.Tooltip("step:Q"), alt.Tooltip("value:Q", title=title.lower())],
+                # Steps are whole numbers: integer ticks only, labels without decimals (no 0.5, no "2.000000").
+                x=alt.X("step:Q", title=step_title, axis=_STEP_AXIS),
+                y=alt.Y("value:Q", title=None, scale=scale, axis=alt.Axis(format=",d")),
+                tooltip=[
+                    alt.Tooltip("step:Q", title=step_title, format=",d"),
+                    alt.Tooltip("value:Q", title=title, format=",d"),
+                ],  # fmt: skip
             )
         )
         rule = alt.Chart(pd.DataFrame({"step": [0]})).mark_rule(color="#d62728", strokeWidth=3).encode(x="step:Q")
@@ -83,7 +97,7 @@ def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool
     100x. ``columns``: side by side (True) or stacked (False)."""
     if run.num_steps == 0:
         return
-    specs = memo.once(run, f"charts.{presentation}", lambda: _run_specs(run, presentation))
+    specs = memo.once(run, f"charts.{presentation}.{current_language()}", lambda: _run_specs(run, presentation))
     places = st.columns(3) if columns else [st.container() for _ in specs]
     for place, spec in zip(places, specs):
         with place:
@@ -129,14 +143,14 @@ def lines_chart(series: dict, title: str, step: int | None = None, presentation:
     palette = ["#1b6ca8", "#d95f02", "#1b9e77", "#7570b3"]
     names = list(series)
     line = alt.Chart(frame).mark_line(strokeWidth=3, point=len(frame) <= 3 * 60).encode(
-        x=alt.X("step:Q", title="merges (step)", axis=alt.Axis(format="d", tickMinStep=1)),
+        x=alt.X("step:Q", title=_("merges (step)"), axis=_STEP_AXIS),
         y=alt.Y("value:Q", title=title, scale=alt.Scale(zero=False)),
         color=alt.Color("series:N", title=None, sort=names,
                         scale=alt.Scale(domain=names, range=palette[: len(names)]),
                         legend=alt.Legend(orient="top", labelFontSize=font, symbolType="stroke", symbolStrokeWidth=4,
                                           labelLimit=400)),
         strokeDash=alt.StrokeDash("series:N", sort=names, legend=None),
-        tooltip=[alt.Tooltip("series:N", title="variant"), alt.Tooltip("step:Q"),
+        tooltip=[alt.Tooltip("series:N", title=_("variant")), alt.Tooltip("step:Q", title=_("step"), format=",d"),
                  alt.Tooltip("value:Q", title=title, format=fmt)],
     )  # fmt: skip
     layers = [line]

@@ -13,22 +13,17 @@ from __future__ import annotations
 
 from typing import Protocol
 
-import matplotlib
-import tol_colors
-from matplotlib.colors import to_hex
-
 from bpe_core import TrainedRun
 
 from . import memo
-from .i18n import ngettext
+from .i18n import _, ngettext
+from .palette import colour_index, palette
 from .text import esc, esc_raw, visible
 
-#: Token background colours in normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as
-#: shipped in matplotlib's colormaps), light enough for black text.
-PALETTE = tuple(to_hex(c) for c in matplotlib.colormaps["Set3"].colors)
-#: Presentation mode: Paul Tol's colour-blind-safe qualitative scheme "light", from his ``tol_colors``
-#: package (Tol, "Colour Schemes", SRON/EPS/TN/09-002), designed for cells with black labels.
-PALETTE_COLOURBLIND = tuple(c.lower() for c in tol_colors.light)
+#: Token background colours in normal mode (ColorBrewer Set3) and in presentation mode (Paul Tol's
+#: colour-blind-safe "light"); see :mod:`ui.palette`, which chips and pictures share.
+PALETTE = palette(False)
+PALETTE_COLOURBLIND = palette(True)
 
 #: Longest token drawn whole, in symbols (bytes or characters); a longer one (merges of a pasted run
 #: of one character) is cut, with its length, so a chip never holds a megabyte of text.
@@ -37,11 +32,6 @@ TOKEN_CLIP = 48
 #: Most chips one sequence draws; a longer one (a 1 MB pasted "word") ends with a count of the rest,
 #: so one student's paste cannot make every rerun send megabytes of HTML.
 MAX_CHIPS = 400
-
-
-def palette(presentation: bool) -> tuple[str, ...]:
-    """Token colours: ColorBrewer Set3, or Paul Tol's colour-blind-safe "light" scheme."""
-    return PALETTE_COLOURBLIND if presentation else PALETTE
 
 
 # ------------------------------------------------------------------------------------ the protocol
@@ -150,12 +140,13 @@ def token_label(tokens, tid: int, mode: str = "utf8") -> str:
 
 
 def _title(src: TokenSource, tid: int) -> str:
-    parts = [f"token {tid}"]
+    parts = [_("token {id}").format(id=tid)]
     if src.variant.is_bytes:
         value = src.token_value(tid)
-        parts.append("bytes " + value[:TOKEN_CLIP].hex(" ") + ("…" if len(value) > TOKEN_CLIP else ""))
+        shown = value[:TOKEN_CLIP].hex(" ") + ("…" if len(value) > TOKEN_CLIP else "")
+        parts.append(_("bytes {hex}").format(hex=shown))
         if src.is_partial(tid):
-            parts.append("not a whole UTF-8 character")
+            parts.append(_("not a whole UTF-8 character"))
     else:
         text = src.token_value(tid)
         if len(text) <= 4:
@@ -163,16 +154,20 @@ def _title(src: TokenSource, tid: int) -> str:
     made = src.origin(tid)
     if made:
         step, left, right = made
-        parts.append(f"made at step {step} from {token_label(src, left)} + {token_label(src, right)}")
+        parts.append(
+            _("made at step {step} from {left} + {right}").format(
+                step=step, left=token_label(src, left), right=token_label(src, right)
+            )
+        )
     else:
-        parts.append("base symbol")
+        parts.append(_("base symbol"))
     return " · ".join(parts)
 
 
 # ------------------------------------------------------------------------------------------- chips
 def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, css: str = "",
               title: str | None = None) -> str:  # fmt: skip
-    """One token as an HTML chip (escaped): colour by id, a dashed hatched border for partial UTF-8
+    """One token as an HTML chip (escaped): colour by its value (:func:`ui.palette.colour_index`), a dashed hatched border for partial UTF-8
     byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
     points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
     src = source_of(tokens)
@@ -187,7 +182,9 @@ def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, 
             if mode == "gpt2":
                 extra = f'<span class="hex">{esc_raw(src.token_value(tid)[:TOKEN_CLIP].hex(" "))}</span>'
         label = esc_raw(token_label(src, tid, mode))
-        base = (classes, colours[(tid * 5) % len(colours)], esc_raw(_title(src, tid)), f"{label}{extra}</span>")
+        # Colour by value, not id: the same token looks the same in every run, page and picture.
+        colour = colours[colour_index(src.token_value(tid), len(colours))]
+        base = (classes, colour, esc_raw(_title(src, tid)), f"{label}{extra}</span>")
         memo.remember(src.owner, key, base)
     classes, colour, default_title, rest = base
     if css:
@@ -197,16 +194,38 @@ def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, 
 
 
 def chips_html(tokens, ids, mode: str = "utf8", new_token: int | None = None, presentation: bool = False,
-               css: str = "", max_chips: int = MAX_CHIPS) -> str:  # fmt: skip
+               css: str = "", max_chips: int = MAX_CHIPS, clip_at: int | None = None) -> str:  # fmt: skip
     """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline).
-    At most ``max_chips`` chips are drawn, then ``… N more tokens``."""
+
+    At most ``max_chips`` chips are drawn, then ``… N more tokens``. With ``clip_at`` (a number of
+    tokens), a longer sequence shows its first ``clip_at`` chips and folds the rest (up to
+    ``max_chips``) into a ``<details>`` the reader opens on demand, its summary saying how many
+    tokens it holds: a 2,000-character word without spaces stays one or two lines high."""
     src = source_of(tokens)
+    ids = list(ids)
     shown = ids if len(ids) <= max_chips else ids[:max_chips]
-    inner = "".join(chip_html(src, t, mode, presentation, "new" if t == new_token else "") for t in shown)
+
+    def draw(part) -> str:
+        return "".join(chip_html(src, t, mode, presentation, "new" if t == new_token else "") for t in part)
+
+    if clip_at is not None and len(ids) > clip_at:
+        rest = len(ids) - clip_at
+        summary = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
+        inner = (
+            f"{draw(shown[:clip_at])}<details class='bpe-more'><summary>{esc_raw(summary)}</summary>"
+            f"<span class='bpe-chips'>{draw(shown[clip_at:])}"
+        )
+        if len(shown) < len(ids):
+            hidden = len(ids) - len(shown)
+            more = ngettext("… {n} more token", "… {n} more tokens", hidden).format(n=f"{hidden:,}")
+            inner += f"<span class='bpe-muted'>{esc_raw(more)}</span>"
+        inner += "</span></details>"
+        return f'<span class="bpe-chips {css}">{inner}</span>'
+    inner = draw(shown)
     if len(shown) < len(ids):
         rest = len(ids) - len(shown)
-        more = ngettext(" … {n} more token", " … {n} more tokens", rest).format(n=f"{rest:,}")
-        inner += f"<span class='bpe-muted'>{esc_raw(more)}</span>"
+        more = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
+        inner += f"<span class='bpe-muted'> {esc_raw(more)}</span>"
     return f'<span class="bpe-chips {css}">{inner}</span>'
 
 
@@ -229,9 +248,11 @@ def tokens_html(tokens, ids, mode: str = "utf8", presentation: bool = False, wit
         idline = f"<span class='bpe-id'>{tid}</span>" if with_ids else ""
         if unk is not None and tid == unk:
             symbol = next(missing, None)
-            tip = "unknown symbol: not in the vocabulary"
+            tip = _("unknown symbol: not in the vocabulary")
             if symbol is not None:
-                tip = f"unknown symbol: {visible(symbol)} ({_code_points(symbol)}) is not in the vocabulary"
+                tip = _("unknown symbol: {symbol} ({code_points}) is not in the vocabulary").format(
+                    symbol=visible(symbol), code_points=_code_points(symbol)
+                )
             chip = chip_html(src, tid, mode, presentation, "unk", title=tip)
             below = f"<span class='bpe-src'>{esc(symbol)}</span>" if symbol is not None else ""
             parts.append(f"<span class='bpe-tok'>{chip}{below}{idline}</span>")

@@ -8,8 +8,21 @@ from bpe_core.explain import RULES, TIE_RULES, merge_explanation, merge_text, st
 
 from . import memo
 from .chips import token_label
-from .i18n import _, tr
-from .text import clip, esc_raw, visible
+from .i18n import _, ngettext, tr
+from .text import esc_raw, visible
+
+#: Characters of a word quoted in a sentence (a text without spaces is one long "word").
+QUOTE_CHARS = 24
+
+
+def quote_word(word: str, limit: int = QUOTE_CHARS) -> str:
+    """``word`` for a sentence (plain text): whitespace made visible, and past ``limit`` characters cut
+    with its length in words (``我是一个很长的词… (2,000 characters)``), the count outside the visible-
+    whitespace rewrite so its own spaces stay spaces."""
+    if len(word) <= limit:
+        return visible(word)
+    n = len(word)
+    return visible(word[:limit]) + ngettext("… ({n} character)", "… ({n} characters)", n).format(n=f"{n:,}")
 
 
 def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int = 3) -> str:
@@ -19,7 +32,7 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
     table = memo.memo(run)
     if key not in table:
         ex = merge_explanation(run, step, max_words)
-        text = merge_text(ex, lambda t: token_label(run, t, mode), lambda w: visible(clip(w)), tr())
+        text = merge_text(ex, lambda t: token_label(run, t, mode), quote_word, tr())
         memo.remember(run, key, text)
     return table[key]
 
@@ -40,11 +53,11 @@ def rules_html(run: TrainedRun) -> str:
     """The trainer's rules (:data:`bpe_core.explain.RULES`) as HTML, the run's tie-break rule named."""
     rule = run.config.tie_break
     items = [
-        ("Counting", RULES["counting"]),
-        (f"Tie-break ({rule})", RULES[rule]),
-        ("Applying", RULES["applying"]),
-        ("Tokens", RULES["tokens"]),
-        ("Stopping", RULES["stopping"]),
+        (_("Counting"), RULES["counting"]),
+        (_("Tie-break ({rule})").format(rule=rule), RULES[rule]),
+        (_("Applying"), RULES["applying"]),
+        (_("Tokens"), RULES["tokens"]),
+        (_("Stopping"), RULES["stopping"]),
     ]
     lis = "".join(f"<li><b>{esc_raw(k)}.</b> {esc_raw(_(v))}</li>" for k, v in items)
     return f"<ul class='bpe-muted'>{lis}</ul>"

@@ -28,6 +28,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES, best_language, parse_language, translations
+from bpe_core.i18n import N_ as N_  # re-exported: the one extraction marker, for ui and pages
 
 #: The URL parameter holding the interface language.
 LANG_PARAM = "lang"
@@ -72,11 +73,6 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form of a counted sentence in the session's language."""
     return tr().ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for extraction without translating it now."""
-    return message
 
 
 def url_param() -> dict[str, str]:

@@ -1,5 +1,6 @@
 """The panels of a step: the merge card (the merge, why, what it did), one merge in a line, the pair
-table and the corpus table. Each ``*_html`` returns escaped HTML; the others draw it.
+table, the words a merge changed (before -> after) and the corpus table. Each ``*_html`` returns
+escaped HTML; the others draw it.
 
 All take a finished :class:`bpe_core.TrainedRun` and a step (0 = the starting segmentation, k = after
 merges 1..k); ``mode`` is the byte display (``"utf8"``, ``"hex"`` or ``"gpt2"``).
@@ -15,39 +16,90 @@ from bpe_core.measures import total_words
 from . import memo, persist
 from .chips import chip_html, chips_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
-from .i18n import ngettext
-from .text import clip, esc, esc_raw
+from .i18n import N_, _, ngettext
+from .text import CLIP_CHARS, esc, esc_raw
+
+#: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
+CLIP_TOKENS = 24
+#: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
+#: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
+WORD_CHARS = 24
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return ngettext(one, many, n).format(n=f"{n:,}")
+#: The tie-break rules by their short names (the run's ``config.tie_break``), as the merge card names them.
+RULE_NAMES = {"first-seen": N_("first-seen"), "hf": N_("Hugging Face"), "lexical": N_("lexical")}
+
+
+def rule_name(rule: str) -> str:
+    """A tie-break rule's short name in the session's language (an unknown rule as it is)."""
+    return _(RULE_NAMES[rule]) if rule in RULE_NAMES else rule
+
+
+def _n(sentence: str, n: int) -> str:
+    """A counted phrase from ``ngettext`` with its ``{n}`` written with thousands separators."""
+    return sentence.format(n=f"{n:,}")
 
 
 def _total_words(run: TrainedRun) -> int:
     return memo.once(run, "total_words", lambda: total_words(run))
 
 
+#: Characters of a long word a reader can unfold (the rest is only counted).
+WORD_MORE = 400
+
+
+def word_html(word: str, limit: int = WORD_CHARS) -> str:
+    """A word for a table cell (escaped): whole up to ``limit`` characters; longer, its first ``limit``
+    characters and a ``<details>`` whose summary gives the length and which unfolds the next
+    :data:`WORD_MORE` characters on demand."""
+    if len(word) <= limit:
+        return esc(word)
+    n = len(word)
+    summary = ngettext("… ({n} character)", "… ({n} characters)", n).format(n=f"{n:,}")
+    rest = word[limit : limit + WORD_MORE]
+    tail = "…" if n > limit + WORD_MORE else ""
+    return (
+        f"{esc(word[:limit])}<details class='bpe-more'><summary>{esc_raw(summary)}</summary>{esc(rest)}{tail}</details>"
+    )
+
+
+def _fill(template: str, **html) -> str:
+    """A translated sentence escaped, then HTML fragments (already escaped chips) put into its placeholders."""
+    return esc_raw(template).format(**html)
+
+
 # ---------------------------------------------------------------------------------- merge card
 def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
-    unit = "bytes" if run.variant.is_bytes else "characters"
-    summary = ", ".join(
-        [
-            _count(run.num_words, "{n} word type", "{n} word types")
-            + f" ({_count(_total_words(run), '{n} word', '{n} words')})",
-            _count(run.corpus_tokens(0), "{n} token", "{n} tokens"),
-            "a vocabulary of " + _count(run.vocab_size_at(0), "{n} base symbol", "{n} base symbols"),
-        ]
+    if run.variant.is_bytes:
+        start = _("Start: every word is split into its bytes")
+    else:
+        start = _("Start: every word is split into its characters")
+    summary = _("{word_types} ({words}), {token_count}, a vocabulary of {symbols}.").format(
+        word_types=_n(ngettext("{n} word type", "{n} word types", run.num_words), run.num_words),
+        words=_n(ngettext("{n} word", "{n} words", _total_words(run)), _total_words(run)),
+        token_count=_n(ngettext("{n} token", "{n} tokens", run.corpus_tokens(0)), run.corpus_tokens(0)),
+        symbols=_n(ngettext("{n} base symbol", "{n} base symbols", run.vocab_size_at(0)), run.vocab_size_at(0)),
     )
     lines = [
-        f"<div class='bpe-merge'><span>Start: every word is split into its {unit}</span></div>",
-        f"<div class='bpe-reason'>{summary}.</div>",
+        f"<div class='bpe-merge'><span>{esc_raw(start)}</span></div>",
+        f"<div class='bpe-reason'>{esc_raw(summary)}</div>",
     ]
     if run.num_steps:
         first = run.snapshot(1)
+        sentence = ngettext(
+            "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
+            "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
+            first.count,
+        )
         lines.append(
-            f"<div class='bpe-reason'>Next: {chip_html(run, first.left, mode, presentation)} + "
-            f"{chip_html(run, first.right, mode, presentation)} is the most frequent pair "
-            f"({first.count:,} times). Press Next ▶ or the → key.</div>"
+            "<div class='bpe-reason'>"
+            + _fill(
+                sentence,
+                left=chip_html(run, first.left, mode, presentation),
+                right=chip_html(run, first.right, mode, presentation),
+                count=f"{first.count:,}",
+            )
+            + "</div>"
         )
     else:
         lines.append(f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>")
@@ -57,30 +109,43 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
 def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> str:
     """The chosen merge of ``step`` (left + right → token, count), its plain-language reason, what it
     rewrote and the tie-break rule in use. Step 0 describes the starting segmentation and names the
-    next merge."""
+    next merge. In presentation mode the card is short (one screen holds it, the changed words and
+    the pair table): the reason quotes fewer words and the rules line is left out."""
     if step == 0:
         return _start_card(run, mode, presentation)
     snap = run.snapshot(step)
+    label = esc_raw(_("Merge {number}:").format(number=f"{step:,}"))
     head = (
         f"<div class='bpe-merge' id='bpe-merge' data-count='{snap.count}'>"
-        f"<span class='op'>Merge {step:,}:</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
+        f"<span class='op'>{label}</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
     )
-    reason = f"<div class='bpe-reason'>{esc_raw(merge_reason(run, step, mode))}</div>"
-    stats = (
-        f"<div class='bpe-muted'>Rewrote {_count(snap.occurrences, '{n} place', '{n} places')} in "
-        f"{_count(snap.words_changed, '{n} word type', '{n} word types')}; the corpus now has "
-        f"{snap.corpus_tokens:,} tokens (was {run.corpus_tokens(step - 1):,}); vocabulary {snap.vocab_size:,}.</div>"
+    reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
+    reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
+    stats = _(
+        "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
+    ).format(
+        places=_n(ngettext("{n} place", "{n} places", snap.occurrences), snap.occurrences),
+        word_types=_n(ngettext("{n} word type", "{n} word types", snap.words_changed), snap.words_changed),
+        token_count=_n(ngettext("{n} token", "{n} tokens", snap.corpus_tokens), snap.corpus_tokens),
+        before=f"{run.corpus_tokens(step - 1):,}",
+        vocab=f"{snap.vocab_size:,}",
     )
-    rule = (
-        f"<div class='bpe-rule'><b>Rules:</b> the highest count wins; overlapping windows all count; "
-        f"ties: <b>{esc_raw(snap.tie_break)}</b>, {esc_raw(tie_short(snap.tie_break))}."
-        + ("" if presentation else f"<details><summary>All the rules</summary>{rules_html(run)}</details>")
-        + "</div>"
-    )
+    stats_html = f"<div class='bpe-muted'>{esc_raw(stats)}</div>"
+    rule = ""
+    if not presentation:
+        all_rules = _("All the rules")
+        rule = (
+            "<div class='bpe-rule'>"
+            + _(
+                "<b>Rules:</b> the highest count wins; overlapping windows all count; ties: <b>{rule}</b>, {what}."
+            ).format(rule=esc_raw(rule_name(snap.tie_break)), what=esc_raw(tie_short(snap.tie_break)))
+            + f"<details><summary>{esc_raw(all_rules)}</summary>{rules_html(run)}</details></div>"
+        )
     stop = ""
     if step == run.num_steps and run.stop_reason:
-        stop = f"<div class='bpe-reason'><b>Last merge.</b> {esc_raw(stop_reason_text(run))}</div>"
-    return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason}{stats}{stop}{rule}</div>"
+        last = _("Last merge.")
+        stop = f"<div class='bpe-reason'><b>{esc_raw(last)}</b> {esc_raw(stop_reason_text(run))}</div>"
+    return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
 
 
 def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> None:
@@ -91,11 +156,12 @@ def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
 def _merge_chips(run: TrainedRun, snap, step: int, mode: str, presentation: bool) -> str:
     """``left + right → token`` and the count badge: the head of every merge display."""
     new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
+    count = esc_raw(_("count {count}").format(count=f"{snap.count:,}"))
     return (
         f"{chip_html(run, snap.left, mode, presentation)}<span class='op'>+</span>"
         f"{chip_html(run, snap.right, mode, presentation)}<span class='op'>→</span>"
         f"{chip_html(run, snap.token, mode, presentation, new_css)}"
-        f"<span class='bpe-badge chosen'>count {snap.count:,}</span>"
+        f"<span class='bpe-badge chosen'>{count}</span>"
     )
 
 
@@ -107,10 +173,11 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if n == 0:
         return f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>"
     if step > n:
-        return f"<div class='bpe-reason'><b>Stopped after merge {n:,}.</b> {esc_raw(stop_reason_text(run))}</div>"
+        stopped = esc_raw(_("Stopped after merge {n}.").format(n=f"{n:,}"))
+        return f"<div class='bpe-reason'><b>{stopped}</b> {esc_raw(stop_reason_text(run))}</div>"
     snap = run.snapshot(max(1, step))
-    label = (f"Merge {step:,}:" if numbered else "") if step >= 1 else "Next:"
-    head = f"<span class='op'>{label}</span>" if label else ""
+    label = (_("Merge {number}:").format(number=f"{step:,}") if numbered else "") if step >= 1 else _("Next:")
+    head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
     return (
         f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
         f"{_merge_chips(run, snap, step, mode, presentation)}</div>"
@@ -126,13 +193,15 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     snap = run.snapshot(max(1, step))
     rows = snap.top_pairs[:limit]
     top = rows[0][2] if rows else 1
+    chosen_label = esc_raw(_("chosen") if step >= 1 else _("next"))
+    tied_label = esc_raw(_("tied"))
     body = []
     for rank, (left, right, c) in enumerate(rows, start=1):
         chosen = rank == 1
         if chosen:
-            badge = f"<span class='bpe-badge chosen'>{'chosen' if step >= 1 else 'next'}</span>"
+            badge = f"<span class='bpe-badge chosen'>{chosen_label}</span>"
         elif c == snap.count:
-            badge = "<span class='bpe-badge tied'>tied</span>"
+            badge = f"<span class='bpe-badge tied'>{tied_label}</span>"
         else:
             badge = ""
         width = max(1.0, 100.0 * c / top)
@@ -142,16 +211,21 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
             f"<td class='num'>{c:,}</td><td class='barcell'><div class='bpe-bar' style='width:{width:.1f}%'></div></td>"
             f"<td>{badge}</td></tr>"
         )
-    extra = snap.ties - sum(1 for _, _, c in rows if c == snap.count)
+    extra = snap.ties - sum(1 for _pair in rows if _pair[2] == snap.count)
     note = ""
     if extra > 0:
         more = ngettext("… and {n} more pair tied at {count}.", "… and {n} more pairs tied at {count}.", extra)
         note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{snap.count:,}'))}</p>"
-    when = f"before merge {step:,}" if step >= 1 else "now (merge 1 takes the top one)"
+    pair_head, count_head = _("pair"), _("count")
+    if step >= 1:
+        when = _("Pair counts before merge {number}").format(number=f"{step:,}")
+    else:
+        when = _("Pair counts now (merge 1 takes the top one)")
     return (
-        f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>Pair counts {when}</p>"
-        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>pair</th>"
-        f"<th>count</th><th class='barcell'></th><th></th></tr></thead><tbody>{''.join(body)}</tbody></table>{note}</div>"
+        f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>{esc_raw(when)}</p>"
+        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(pair_head)}</th>"
+        f"<th>{esc_raw(count_head)}</th><th class='barcell'></th><th></th></tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>{note}</div>"
     )
 
 
@@ -160,26 +234,68 @@ def pair_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
     st.html(pair_table_html(run, step, mode, presentation, limit))
 
 
+# ------------------------------------------------------------------------------- changed words
+def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
+                       limit: int = 3) -> str:  # fmt: skip
+    """The first ``limit`` word types merge ``step`` changed, each ``word: before → after`` (chips, the
+    new token highlighted, long segmentations clipped), then how many more it changed
+    (``#bpe-changed``, rows ``.bpe-changed-row``). Empty at step 0."""
+    if step < 1:
+        return ""
+    snap = run.snapshot(step)
+    rows = [r for r in run.corpus_view(step, limit=limit, changed_first=True) if r.changed]
+    items = []
+    for row in rows:
+        before = chips_html(run, row.before or [], mode, None, presentation, css="before", clip_at=CLIP_TOKENS // 2)
+        after = chips_html(run, row.tokens, mode, snap.token, presentation, clip_at=CLIP_TOKENS // 2)
+        items.append(
+            f"<div class='bpe-changed-row'><span class='word'>{word_html(row.word)}</span>"
+            f"<span class='freq'>×{row.freq:,}</span>{before}<span class='op'>→</span>{after}</div>"
+        )
+    rest = snap.words_changed - len(rows)
+    more = ""
+    if rest > 0:
+        text = ngettext("… and {n} more word type", "… and {n} more word types", rest).format(n=f"{rest:,}")
+        more = f"<div class='bpe-muted'>{esc_raw(text)}</div>"
+    title = ngettext("The word type this merge changed", "The {n} word types this merge changed", snap.words_changed)
+    return (
+        f"<div class='bpe-changed' id='bpe-changed'><div class='bpe-changed-title'>"
+        f"{esc_raw(title.format(n=f'{snap.words_changed:,}'))}</div>{''.join(items)}{more}</div>"
+    )
+
+
+def changed_words(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 3) -> None:
+    """Draw :func:`changed_words_html` (nothing at step 0)."""
+    html = changed_words_html(run, step, mode, presentation, limit)
+    if html:
+        st.html(html)
+
+
 # ------------------------------------------------------------------------------------- corpus
 def corpus_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 25,
                       offset: int = 0) -> str:  # fmt: skip
     """Word, frequency and segmentation (chips) of ``limit`` word types at ``step``; the words this
-    merge changed come first, marked, with their previous segmentation faded below."""
+    merge changed come first, marked, with their previous segmentation faded below. A long word is
+    quoted clipped and its segmentation folded after :data:`CLIP_TOKENS` tokens."""
     snap_token = run.snapshot(step).token if step >= 1 else None
+    changed_label = esc_raw(_("changed"))
     body = []
     for row in run.corpus_view(step, offset=offset, limit=limit, changed_first=True):
-        seg = chips_html(run, row.tokens, mode, snap_token if row.changed else None, presentation)
-        badge = "<span class='bpe-badge changed'>changed</span>" if row.changed else ""
+        new = snap_token if row.changed else None
+        seg = chips_html(run, row.tokens, mode, new, presentation, clip_at=CLIP_TOKENS)
+        badge = f"<span class='bpe-badge changed'>{changed_label}</span>" if row.changed else ""
         before = ""
         if row.changed and row.before is not None:
-            before = f"<div>{chips_html(run, row.before, mode, None, presentation, css='before')}</div>"
+            faded = chips_html(run, row.before, mode, None, presentation, css="before", clip_at=CLIP_TOKENS)
+            before = f"<div>{faded}</div>"
         body.append(
-            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{esc(clip(row.word))}{badge}</td>"
-            f"<td class='num'>{row.freq:,}</td><td>{seg}{before}</td><td class='num'>{len(row.tokens)}</td></tr>"
+            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{word_html(row.word, CLIP_CHARS)}{badge}</td>"
+            f"<td class='num'>{row.freq:,}</td><td class='seg'>{seg}{before}</td><td class='num'>{len(row.tokens):,}</td></tr>"
         )
+    heads = (_("word"), _("freq"), _("segmentation after step {step}").format(step=f"{step:,}"), _("tokens"))
+    th = "".join(f"<th>{esc_raw(h)}</th>" for h in heads)
     return (
-        "<table class='bpe-table' id='bpe-corpus'><thead><tr><th>word</th><th>freq</th>"
-        f"<th>segmentation after step {step:,}</th><th>tokens</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<table class='bpe-table' id='bpe-corpus'><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
 
 
@@ -194,16 +310,37 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
         options = [x for x in (25, 50, 100, 250) if x < n_words] + [min(n_words, 1000)]
         if persist.kept(name, options[0]) not in options:
             persist.put(name, options[0])
-        limit = st.selectbox("Word types shown", options, key=persist.seeded(name, options[0]),
+        limit = st.selectbox(_("Word types shown"), options, key=persist.seeded(name, options[0]),
                              on_change=persist.keep, args=(name,))  # fmt: skip
-    head = (
-        f"{_count(n_words, '{n} word type', '{n} word types')}, {_count(_total_words(run), '{n} word', '{n} words')}; "
-        f"{_count(run.corpus_tokens(step), '{n} token', '{n} tokens')} now (was {run.corpus_tokens(0):,} at step 0)."
-    )
+    parts = [
+        _("{word_types}, {words}; {token_count} now (was {before} at step 0).").format(
+            word_types=_n(ngettext("{n} word type", "{n} word types", n_words), n_words),
+            words=_n(ngettext("{n} word", "{n} words", _total_words(run)), _total_words(run)),
+            token_count=_n(ngettext("{n} token", "{n} tokens", run.corpus_tokens(step)), run.corpus_tokens(step)),
+            before=f"{run.corpus_tokens(0):,}",
+        )
+    ]
     if step >= 1:
         changed = run.snapshot(step).words_changed
-        head += " " + _count(changed, "This merge changed {n} word type", "This merge changed {n} word types")
-        head += " (listed first)." if n_words > 1 else "."
+        if n_words > 1:
+            parts.append(
+                _n(
+                    ngettext(
+                        "This merge changed {n} word type (listed first).",
+                        "This merge changed {n} word types (listed first).",
+                        changed,
+                    ),
+                    changed,
+                )
+            )
+        else:
+            parts.append(
+                _n(
+                    ngettext("This merge changed {n} word type.", "This merge changed {n} word types.", changed),
+                    changed,
+                )
+            )
     if n_words > limit:
-        head += f" Showing {limit:,} of {n_words:,}."
+        parts.append(_("Showing {shown} of {n}.").format(shown=f"{limit:,}", n=f"{n_words:,}"))
+    head = " ".join(parts)
     st.html(f"<p class='bpe-muted'>{esc_raw(head)}</p>" + corpus_table_html(run, step, mode, presentation, limit))

@@ -3,7 +3,7 @@
 A picture holds what a class needs to see of a step, in type large enough for the back of a room: the
 merge (pair → new token, its count), why it won (the tie and its rule), the most frequent pairs before
 it with the chosen and tied ones marked, and the words it changed, before → after. Token colours are
-the app's (:func:`palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
+the app's (:func:`ui.palette.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
 
 No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run.
 """
@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from bpe_core.handout import rule_name
 from ui.fonts import FontSet, Writer, find_fonts
+from ui.palette import colour_index, palette
 from ui.text import visible
 
 _ENGLISH = gettext.NullTranslations()
@@ -33,19 +34,6 @@ _MUTED = (90, 90, 90)
 _RULE_LINE = (200, 200, 200)
 _CHOSEN = (255, 236, 160)
 _TIED = (255, 247, 214)
-
-
-def palette(presentation: bool = True) -> tuple[str, ...]:
-    """Token colours, from the same sources as the app's chips: Paul Tol's colour-blind-safe "light" scheme
-    (``tol_colors.light``) in presentation mode, else ColorBrewer Set3 as matplotlib ships it."""
-    if presentation:
-        import tol_colors
-
-        return tuple(c.lower() for c in tol_colors.light)
-    import matplotlib
-    from matplotlib.colors import to_hex
-
-    return tuple(to_hex(c) for c in matplotlib.colormaps["Set3"].colors)
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -82,7 +70,8 @@ class _Canvas:
         pad = self.px(size * 0.32)
         width = self.chip_width(tid, size)
         top, bottom = baseline - fs * 0.98, baseline + fs * 0.32
-        colour = self.colours[(tid * 5) % len(self.colours)]  # the app's colour for the same token id
+        # the app's colour for the same token value (ui.palette)
+        colour = self.colours[colour_index(self.run.token_value(tid), len(self.colours))]
         outline, line = ((0, 0, 0), max(3, self.px(5))) if new else ((110, 110, 110), max(1, self.px(2)))
         box = (x, top, x + width, bottom)
         if self.run.variant.is_bytes and self.run.is_partial(tid):

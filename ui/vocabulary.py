@@ -10,6 +10,7 @@ from bpe_core import replay as breplay
 
 from . import memo, persist
 from .chips import chip_html, chips_html, token_label
+from .i18n import _, ngettext
 from .text import esc_raw
 
 _NEW = -1  # picker option: "this step's new token"
@@ -25,14 +26,27 @@ def vocabulary(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
     merged = size - base
     new_token = run.snapshot(step).token if step >= 1 else None
     ids = list(range(size - 1, max(base, size - recent) - 1, -1))
+    values = {"size": f"{size:,}", "base": f"{base:,}", "merged": f"{merged:,}", "shown": f"{len(ids):,}"}
+    if merged > len(ids):
+        line = ngettext(
+            "{size} token: {base} base symbols + {merged} made by merges (newest {shown} shown, newest first).",
+            "{size} tokens: {base} base symbols + {merged} made by merges (newest {shown} shown, newest first).",
+            size,
+        )
+    else:
+        line = ngettext(
+            "{size} token: {base} base symbols + {merged} made by merges (newest first).",
+            "{size} tokens: {base} base symbols + {merged} made by merges (newest first).",
+            size,
+        )
+    no_merges = _("No merges yet.")
+    none = f"<p class='bpe-muted'>{esc_raw(no_merges)}</p>"
     st.html(
-        f"<p class='bpe-muted'>{size:,} tokens: {base:,} base symbols + {merged:,} made by merges"
-        + (f" (newest {len(ids):,} shown, newest first)" if merged > len(ids) else " (newest first)")
-        + ".</p>"
-        + (chips_html(run, ids, mode, new_token, presentation) if ids else "<p class='bpe-muted'>No merges yet.</p>")
+        f"<p class='bpe-muted'>{esc_raw(line.format(**values))}</p>"
+        + (chips_html(run, ids, mode, new_token, presentation) if ids else none)
     )
     if not presentation:
-        with st.expander(f"Base symbols ({base:,})"):
+        with st.expander(_("Base symbols ({n})").format(n=f"{base:,}")):
             st.html(chips_html(run, range(base), mode, None, presentation))
     merge_tree_picker(run, step, mode, presentation, candidates=ids[:recent], key=key)
 
@@ -60,20 +74,20 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
 
     def fmt(option) -> str:
         if option == _NEW:
-            return "this step's new token" if step >= 1 else "(no merge yet: pick or type a token)"
+            return _("this step's new token") if step >= 1 else _("(no merge yet: pick or type a token)")
         if isinstance(option, int):
             return token_label(run, option, mode)
         return str(option)
 
     choice = st.selectbox(
-        "Merge tree of",
+        _("Merge tree of"),
         options,
         key=persist.seeded(name, _NEW),
         format_func=fmt,
         accept_new_options=True,
         on_change=persist.keep,
         args=(name,),
-        help="Pick a token, or type one exactly as it is shown (e.g. est</w>, ␣the, e4 bd).",
+        help=_("Pick a token, or type one exactly as it is shown (e.g. est</w>, ␣the, e4 bd)."),
     )
     tid: int | None
     if choice == _NEW or choice is None:
@@ -83,7 +97,7 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
     else:
         tid = find_token(run, str(choice), mode, step)
         if tid is None:
-            st.warning("No such token in the vocabulary at this step. Type it as the chips show it.")
+            st.warning(_("No such token in the vocabulary at this step. Type it as the chips show it."))
             return
     if tid is not None:
         st.html(merge_tree_html(run, tid, mode, presentation))
@@ -94,14 +108,16 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
     """How token ``tid`` was built, as a tree of chips (root on top, each node labelled with the step
     that made it). A token of more than ``max_leaves`` symbols is only named, not drawn."""
     if run.symbol_length(tid) > max_leaves:
-        return (
-            f"<p class='bpe-muted'>{esc_raw(token_label(run, tid, mode))} is made of {run.symbol_length(tid)} "
-            "symbols: too big to draw.</p>"
-        )
+        n = run.symbol_length(tid)
+        text = ngettext(
+            "{label} is made of {n} symbol: too big to draw.", "{label} is made of {n} symbols: too big to draw.", n
+        ).format(label=token_label(run, tid, mode), n=f"{n:,}")
+        return f"<p class='bpe-muted'>{esc_raw(text)}</p>"
 
     def node(t: int) -> str:
         made = run.created_step[t]
-        label = f"<span class='stepnum'>step {made}</span>" if made else "<span class='stepnum'>base</span>"
+        label = esc_raw(_("step {step}").format(step=made) if made else _("base"))
+        label = f"<span class='stepnum'>{label}</span>"
         src = run.created_from[t]
         kids = f"<ul>{node(src[0])}{node(src[1])}</ul>" if src else ""
         return f"<li>{chip_html(run, t, mode, presentation)}{label}{kids}</li>"
