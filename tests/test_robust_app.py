@@ -345,7 +345,7 @@ def test_malformed_or_inconsistent_model_uploads(vocab, merges, needles):
     at.file_uploader(key="files.up.merges").set_value(("merges.txt", GOOD_MERGES, "text/plain")).run()
     no_exception(at)
     assert not at.error, errors(at)
-    assert "257 tokens, 1 merges" in page_text(at), page_text(at)[:600]
+    assert "257 tokens, 1 merge." in page_text(at), page_text(at)[:600]
 
 
 # ----------------------------------------------------------------------------------- 1 MB inputs

@@ -44,10 +44,22 @@ def browser_language() -> str:
     return best_language(header or st.context.locale)
 
 
+#: The language the last script run resolved. Outside a run (no script context) that is the answer: a
+#: widget's ``format_func`` called after the run that drew it (Streamlit's AppTest does so, from its own
+#: thread, to read a widget's value) must label the options as that run did. The app itself translates
+#: only inside runs (download callbacks capture their translations first), so no session reads another's.
+_last = {"lang": "en"}
+
+
 def current_language() -> str:
     """This session's interface language, one of :data:`bpe_core.i18n.LANGUAGES` (see the module doc)."""
     if get_script_run_ctx(suppress_warning=True) is None:
-        return "en"
+        return _last["lang"]
+    _last["lang"] = lang = _session_language()
+    return lang
+
+
+def _session_language() -> str:
     ss = st.session_state
     from_url = parse_language(st.query_params.get(LANG_PARAM))
     if from_url is not None:
