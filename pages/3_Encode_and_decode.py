@@ -7,7 +7,7 @@ Inputs (the sidebar, k, the text, ids) -> a tokenizer and its traces (bpe_core) 
 
 import streamlit as st
 
-from bpe_core import InputError, clean_text
+from bpe_core import InputError
 from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
 from ui import page, persist, sidebar, training
 from ui.chips import chip_html, tokens_html
@@ -64,22 +64,11 @@ def text_to_encode(choice, run, tok) -> str:
     default = SAMPLES.get(choice.preset.id if choice.preset else "", "")
     if not default:
         default = (" " if tok.pretokenizer == "whitespace" else "").join(run.words[:12])
-    st.text_area(
-        _("Text to encode"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=90
-    )
-    try:
-        text = clean_text(persist.kept(name, default))
-    except InputError as err:
-        st.error(md_escape(str(err)))
-        st.stop()
-    if len(text) > MAX_CHARS:
-        st.warning(_("The text is {n} characters; only the first {limit} are encoded here.").format(
-            n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))  # fmt: skip
-        text = text[:MAX_CHARS]
-    if not text.strip():
-        st.info(_("Type or paste some text above to encode it."))
-        st.stop()
-    return text
+    return page.page_text(
+        _("Text to encode"), name, default, height=90, max_chars=MAX_CHARS,
+        cut=_("The text is {n} characters; only the first {limit} are encoded here."),
+        empty=_("Type or paste some text above to encode it."),
+    )  # fmt: skip
 
 
 def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:

@@ -41,23 +41,12 @@ def text_box(choice, run) -> str:
     """The page's text box, prefilled from the corpus; stops the page when it is empty or unusable."""
     name = f"pg.rt.text.{choice.corpus.digest[:12]}"
     default = corpus_start(choice, run)
-    st.text_area(
-        _("Text to compare (it starts with the beginning of your corpus; type or paste your own)"),
-        key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=110,
+    return page.page_text(
+        _("Text to compare (it starts with the beginning of your corpus; type or paste your own)"), name, default,
+        height=110, max_chars=MAX_CHARS,
+        cut=_("The text is {n} characters; only the first {limit} are used here."),
+        empty=_("Type or paste some text above to compare the tokenizers."),
     )  # fmt: skip
-    try:
-        text = clean_text(persist.kept(name, default))
-    except InputError as err:
-        st.error(md_escape(str(err)))
-        st.stop()
-    if len(text) > MAX_CHARS:
-        st.warning(_("The text is {n} characters; only the first {limit} are used here.").format(
-            n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))  # fmt: skip
-        text = text[:MAX_CHARS]
-    if not text.strip():
-        st.info(_("Type or paste some text above to compare the tokenizers."))
-        st.stop()
-    return text
 
 
 def replay_part(all_models, text, mode, present) -> None:

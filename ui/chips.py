@@ -16,7 +16,7 @@ from typing import Protocol
 from bpe_core import TrainedRun
 
 from . import memo
-from .i18n import _, ngettext
+from .i18n import _, current_language, ngettext
 from .palette import colour_index, palette
 from .text import esc, esc_raw, visible
 
@@ -171,7 +171,8 @@ def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, 
     byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
     points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
     src = source_of(tokens)
-    key = ("chip", tid, mode, presentation)
+    # The tooltip is in the reader's language and runs are shared by every session: the language is in the key.
+    key = ("chip", tid, mode, presentation, current_language())
     table = memo.memo(src.owner)
     base = table.get(key)
     if base is None:

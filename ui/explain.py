@@ -8,7 +8,7 @@ from bpe_core.explain import RULES, TIE_RULES, merge_explanation, merge_text, st
 
 from . import memo
 from .chips import token_label
-from .i18n import _, ngettext, tr
+from .i18n import _, current_language, ngettext, tr
 from .text import esc_raw, visible
 
 #: Characters of a word quoted in a sentence (a text without spaces is one long "word").
@@ -28,7 +28,7 @@ def quote_word(word: str, limit: int = QUOTE_CHARS) -> str:
 def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int = 3) -> str:
     """Why merge ``step`` (>= 1) was chosen, in sentences (plain text, not escaped): the pair's count,
     the words holding it, the tie and the rule that broke it."""
-    key = ("reason", step, mode, max_words)
+    key = ("reason", step, mode, max_words, current_language())  # runs are shared by sessions of any language
     table = memo.memo(run)
     if key not in table:
         ex = merge_explanation(run, step, max_words)

@@ -1,5 +1,5 @@
 """What every page does first: its browser title, the shared sidebar, and the app's CSS (read once
-from ``ui/static/``; presentation mode adds large type)."""
+from ``ui/static/``; presentation mode adds large type); and a page's own text box (:func:`page_text`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ from pathlib import Path
 
 import streamlit as st
 
+from bpe_core import InputError, clean_text
+
+from . import persist
 from .i18n import _
 from .settings import Display
 from .sidebar import Choice, sidebar
+from .text import md_escape
 
 _STATIC = Path(__file__).resolve().parent / "static"
 
@@ -44,3 +48,23 @@ def start_page(title: str | None, icon: str) -> Choice:
         st.set_page_config(initial_sidebar_state="collapsed")
     setup_page(choice.display)
     return choice
+
+
+def page_text(label: str, name: str, default: str, *, height: int, max_chars: int, cut: str, empty: str) -> str:
+    """A page's own text box (kept across reruns and page switches under ``name``), cleaned with
+    :func:`bpe_core.clean_text`: at most ``max_chars`` characters are returned (``cut``, a translated
+    sentence with ``{n}`` and ``{limit}``, says so); an unusable or empty text shows its message (``empty``
+    when blank) and stops the page."""
+    st.text_area(label, key=persist.seeded(name, default), on_change=persist.keep, args=(name,), height=height)
+    try:
+        text = clean_text(persist.kept(name, default))
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        st.stop()
+    if len(text) > max_chars:
+        st.warning(cut.format(n=f"{len(text):,}", limit=f"{max_chars:,}"))
+        text = text[:max_chars]
+    if not text.strip():
+        st.info(empty)
+        st.stop()
+    return text
