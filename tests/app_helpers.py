@@ -15,12 +15,12 @@ APP = str(REPO / "app.py")
 
 #: The page scripts, by a short name (open them with :func:`open_page` or ``at.switch_page``).
 PAGES = {
-    "stepper": "pages/0_Step_through_BPE.py",
-    "side": "pages/1_Side_by_side.py",
-    "bbpe": "pages/2_BPE_vs_BBPE.py",
-    "encode": "pages/3_Encode_and_decode.py",
-    "files": "pages/4_Files.py",
-    "how": "pages/5_How_BPE_works.py",
+    "stepper": "app_pages/0_Step_through_BPE.py",
+    "side": "app_pages/1_Side_by_side.py",
+    "bbpe": "app_pages/2_BPE_vs_BBPE.py",
+    "encode": "app_pages/3_Encode_and_decode.py",
+    "files": "app_pages/4_Files.py",
+    "how": "app_pages/5_How_BPE_works.py",
 }
 
 

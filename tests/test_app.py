@@ -386,15 +386,15 @@ def test_sidebar_and_step_survive_page_switches(tmp_path):
     step (Streamlit gives the widgets of another page new identities)."""
     import shutil
 
-    shutil.copytree(REPO / "pages", tmp_path / "pages")
-    (tmp_path / "pages" / "other.py").write_text(
+    shutil.copytree(REPO / "app_pages", tmp_path / "app_pages")
+    (tmp_path / "app_pages" / "other.py").write_text(
         "import streamlit as st\nfrom ui import persist, sidebar\nchoice = sidebar.sidebar()\n"
         "st.text(f'other page: {choice.label} step {persist.get_step()}')\nsidebar.write_url(choice)\n",
         encoding="utf-8",
     )
     (tmp_path / "app.py").write_text(
         "import streamlit as st\n"
-        f"st.navigation([st.Page({PAGES['stepper']!r}, default=True), st.Page('pages/other.py')]).run()\n",
+        f"st.navigation([st.Page({PAGES['stepper']!r}, default=True), st.Page('app_pages/other.py')]).run()\n",
         encoding="utf-8",
     )
     at = AppTest.from_file(str(tmp_path / "app.py"), default_timeout=TIMEOUT).run()
@@ -403,7 +403,7 @@ def test_sidebar_and_step_survive_page_switches(tmp_path):
     at.button(key="stepper.next").click().run()
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 2
-    at.switch_page("pages/other.py").run()
+    at.switch_page("app_pages/other.py").run()
     no_exception(at)
     assert at.selectbox(key="w.preset").value == "nihao"
     assert at.selectbox(key="w.tie").value == "lexical"

@@ -19,12 +19,12 @@ class PageSpec(NamedTuple):
 
 
 PAGES = (
-    PageSpec("pages/0_Step_through_BPE.py", N_("Step through BPE"), "🧩", ""),
-    PageSpec("pages/1_Side_by_side.py", N_("Side by side"), "🆚", "Side_by_side"),
-    PageSpec("pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
-    PageSpec("pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
-    PageSpec("pages/4_Files.py", N_("Files"), "💾", "Files"),
-    PageSpec("pages/7_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
-    PageSpec("pages/5_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
-    PageSpec("pages/6_Glossary.py", N_("Glossary"), "📚", "Glossary"),
+    PageSpec("app_pages/0_Step_through_BPE.py", N_("Step through BPE"), "🧩", ""),
+    PageSpec("app_pages/1_Side_by_side.py", N_("Side by side"), "🆚", "Side_by_side"),
+    PageSpec("app_pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
+    PageSpec("app_pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
+    PageSpec("app_pages/4_Files.py", N_("Files"), "💾", "Files"),
+    PageSpec("app_pages/7_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
+    PageSpec("app_pages/5_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
+    PageSpec("app_pages/6_Glossary.py", N_("Glossary"), "📚", "Glossary"),
 )
