@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from browser import DEFAULT_TIMEOUT_MS, StreamlitServer, assert_no_exception, open_app, save_screenshot, wait_for_app
+from playwright.sync_api import expect
 
 from ui.corpus_store import STORE_ENV, is_corpus_id
 
@@ -147,7 +148,8 @@ def test_a_shared_link_opens_the_same_corpus_and_step_in_a_fresh_browser_and_aft
             open_app(pg, base + suffix)
             _step(pg, 3)
             assert_no_exception(pg)
-            assert pg.get_by_label("Text to train on").input_value() == _zh_emoji()
+            # The sidebar may fill its text box a moment after the step is drawn: wait for it, don't sample once.
+            expect(pg.get_by_label("Text to train on")).to_have_value(_zh_emoji(), timeout=30_000)
             assert pg.locator(".bpe-merge").first.inner_text() == first
             assert _query(pg)["corpus"] == link["corpus"]
             save_screenshot(pg, f"paste-and-go/{name}")
@@ -156,12 +158,14 @@ def test_a_shared_link_opens_the_same_corpus_and_step_in_a_fresh_browser_and_aft
 
     check(server.url, "link-fresh-browser")
     server.stop()
-    second = _start(store_path)  # a new process on the same store
     try:
-        check(second.url, "link-after-restart")
+        second = _start(store_path)  # a new process on the same store
+        try:
+            check(second.url, "link-after-restart")
+        finally:
+            second.stop()
     finally:
-        second.stop()
-    _start(store_path, server)  # the module's other tests go on with a server
+        _start(store_path, server)  # the module's other tests go on with a server, whatever happened here
 
 
 def test_a_link_to_a_missing_corpus_says_so(browser, server):
