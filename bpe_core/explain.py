@@ -150,16 +150,15 @@ def merge_explanation(run, step: int, max_words: int = 3) -> MergeExplanation:
     """Explain merge ``step`` (1..``run.num_steps``) of a finished run.
 
     Counts come from the words the merge changed: in each, the (overlapping) windows of the pair
-    in its segmentation before the merge, times the word's frequency. Raises ``IndexError`` for a
-    step outside the run.
+    in its segmentation before the merge (:meth:`~bpe_core.run.TrainedRun.pair_windows`), times the
+    word's frequency. Raises ``IndexError`` for a step outside the run.
     """
     snap = run.snapshot(step)
     a, b = snap.left, snap.right
     found = []
-    for idx, word, freq, before, _after in run.changed_words(step):
-        windows = sum(1 for x, y in zip(before, before[1:]) if x == a and y == b)
-        if windows:
-            found.append((windows * freq, idx, WordShare(word, windows * freq, windows, freq)))
+    for idx, windows in run.pair_windows(step).items():
+        word, freq = run.words[idx], run.freqs[idx]
+        found.append((windows * freq, idx, WordShare(word, windows * freq, windows, freq)))
     found.sort(key=lambda c: (-c[0], c[1]))
     rest = found[max_words:]
     others = tuple(snap.tied[1:4]) if snap.ties > 1 else ()
@@ -187,7 +186,9 @@ def word_ref(word: str, clip: Callable[[str], str] = lambda w: w) -> str:
 
     ``clip`` shortens (and makes visible) the word for display; it is applied before quoting."""
     shown = clip(word)
-    if all(c.isalnum() or unicodedata.category(c).startswith("M") for c in word):
+    # A word longer than any quote is shown cut, so only its start decides (a text without spaces can be
+    # one word of a megabyte, and this runs for every merge card).
+    if all(c.isalnum() or unicodedata.category(c).startswith("M") for c in word[:1000]):
         return shown
     return f"“{shown}”"
 

@@ -7,14 +7,22 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
 * one :class:`MergeStep` per step (the chart series are read from them).
+
+A run can be read while it is still training (the app shows step 1 while the rest trains): the trainer
+writes everything of step ``k`` before it appends step ``k``'s snapshot, so the first
+``len(snapshots)`` steps are always complete, and :meth:`TrainedRun.view` freezes a reader's copy at
+that many steps.
 """
 
 from __future__ import annotations
 
+import copy
+import threading
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import NamedTuple
 
 from .tiebreak import TieKey
@@ -98,7 +106,9 @@ class VocabEntry:
 @dataclass(frozen=True)
 class WordRow:
     """One word type at a step: its index, text, frequency, token ids after the step, and whether this
-    step changed it (``before`` holds its ids before the step when it did)."""
+    step changed it (``before`` holds its ids before the step when it did). ``tokens`` and ``before``
+    may be cut (see :meth:`TrainedRun.corpus_view`'s ``max_tokens``); ``num_tokens`` and
+    ``num_before`` count them all."""
 
     index: int
     word: str
@@ -106,6 +116,8 @@ class WordRow:
     tokens: list
     changed: bool
     before: list | None = None
+    num_tokens: int = 0
+    num_before: int | None = None
 
 
 class TrainedRun:
@@ -124,6 +136,7 @@ class TrainedRun:
         self.value_to_id: dict = {}
         self.created_step: list[int] = []
         self.created_from: list = []
+        self.view_of: TrainedRun | None = None  # the run a view was cut from (see view)
 
     # ------------------------------------------------------------------------- filled by the trainer
     def _init_corpus(self, words, freqs, word_start, values, base_ids) -> None:
@@ -137,7 +150,12 @@ class TrainedRun:
         self.created_step = [0] * self.num_base
         self.created_from = [None] * self.num_base
         self._removed_at = array("i", bytes(4 * len(base_ids)))
-        self._removed_upto = 0  # steps whose events are already written into _removed_at
+        # Built on first read and shared with every view of the run (a list and a dict, so that a view's
+        # copy of the attribute is the same object): steps already written into _removed_at, the word
+        # index, the tie-break key.
+        self._removed_upto = [0]
+        self._lazy: dict = {}
+        self._lazy_lock = threading.Lock()
         self._event_pos = array("q")
         self._event_start = array("q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
 
@@ -160,6 +178,30 @@ class TrainedRun:
 
     def _replace_last(self, snap) -> None:
         self.snapshots[-1] = snap
+
+    # --------------------------------------------------------------------------------- streaming
+    def view(self, steps: int | None = None) -> TrainedRun:
+        """A copy of this run that ends after ``steps`` merges (default: every merge done so far), safe to
+        read while the trainer goes on in another thread.
+
+        The copy shares the per-step arrays (they only grow) and slices the lists that the trainer
+        appends to, so its answers never change: ``num_steps``, the vocabulary, the chart series and
+        every ``step`` argument stop at ``steps``. Its ``stop_reason`` is ``None`` unless it ends where
+        the finished run ends, and its ``view_of`` is the run it was cut from. Costs time linear in the
+        merges and the vocabulary, not in the corpus.
+        """
+        snaps = self.snapshots[: len(self.snapshots) if steps is None else max(0, int(steps))]
+        out = copy.copy(self)
+        out.snapshots = snaps
+        vocab = snaps[-1].vocab_size if snaps else self.num_base
+        out.values = self.values[:vocab]
+        out.value_to_id = {v: i for i, v in enumerate(out.values)}
+        out.created_step = self.created_step[:vocab]
+        out.created_from = self.created_from[:vocab]
+        finished = self.stop_reason is not None and len(snaps) == len(self.snapshots)
+        out.stop_reason = self.stop_reason if finished else None
+        out.view_of = self.view_of or self
+        return out
 
     # ---------------------------------------------------------------------------------- basic facts
     @property
@@ -209,16 +251,7 @@ class TrainedRun:
 
     def symbol_length(self, tid: int) -> int:
         """How many base symbols make up the token (bytes for byte-level, characters + marker else)."""
-        n = 0
-        stack = [tid]
-        while stack:
-            t = stack.pop()
-            src = self.created_from[t]
-            if src is None:
-                n += 1
-            else:
-                stack.extend(src)
-        return n
+        return self._symbol_lengths()[tid]
 
     # ---------------------------------------------------------------------------------- corpus
     def word(self, index: int) -> tuple[str, int]:
@@ -227,41 +260,91 @@ class TrainedRun:
 
     def find_word(self, word: str) -> int | None:
         """Index of a word type, or ``None``."""
-        if not hasattr(self, "_word_index"):
-            self._word_index = {w: i for i, w in enumerate(self.words)}
-        return self._word_index.get(word)
+        index = self._lazy.get("word_index")
+        if index is None:
+            index = self._lazy["word_index"] = {w: i for i, w in enumerate(self.words)}
+        return index.get(word)
 
     def _sync_removed(self) -> None:
         # The trainer only logs each step's positions; boundary steps are written here, on first read.
+        # Readers in several threads may write the same steps at once: the writes are identical.
         n = len(self.snapshots)
-        if self._removed_upto < n:
+        done = self._removed_upto[0]
+        if done < n:
             removed, events, starts = self._removed_at, self._event_pos, self._event_start
-            for k in range(self._removed_upto + 1, n + 1):
+            for k in range(done + 1, n + 1):
                 for q in events[starts[k] : starts[k + 1]]:
                     removed[q] = k
-            self._removed_upto = n
+            self._removed_upto[0] = max(n, self._removed_upto[0])
 
-    def segmentation(self, index: int, step: int) -> list[int]:
-        """Token ids of word type ``index`` after ``step`` merges (step 0: base symbols)."""
+    def segmentation(self, index: int, step: int, limit: int | None = None) -> list[int]:
+        """Token ids of word type ``index`` after ``step`` merges (step 0: base symbols).
+
+        With ``limit``, only the first ``limit`` tokens: the time is then linear in the symbols they
+        cover, not in the word (a text without spaces can be one word of a megabyte; the app draws only
+        its first tokens). :meth:`token_count` counts them all."""
         step = self._clamp(step)
         self._sync_removed()
         s, e = self._word_start[index], self._word_start[index + 1]
-        removed, base, values, ids = self._removed_at, self._base, self.values, self.value_to_id
-        is_bytes = self.variant.is_bytes
+        removed, base, snaps = self._removed_at, self._base, self.snapshots
+        width = self._symbol_lengths()
         out = []
+        if limit is not None and limit <= 0:
+            return out
         i = s
         while i < e:
+            # Find the end of the token starting at i without walking its symbols: a boundary j removed at
+            # merge m <= step joined the token before it to merge m's right token, which starts at j, so
+            # the next boundary to look at is right after that one. The walk follows the merge tree's
+            # spine (about log2(length) jumps for a run of one character), and the latest merge it meets
+            # is the one that made the token.
             j = i + 1
-            while j < e and 0 < removed[j] <= step:
-                j += 1
-            if j == i + 1:
-                out.append(base[i])
-            elif is_bytes:  # base ids are the byte values
-                out.append(ids[bytes(base[i:j].tolist())])
-            else:  # joined in C: a token can be a megabyte long (merges of a run of one character)
-                out.append(ids["".join(map(values.__getitem__, base[i:j]))])
+            last = 0
+            while j < e:
+                m = removed[j]
+                if m == 0 or m > step:
+                    break
+                if m > last:
+                    last = m
+                j += width[snaps[m - 1].right]
+            out.append(snaps[last - 1].token if last else base[i])
+            if limit is not None and len(out) >= limit:
+                break
             i = j
         return out
+
+    def _symbol_lengths(self) -> list[int]:
+        """Base symbols per token id, grown as tokens are made (shared with every view of the run)."""
+        with self._lazy_lock:
+            width = self._lazy.get("widths")
+            if width is None:
+                width = self._lazy["widths"] = []
+            made = self.created_from
+            for tid in range(len(width), len(made)):
+                src = made[tid]
+                width.append(1 if src is None else width[src[0]] + width[src[1]])
+        return width
+
+    #: Words up to this many symbols are counted by segmenting them; longer ones through a sorted copy
+    #: of their boundary steps, made once per word (and again when a longer view of the run asks).
+    COUNT_BY_SEGMENTING = 256
+
+    def token_count(self, index: int, step: int) -> int:
+        """Number of tokens of word type ``index`` after ``step`` merges: its symbols minus the token
+        boundaries that merges 1..``step`` removed. For a long word the first call costs time linear in
+        the word, later calls (any step) a binary search."""
+        step = self._clamp(step)
+        s, e = self._word_start[index], self._word_start[index + 1]
+        if e - s <= self.COUNT_BY_SEGMENTING:
+            return len(self.segmentation(index, step))
+        self._sync_removed()
+        built = self._lazy.get(("boundary steps", index))
+        if built is None or built[0] < step:
+            # Valid up to the steps synced now: a boundary removed later still reads 0 in the copy.
+            built = (self._removed_upto[0], array("i", sorted(self._removed_at[s + 1 : e])))
+            self._lazy[("boundary steps", index)] = built
+        steps = built[1]
+        return (e - s) - (bisect_right(steps, step) - bisect_right(steps, 0))
 
     def changed_word_indices(self, step: int) -> list[int]:
         """Indices of the word types that merge ``step`` rewrote, in order."""
@@ -287,16 +370,22 @@ class TrainedRun:
             (i, self.words[i], self.freqs[i], self.segmentation(i, step - 1), self.segmentation(i, step)) for i in idx
         ]
 
-    def corpus_view(self, step: int, offset: int = 0, limit: int = 50, changed_first: bool = False) -> list[WordRow]:
+    def corpus_view(
+        self, step: int, offset: int = 0, limit: int = 50, changed_first: bool = False, max_tokens: int | None = None
+    ) -> list[WordRow]:
         """A page of word types at ``step``: ``limit`` rows from ``offset`` (first-appearance order).
 
-        With ``changed_first`` the word types this step changed come first.
+        With ``changed_first`` the word types this step changed come first. With ``max_tokens``, each
+        row's segmentations hold at most that many tokens (the counts are whole): the time then grows
+        with the rows and tokens asked for, not with the corpus or the length of a word.
         """
         step = self._clamp(step)
         changed = self.changed_word_indices(step) if step else []
         changed_set = set(changed)
         if changed_first:
-            order = changed + [i for i in range(len(self.words)) if i not in changed_set]
+            # The rest in order, skipping the changed ones, generated only as far as the page needs.
+            rest = (i for i in range(len(self.words)) if i not in changed_set)
+            order = list(islice(chain(changed, rest), offset + limit))
         else:
             order = range(len(self.words))
         rows = []
@@ -307,12 +396,74 @@ class TrainedRun:
                     index=i,
                     word=self.words[i],
                     freq=self.freqs[i],
-                    tokens=self.segmentation(i, step),
+                    tokens=self.segmentation(i, step, max_tokens),
                     changed=is_changed,
-                    before=self.segmentation(i, step - 1) if is_changed else None,
+                    before=self.segmentation(i, step - 1, max_tokens) if is_changed else None,
+                    num_tokens=self.token_count(i, step),
+                    num_before=self.token_count(i, step - 1) if is_changed else None,
                 )
             )
         return rows
+
+    def pair_windows(self, step: int) -> dict[int, int]:
+        """``{word type index: windows}`` for merge ``step``: how many (overlapping) windows of its pair
+        each word type it changed held before the merge, read from the positions the merge rewrote
+        (time linear in them, not in the words).
+
+        For ``left != right`` each window was merged, so windows = rewrites. For a pair of one token
+        ``a`` with itself, a run of ``m`` a's holds ``m - 1`` windows and was rewritten ``m // 2`` times,
+        left to right, at positions ``2·len(a)`` symbols apart; so each run is found from its rewrites,
+        and its windows are ``2·rewrites - 1``, plus 1 when one more ``a`` follows (``m`` odd).
+        """
+        if not 1 <= step <= len(self.snapshots):
+            return {}
+        snap = self.snapshots[step - 1]
+        lo, hi = self._event_start[step], self._event_start[step + 1]
+        events = self._event_pos[lo:hi]
+        ws = self._word_start
+        out: dict[int, int] = {}
+        same = snap.left == snap.right
+        width = self.symbol_length(snap.left) if same else 0
+        end = -1
+        wi = -1
+        k = 0
+        while k < len(events):
+            q = events[k]
+            if q >= end:
+                wi = bisect_right(ws, q) - 1
+                end = ws[wi + 1]
+            if not same:  # every window was rewritten: count the word's rewrites at once
+                nxt = bisect_left(events, end, k)
+                out[wi] = nxt - k
+                k = nxt
+                continue
+            rewrites = 1
+            while k + rewrites < len(events):
+                nxt = events[k + rewrites]
+                if nxt != q + 2 * width * rewrites or nxt >= end:  # a run never crosses into the next word
+                    break
+                rewrites += 1
+            after = q + 2 * width * (rewrites - 1) + width  # the symbol after the run's last rewrite
+            extra = 1 if self._token_is(after, end, step - 1, snap.left, width) else 0
+            out[wi] = out.get(wi, 0) + 2 * rewrites - 1 + extra
+            k += rewrites
+        return out
+
+    def _token_is(self, start: int, end: int, step: int, tid: int, width: int) -> bool:
+        """Whether the token starting at symbol ``start`` (a token boundary) of a word ending at ``end``
+        is ``tid`` (``width`` symbols long) after ``step`` merges."""
+        if start + width > end:
+            return False
+        self._sync_removed()
+        removed = self._removed_at
+        j = start + 1
+        while j < end and 0 < removed[j] <= step:
+            j += 1
+        if j - start != width:
+            return False
+        if self.variant.is_bytes:
+            return bytes(self._base[start:j].tolist()) == self.values[tid]
+        return "".join(map(self.values.__getitem__, self._base[start:j])) == self.values[tid]
 
     def corpus_tokens(self, step: int) -> int:
         """Tokens in the whole corpus after ``step`` (frequency-weighted)."""
@@ -322,11 +473,12 @@ class TrainedRun:
     # ------------------------------------------------------------------------------------ pairs
     def tie_key(self) -> TieKey:
         """The run's tie-break rule as a :class:`~bpe_core.tiebreak.TieKey` over its token ids so far."""
-        key = self.__dict__.get("_key")
-        if key is None:
-            key = self._key = TieKey(self.config.tie_break, self.values[: self.num_base])
-        while len(key.hf_id) < len(self.values):  # tokens made since the last call, in creation order
-            key.add(self.values[len(key.hf_id)])
+        with self._lazy_lock:  # shared by the views of a run, which threads read at once
+            key = self._lazy.get("key")
+            if key is None:
+                key = self._lazy["key"] = TieKey(self.config.tie_break, self.values[: self.num_base])
+            while len(key.hf_id) < len(self.values):  # tokens made since the last call, in creation order
+                key.add(self.values[len(key.hf_id)])
         return key
 
     def pair_table(self, step: int, limit: int | None = None) -> list[tuple[int, int, int]]:

@@ -63,6 +63,7 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
             ids = run.segmentation(i, k)
             assert [val(t) for t in ids] == list(segs[i]), f"word {i} at step {k}"
             assert joined(run, ids) == empty.join(symbols[i])
+            assert run.segmentation(i, k, 2) == ids[:2] and run.token_count(i, k) == len(ids)
         # corpus_tokens(k) is the frequency-weighted number of tokens.
         assert run.corpus_tokens(k) == sum(f * len(s) for f, s in zip(freqs, segs))
         assert series["corpus_tokens"][k] == run.corpus_tokens(k)
@@ -117,6 +118,10 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
                 assert [val(t) for t in before] == list(replayed[k - 1][i])
                 assert [val(t) for t in after] == list(segs[i])
             assert run.changed_words(k, 2) == rows[:2]
+            # pair_windows(k): the merged pair's overlapping windows in each word type before merge k.
+            pair = (val(run.snapshot(k).left), val(run.snapshot(k).right))
+            windows = {i: sum(1 for w in zip(s, s[1:]) if w == pair) for i, s in enumerate(replayed[k - 1])}
+            assert run.pair_windows(k) == {i: w for i, w in windows.items() if w}
             assert run.snapshot(k).words_changed == len(changed)
             view = run.corpus_view(k, limit=len(words) + 1, changed_first=True)
             assert [r.index for r in view[: len(changed)]] == changed
@@ -239,3 +244,61 @@ def test_out_of_range_steps_are_clamped_in_queries():
         assert run.changed_words(step) == []
     with pytest.raises(IndexError):
         run.snapshot(0)
+
+
+# ------------------------------------------------------------------------------ long words, views
+def long_word_run(num_merges: int = 400):
+    """Byte-level, no pre-tokenizer: the excerpt is one word type thousands of symbols long."""
+    text = named_excerpt("chinese", 3000) + named_excerpt("english", 3000)
+    cfg = TrainConfig(variant="byte", pretokenizer="none", num_merges=num_merges, min_frequency=1)
+    return corpus_words(text, cfg), cfg
+
+
+def test_long_word_counts_and_cut_segmentations_match_the_whole_segmentation():
+    words, cfg = long_word_run()
+    run = train(words, cfg)
+    assert len(next(iter(words)).encode()) > 10 * run.COUNT_BY_SEGMENTING
+    for k in (0, 1, 2, 57, 199, 200, 399, 400):
+        whole = run.segmentation(0, k)
+        assert run.token_count(0, k) == len(whole) == run.corpus_tokens(k)
+        assert run.segmentation(0, k, 40) == whole[:40]
+        row = run.corpus_view(k, max_tokens=40)[0]
+        assert row.tokens == whole[:40] and row.num_tokens == len(whole)
+        if k:
+            assert row.before == run.segmentation(0, k - 1)[:40] and row.num_before == len(run.segmentation(0, k - 1))
+
+
+def test_a_run_read_while_it_trains_answers_for_its_steps_so_far():
+    """The app reads a run while the trainer goes on (streaming): a view cut after k merges answers
+    exactly as the finished run does for steps up to k, and its own size stops at k."""
+    from bpe_core import Trainer
+
+    words, cfg = long_word_run()
+    trainer = Trainer(words, cfg)
+    steps = trainer.steps()
+    views = []
+    for k in (1, 50, 51, 300):
+        while trainer.run.num_steps < k:
+            next(steps)
+        view = trainer.run.view()
+        assert view.num_steps == k and view.stop_reason is None and view.view_of is trainer.run
+        # Ask the long word's count now: the shared cache it builds must not go stale as training goes on.
+        assert view.token_count(0, k) == len(view.segmentation(0, k))
+        views.append(view)
+    for _ in steps:
+        pass
+    run = trainer.run
+    assert run.stop_reason == "num_merges"
+    for view in views:
+        k = view.num_steps
+        assert view.vocab_size == run.vocab_size_at(k) == len(view.vocabulary())
+        assert view.merges() == run.merges(k)
+        assert view.series() == {name: values[: k + 1] for name, values in run.series().items()}
+        assert view.corpus_tokens(10**9) == run.corpus_tokens(k)
+        for step in (0, k // 2, k, k + 1, 10**9):
+            assert view.segmentation(0, step) == run.segmentation(0, min(step, k))
+            assert view.token_count(0, step) == run.token_count(0, min(step, k))
+        assert view.pair_windows(k) == run.pair_windows(k) and view.pair_windows(k + 1) == {}
+        assert view.value_to_id == {v: i for i, v in enumerate(run.values[: view.vocab_size])}
+    final = run.view()
+    assert final.num_steps == run.num_steps and final.stop_reason == "num_merges"
