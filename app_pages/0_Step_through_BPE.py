@@ -5,7 +5,7 @@ Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the 
 
 import streamlit as st
 
-from ui import charts, downloads, merges_view, page, panels, quiz, sidebar, stepper, training, vocabulary
+from ui import charts, downloads, merges_view, page, panels, persist, quiz, sidebar, stepper, training, vocabulary
 from ui.explain import rules_html
 from ui.i18n import _
 from ui.sidebar import Choice
@@ -54,12 +54,17 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
-@st.fragment
-def step_view(run, choice: Choice) -> None:
-    """Everything that changes with the step. A fragment: Next / Prev / the arrow keys / the slider
-    rerun only this part, not the sidebar, so a step costs the server and the browser less."""
-    mode, present = choice.display.byte_mode, choice.display.presentation
-    step = stepper.step_controls(run, presentation=present)
+def step_view(every: float | None, choice: Choice) -> None:
+    """Everything that changes with the step. A fragment (:func:`ui.stepper.step_fragment`): Next / Prev /
+    the arrow keys / the slider rerun only this part, not the sidebar, so a step costs the server and the
+    browser less; it also reruns by itself for autoplay and, while the run trains, to reach new merges."""
+    live = training.get_live_run(choice.corpus, choice.config)
+    if live is None:
+        return
+    stepper.check_timer("stepper", not live.finished, every)
+    run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
+    step = stepper.step_controls(run, presentation=present, training=not live.finished)
+    training.training_note(live)
     in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
@@ -74,7 +79,9 @@ top = st.container()  # filled after the sidebar, so that input messages appear 
 choice = page.start_page(None, "🧩")
 with top:
     header(choice)
-run = training.get_run(choice.corpus, choice.config)
-if run is None:
+# Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
+# through what is trained so far.
+live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
+if live is None:
     st.stop()
-step_view(run, choice)
+stepper.step_fragment(step_view, "stepper", not live.finished, choice)

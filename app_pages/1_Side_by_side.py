@@ -11,7 +11,7 @@ import streamlit as st
 from bpe_core.measures import corpus_size, top_words
 from bpe_core.replay import unknown_symbols
 from ui import charts, page, panels, persist, sidebar, stepper, training
-from ui.chips import chips_html, tokens_html
+from ui.chips import MAX_CHIPS, chips_html, tokens_html
 from ui.encoding import tokens_at
 from ui.i18n import _, ngettext
 from ui.settings import PRE_LABELS, TIE_LABELS, VARIANT_TITLES
@@ -109,7 +109,9 @@ def words_table(words: list[str], runs: list, step: int, mode: str, present: boo
             index = run.find_word(word)
             if index is not None:
                 freq = run.freqs[index]
-                cells.append(f"<td>{chips_html(run, run.segmentation(index, shown), mode, new_token, present)}</td>")
+                seg = run.segmentation(index, shown, MAX_CHIPS)
+                total = run.token_count(index, shown)
+                cells.append(f"<td>{chips_html(run, seg, mode, new_token, present, total=total)}</td>")
             else:
                 seen = False
                 src = tokens_at(run, shown)
@@ -144,6 +146,23 @@ def length_chart(runs: list, step: int, present: bool) -> None:
     st.vega_lite_chart(charts.lines_chart(series, _("corpus tokens"), step, present), width="stretch")
 
 
+def step_view(every: float | None, choice: Choice, runs: list) -> None:
+    """The step control and everything that changes with the step (a fragment, as on the stepper page:
+    a step reruns only this part, and autoplay moves it on a timer)."""
+    stepper.check_timer("sbs", False, every)
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    # One step control for all three: it counts to the longest run; a shorter one shows why it stopped.
+    step = stepper.step_controls(max(runs, key=lambda r: r.num_steps), presentation=present, key="sbs")
+    sidebar.write_url(choice, step)
+    for col, variant, run in zip(st.columns(3, gap="medium"), VARIANTS, runs):
+        with col:
+            column(variant, run, step, mode, present)
+    st.subheader(_("The same words, three ways"))
+    words_table(chosen_words(choice, runs[0]), runs, step, mode, present)
+    st.subheader(_("Corpus length over the merges"))
+    length_chart(runs, step, present)
+
+
 choice = page.start_page(_("Side by side"), "🆚")
 if not choice.display.presentation:
     st.title(_("Side by side"))
@@ -153,14 +172,6 @@ caption(choice)
 runs = train_three(choice)
 if any(r is None for r in runs):
     st.stop()
-mode, present = choice.display.byte_mode, choice.display.presentation
-# One step control for all three: it counts to the longest run; a shorter one shows why it stopped.
-step = stepper.step_controls(max(runs, key=lambda r: r.num_steps), presentation=present, key="sbs")
-sidebar.write_url(choice, step)
-for col, variant, run in zip(st.columns(3, gap="medium"), VARIANTS, runs):
-    with col:
-        column(variant, run, step, mode, present)
-st.subheader(_("The same words, three ways"))
-words_table(chosen_words(choice, runs[0]), runs, step, mode, present)
-st.subheader(_("Corpus length over the merges"))
-length_chart(runs, step, present)
+
+
+stepper.step_fragment(step_view, "sbs", False, choice, runs)

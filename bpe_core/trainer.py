@@ -471,6 +471,7 @@ def train(
     words: dict[str, int],
     config: TrainConfig,
     progress: Callable[[int], None] | None = None,
+    on_start: Callable[[TrainedRun], None] | None = None,
 ) -> TrainedRun:
     """Train to the end and return the finished :class:`~bpe_core.run.TrainedRun`.
 
@@ -479,8 +480,13 @@ def train(
             :func:`bpe_core.inputs.parse_word_counts`).
         config: the settings.
         progress: called with the number of merges done, every 100 merges and at the end.
+        on_start: called with the run once the trainer has built its tables, before merge 1. The run
+            then grows while this call trains: another thread reads it through
+            :meth:`~bpe_core.run.TrainedRun.view` (the app shows step 1 while the rest trains).
     """
     trainer = Trainer(words, config)
+    if on_start is not None:
+        on_start(trainer.run)
     done = 0
     for snap in trainer.steps():
         done = snap.step

@@ -159,23 +159,41 @@ def test_autoplay_advances(app_server, page):
     assert step_of(page) == stopped
 
 
-def test_large_corpus_shows_training_progress(app_server, page):
+def test_large_corpus_streams_its_steps_while_training(app_server, page):
     # Settings no other test uses, so this session trains the book itself; byte-level with no
     # pre-tokenizer (the book is one sequence) and 20,000 merges takes seconds even on an idle
-    # machine, so the bar is up long enough to be seen (it appears after 0.2 s of training).
+    # machine, so the training is still going while the steps already trained are stepped through.
     url = f"{app_server}/?preset=pg16457-book&variant=byte&pre=none&merges=20000&minf=1&step=3000"
-    page.goto(url, wait_until="domcontentloaded")
+    page.goto(url.replace("step=3000", "step=1"), wait_until="domcontentloaded")
+    # A second student opens a link to step 3,000 of the same run: the two share one training.
+    linked = page.context.new_page()
+    linked.goto(url, wait_until="domcontentloaded")
     progress = page.locator('[data-testid="stProgress"]')
-    expect(progress.first).to_contain_text("merges", timeout=30_000)
-    expect(progress.first).to_contain_text("/ 20,000")
-    wait_for_step(page, 3000, timeout=120_000)
+    expect(progress.first).to_contain_text("of 20,000 merges so far", timeout=30_000)
+    # Step 1 is on screen before training ends: the label says how far it has got ("of n so far"),
+    # and Next and Prev move over the steps trained so far.
+    label = page.locator(STEP_LABEL)
+    expect(label).to_contain_text("so far")
+    page.get_by_role("button", name=re.compile("Next")).click()
+    wait_for_step(page, 2)
+    page.get_by_role("button", name=re.compile("Prev")).click()
+    wait_for_step(page, 1)
+    assert "so far" in label.inner_text(), "the training ended too soon to test streaming"
+    # Once trained, the bar is gone and the label counts every merge.
+    expect(label).to_contain_text("of 20,000", timeout=120_000)
+    expect(label).not_to_contain_text("so far")
+    expect(progress).to_have_count(0)
     assert_no_exception(page)
+    # The link's step was kept while it was not trained yet, and shown once it was.
+    wait_for_step(linked, 3000, timeout=30_000)
+    assert_no_exception(linked)
     # The one word is the whole book; quoted in the merge card, it wraps inside the card instead of
     # running over the pair table beside it.
-    card = page.locator("#bpe-merge-card")
+    card = linked.locator("#bpe-merge-card")
     expect(card).to_contain_text("486,084")  # the book in characters, its CR LF stored as LF
     assert card.evaluate("e => e.scrollWidth <= e.clientWidth"), "the merge card's text overflows the card"
-    save_screenshot(page, "book-step-3000")
+    save_screenshot(linked, "book-step-3000")
+    linked.close()
 
 
 def _page_paths() -> list[tuple[str, str]]:

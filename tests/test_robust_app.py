@@ -375,7 +375,14 @@ at.run()
 at.number_input(key="w.minf").set_value(1).run()
 at.number_input(key="w.merges").set_value(30).run()
 at.radio(key="w.source").set_value("paste").run()
-timed("paste", {first}, lambda: at.text_area(key="w.paste").input({text}).run())
+def paste_and_train():
+    at.text_area(key="w.paste").input({text}).run()
+    # The page shows the first merges while the rest trains; rerun until the label counts them all.
+    while any("so far" in h.proto.body for h in at.get("html")):
+        time.sleep(0.1)
+        at.run()
+
+timed("paste", {first}, paste_and_train)
 assert not at.error, [e.value for e in at.error]
 for name in ("next", "last", "prev"):
     timed(name, {step}, lambda: at.button(key="stepper." + name).click().run())
@@ -383,7 +390,7 @@ print(json.dumps(times), flush=True)
 """
 #: Seconds the whole 1 MB scenario may take (a stuck rerun is given up after twice its limit).
 BIG_TIMEOUT = 120
-#: Seconds the first run after the paste may take (training included).
+#: Seconds from the paste to the whole run on screen (training included).
 FIRST_RUN_LIMIT = 30.0
 #: Seconds one step may take once the run is trained. The script thread holds the GIL while it
 #: renders, so every student's click waits this long behind one large paste.

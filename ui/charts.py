@@ -97,6 +97,11 @@ def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool
     100x. ``columns``: side by side (True) or stacked (False)."""
     if run.num_steps == 0:
         return
+    if run.view_of is not None and run.stop_reason is None:
+        # Still training: a chart of every step so far would be rebuilt for each new view of the run
+        # (hundreds of milliseconds each time), which would slow every step while training.
+        st.caption(_("The charts appear when training has finished."))
+        return
     specs = memo.once(run, f"charts.{presentation}.{current_language()}", lambda: _run_specs(run, presentation))
     places = st.columns(3) if columns else [st.container() for _ in specs]
     for place, spec in zip(places, specs):

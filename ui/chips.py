@@ -170,61 +170,77 @@ def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, 
     """One token as an HTML chip (escaped): colour by its value (:func:`ui.palette.colour_index`), a dashed hatched border for partial UTF-8
     byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
     points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
-    src = source_of(tokens)
+    return _chip_maker(source_of(tokens), mode, presentation)(tid, css, title)
+
+
+def _chip_maker(src, mode: str, presentation: bool):
+    """``chip(tid, css="", title=None)`` for one source, mode and language: the memo table and the
+    language are looked up once for a whole row of chips, not once per chip."""
     # The tooltip is in the reader's language and runs are shared by every session: the language is in the key.
-    key = ("chip", tid, mode, presentation, current_language())
+    lang = current_language()
     table = memo.memo(src.owner)
-    base = table.get(key)
-    if base is None:
-        colours = palette(presentation)
-        classes, extra = "bpe-chip", ""
-        if src.variant.is_bytes and src.is_partial(tid):
-            classes += " partial"
-            if mode == "gpt2":
-                extra = f'<span class="hex">{esc_raw(src.token_value(tid)[:TOKEN_CLIP].hex(" "))}</span>'
-        label = esc_raw(token_label(src, tid, mode))
-        # Colour by value, not id: the same token looks the same in every run, page and picture.
-        colour = colours[colour_index(src.token_value(tid), len(colours))]
-        base = (classes, colour, esc_raw(_title(src, tid)), f"{label}{extra}</span>")
-        memo.remember(src.owner, key, base)
-    classes, colour, default_title, rest = base
-    if css:
-        classes = f"{classes} {css}"
-    shown = default_title if title is None else esc_raw(title)
-    return f'<span class="{classes}" style="background:{colour}" title="{shown}" data-token="{tid}">{rest}'
+
+    def chip(tid: int, css: str = "", title: str | None = None) -> str:
+        key = ("chip", tid, mode, presentation, lang)
+        base = table.get(key)
+        if base is None:
+            colours = palette(presentation)
+            classes, extra = "bpe-chip", ""
+            if src.variant.is_bytes and src.is_partial(tid):
+                classes += " partial"
+                if mode == "gpt2":
+                    extra = f'<span class="hex">{esc_raw(src.token_value(tid)[:TOKEN_CLIP].hex(" "))}</span>'
+            label = esc_raw(token_label(src, tid, mode))
+            # Colour by value, not id: the same token looks the same in every run, page and picture.
+            colour = colours[colour_index(src.token_value(tid), len(colours))]
+            base = (classes, colour, esc_raw(_title(src, tid)), f"{label}{extra}</span>")
+            memo.remember(src.owner, key, base)
+        classes, colour, default_title, rest = base
+        if css:
+            classes = f"{classes} {css}"
+        shown = default_title if title is None else esc_raw(title)
+        return f'<span class="{classes}" style="background:{colour}" title="{shown}" data-token="{tid}">{rest}'
+
+    return chip
 
 
 def chips_html(tokens, ids, mode: str = "utf8", new_token: int | None = None, presentation: bool = False,
-               css: str = "", max_chips: int = MAX_CHIPS, clip_at: int | None = None) -> str:  # fmt: skip
+               css: str = "", max_chips: int = MAX_CHIPS, clip_at: int | None = None,
+               total: int | None = None) -> str:  # fmt: skip
     """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline).
 
     At most ``max_chips`` chips are drawn, then ``… N more tokens``. With ``clip_at`` (a number of
     tokens), a longer sequence shows its first ``clip_at`` chips and folds the rest (up to
     ``max_chips``) into a ``<details>`` the reader opens on demand, its summary saying how many
-    tokens it holds: a 2,000-character word without spaces stays one or two lines high."""
+    tokens it holds: a 2,000-character word without spaces stays one or two lines high. ``total``:
+    the length of the whole sequence when ``ids`` holds only its first tokens (at least ``max_chips``
+    of them, see :meth:`bpe_core.TrainedRun.corpus_view`)."""
     src = source_of(tokens)
     ids = list(ids)
+    count = len(ids) if total is None else total
     shown = ids if len(ids) <= max_chips else ids[:max_chips]
 
-    def draw(part) -> str:
-        return "".join(chip_html(src, t, mode, presentation, "new" if t == new_token else "") for t in part)
+    chip = _chip_maker(src, mode, presentation)
 
-    if clip_at is not None and len(ids) > clip_at:
-        rest = len(ids) - clip_at
+    def draw(part) -> str:
+        return "".join([chip(t, "new" if t == new_token else "") for t in part])
+
+    if clip_at is not None and count > clip_at:
+        rest = count - clip_at
         summary = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
         inner = (
             f"{draw(shown[:clip_at])}<details class='bpe-more'><summary>{esc_raw(summary)}</summary>"
             f"<span class='bpe-chips'>{draw(shown[clip_at:])}"
         )
-        if len(shown) < len(ids):
-            hidden = len(ids) - len(shown)
+        if len(shown) < count:
+            hidden = count - len(shown)
             more = ngettext("… {n} more token", "… {n} more tokens", hidden).format(n=f"{hidden:,}")
             inner += f"<span class='bpe-muted'>{esc_raw(more)}</span>"
         inner += "</span></details>"
         return f'<span class="bpe-chips {css}">{inner}</span>'
     inner = draw(shown)
-    if len(shown) < len(ids):
-        rest = len(ids) - len(shown)
+    if len(shown) < count:
+        rest = count - len(shown)
         more = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
         inner += f"<span class='bpe-muted'> {esc_raw(more)}</span>"
     return f'<span class="bpe-chips {css}">{inner}</span>'

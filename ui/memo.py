@@ -3,6 +3,12 @@ tokenizers), shared by every session and dropped with the run when the shared ca
 
 Keyed weakly by the run (or by another long-lived object such as an uploaded model's token source),
 so nothing here keeps a run alive. Values must not hold a strong reference to their own key.
+
+A view of a run still training (:meth:`bpe_core.TrainedRun.view`, a new one every half second or so)
+shares the memo of the run it was cut from (``view.view_of``): per-token and per-step entries are the
+same for every view, since a view never changes a step it holds; whole-run entries (charts, the
+vocabulary's labels) depend on how many steps the view holds, so they are kept per step count, for the
+last few views only.
 """
 
 from __future__ import annotations
@@ -22,8 +28,14 @@ MAX_ENTRIES = 40_000
 KEEP_LAST = 4
 
 
+def _source(owner):
+    """The run a view was cut from, or ``owner`` itself."""
+    return getattr(owner, "view_of", None) or owner
+
+
 def memo(owner) -> dict:
-    """The dict of derived data of ``owner`` (a run), created on first use."""
+    """The dict of derived data of ``owner`` (a run), created on first use; a view's is its source run's."""
+    owner = _source(owner)
     with _LOCK:
         found = _MEMO.get(owner)
         if found is None:
@@ -45,7 +57,9 @@ def remember(owner, key: tuple, value):
 
 
 def once(owner, name: str, make):
-    """``make()`` computed once per ``owner`` and kept under ``name``."""
+    """``make()`` computed once per ``owner`` and kept under ``name`` (for a view: once per step count)."""
+    if _source(owner) is not owner:
+        return cached(owner, name, None, make)
     table = memo(owner)
     if name not in table:
         table[name] = make()
@@ -53,7 +67,10 @@ def once(owner, name: str, make):
 
 
 def cached(owner, name: str, key, make):
-    """``make()`` kept per ``owner`` under ``name`` for the last :data:`KEEP_LAST` keys (LRU)."""
+    """``make()`` kept per ``owner`` under ``name`` for the last :data:`KEEP_LAST` keys (LRU); for a view,
+    per ``key`` and step count, apart from the finished run's entries."""
+    if _source(owner) is not owner:
+        name, key = "view:" + name, (key, owner.num_steps)
     table_all = memo(owner)
     with _LOCK:
         table = table_all.setdefault(name, OrderedDict())

@@ -21,6 +21,10 @@ from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
 CLIP_TOKENS = 24
+#: Tokens of a word drawn in the corpus table and the changed words (the first CLIP_TOKENS, the rest in a
+#: fold): a page of 25 long words drawn whole would be tens of thousands of chips, hundreds of
+#: milliseconds and megabytes of HTML for every step.
+ROW_TOKENS = 96
 #: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
 #: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
 WORD_CHARS = 24
@@ -243,11 +247,13 @@ def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentat
     if step < 1:
         return ""
     snap = run.snapshot(step)
-    rows = [r for r in run.corpus_view(step, limit=limit, changed_first=True) if r.changed]
+    rows = [r for r in run.corpus_view(step, limit=limit, changed_first=True, max_tokens=ROW_TOKENS) if r.changed]
     items = []
     for row in rows:
-        before = chips_html(run, row.before or [], mode, None, presentation, css="before", clip_at=CLIP_TOKENS // 2)
-        after = chips_html(run, row.tokens, mode, snap.token, presentation, clip_at=CLIP_TOKENS // 2)
+        before = chips_html(run, row.before or [], mode, None, presentation, css="before", clip_at=CLIP_TOKENS // 2,
+                            max_chips=ROW_TOKENS, total=row.num_before)  # fmt: skip
+        after = chips_html(run, row.tokens, mode, snap.token, presentation, clip_at=CLIP_TOKENS // 2,
+                           max_chips=ROW_TOKENS, total=row.num_tokens)  # fmt: skip
         items.append(
             f"<div class='bpe-changed-row'><span class='word'>{word_html(row.word)}</span>"
             f"<span class='freq'>×{row.freq:,}</span>{before}<span class='op'>→</span>{after}</div>"
@@ -280,17 +286,21 @@ def corpus_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentati
     snap_token = run.snapshot(step).token if step >= 1 else None
     changed_label = esc_raw(_("changed"))
     body = []
-    for row in run.corpus_view(step, offset=offset, limit=limit, changed_first=True):
+    # Only the chips drawn are segmented (a word without spaces can be a whole book); counts are whole.
+    for row in run.corpus_view(step, offset=offset, limit=limit, changed_first=True, max_tokens=ROW_TOKENS):
         new = snap_token if row.changed else None
-        seg = chips_html(run, row.tokens, mode, new, presentation, clip_at=CLIP_TOKENS)
+        seg = chips_html(run, row.tokens, mode, new, presentation, clip_at=CLIP_TOKENS, max_chips=ROW_TOKENS,
+                         total=row.num_tokens)  # fmt: skip
         badge = f"<span class='bpe-badge changed'>{changed_label}</span>" if row.changed else ""
         before = ""
         if row.changed and row.before is not None:
-            faded = chips_html(run, row.before, mode, None, presentation, css="before", clip_at=CLIP_TOKENS)
+            faded = chips_html(run, row.before, mode, None, presentation, css="before", clip_at=CLIP_TOKENS,
+                               max_chips=ROW_TOKENS,
+                               total=row.num_before)  # fmt: skip
             before = f"<div>{faded}</div>"
         body.append(
             f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{word_html(row.word, CLIP_CHARS)}{badge}</td>"
-            f"<td class='num'>{row.freq:,}</td><td class='seg'>{seg}{before}</td><td class='num'>{len(row.tokens):,}</td></tr>"
+            f"<td class='num'>{row.freq:,}</td><td class='seg'>{seg}{before}</td><td class='num'>{row.num_tokens:,}</td></tr>"
         )
     heads = (_("word"), _("freq"), _("segmentation after step {step}").format(step=f"{step:,}"), _("tokens"))
     th = "".join(f"<th>{esc_raw(h)}</th>" for h in heads)

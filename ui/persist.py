@@ -25,6 +25,8 @@ KEEP = "keep."  #: prefix of a seeded widget's lasting value
 K_SOURCE, K_PRESET, K_PASTE, K_WORDS, K_UPLOAD = "bpe.source", "bpe.preset", "bpe.paste", "bpe.words", "bpe.upload"
 K_SETTINGS, K_PRESENT, K_STEP, K_URL = "bpe.settings", "bpe.present", "bpe.step", "bpe.url_last"
 K_NOTES = "bpe.notes"
+# The text box a large text is open in for editing ("paste" or "words"), or None (see ui.sidebar).
+K_EDITING = "bpe.editing"
 # The corpus a link named but this server no longer has: ``(message, url_param)``, or ``None``.
 K_LINK_GONE = "bpe.link_gone"
 # The URL parameter naming the session's own text: ``(source, digest, {"corpus": id} or {"text": packed})``.

@@ -23,7 +23,7 @@ from bpe_core import TrainedRun
 from bpe_core.quiz import Question, grade, question, reveal_text, score, score_text
 
 from . import persist
-from .chips import chip_html, chips_html, token_label
+from .chips import MAX_CHIPS, chip_html, chips_html, token_label
 from .explain import merge_reason, stop_reason_text
 from .i18n import _, ngettext, tr
 from .panels import merge_line_html
@@ -123,10 +123,10 @@ def session_score():
 def corpus_html(run: TrainedRun, step: int, mode: str, presentation: bool, limit: int) -> str:
     """The corpus after ``step`` merges in its first-appearance order: word, frequency, segmentation.
     Unlike the stepper's corpus table nothing is marked: what the next merge changes is the question."""
-    rows = run.corpus_view(step, limit=limit)
+    rows = run.corpus_view(step, limit=limit, max_tokens=MAX_CHIPS)
     body = "".join(
         f"<tr><td class='word'>{esc(clip(r.word))}</td><td class='num'>{r.freq:,}</td>"
-        f"<td>{chips_html(run, r.tokens, mode, None, presentation)}</td></tr>"
+        f"<td>{chips_html(run, r.tokens, mode, None, presentation, total=r.num_tokens)}</td></tr>"
         for r in rows
     )
     more = ""

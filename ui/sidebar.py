@@ -105,6 +105,7 @@ def _init_state() -> None:
     ss[K.K_URL] = None
     ss[K.K_NOTES] = []
     ss[K.K_LINK_GONE] = None
+    ss[K.K_EDITING] = None
 
 
 def _adopt_link(linked: links.Linked) -> None:
@@ -205,6 +206,18 @@ def _on_text(kind: str) -> None:
     ss = persist.ss()
     ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ss[persist.W + kind]
     ss[K.K_LINK_GONE] = None
+    ss[K.K_EDITING] = None
+    _reset_step()
+
+
+def _edit_text(kind: str) -> None:
+    persist.ss()[K.K_EDITING] = kind
+
+
+def _clear_text(kind: str) -> None:
+    ss = persist.ss()
+    ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ""
+    ss[K.K_EDITING] = kind
     _reset_step()
 
 
@@ -226,12 +239,44 @@ def preset_source(settings: dict) -> _Source:
     return _Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
 
 
+#: Characters from which a text given in a text box is kept on the server and the box is closed: the
+#: browser sends every open box's whole value with every click (3 MB of text made each step take
+#: most of a second), so a large text is shown as one line with Edit and Clear buttons instead.
+BIG_TEXT_CHARS = 100_000
+
+
+def _text_box(kind: str, label: str, placeholder: str) -> None:
+    """The text box of ``kind`` ("paste" or "words"); for a text over :data:`BIG_TEXT_CHARS` not being
+    edited, a line saying how large it is, with Edit (opens the box) and Clear (an empty box)."""
+    ss = persist.ss()
+    text = ss[K.K_PASTE if kind == "paste" else K.K_WORDS]
+    if len(text) <= BIG_TEXT_CHARS or ss.get(K.K_EDITING) == kind:
+        st.text_area(label, key=persist.seed(kind, text), on_change=_on_text, args=(kind,), height=160,
+                     placeholder=placeholder)  # fmt: skip
+        return
+    size = format_size(len(text.encode("utf-8")), tr())
+    lines = text.count("\n") + 1
+    st.caption(
+        md_escape(
+            ngettext(
+                "{label}: {size} of text, {n} line, kept on the server. Open it to edit it.",
+                "{label}: {size} of text, {n} lines, kept on the server. Open it to edit it.",
+                lines,
+            ).format(label=label, size=size, n=f"{lines:,}")
+        )
+    )
+    edit, clear = st.columns(2)
+    edit.button(_("Edit"), key=f"{kind}.edit", on_click=_edit_text, args=(kind,), width="stretch",
+                help=_("Open the text box (a large text makes every click slower while it is open)"))  # fmt: skip
+    clear.button(_("Clear"), key=f"{kind}.clear", on_click=_clear_text, args=(kind,), width="stretch",
+                 help=_("Empty the text box, to paste another text"))  # fmt: skip
+
+
 def paste_source(settings: dict) -> _Source:
     """A text box; its text is the corpus."""
     ss = persist.ss()
-    st.text_area(_("Text to train on"), key=persist.seed("paste", ss[K.K_PASTE]), on_change=_on_text,
-                 args=("paste",), height=160,
-                 placeholder=_("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
+    _text_box("paste", _("Text to train on"),
+              _("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
     raw = ss[K.K_PASTE]
     name = _("Pasted text")
     try:
@@ -287,8 +332,7 @@ def _parse_words_cached(text: str) -> dict:
 def words_source(settings: dict) -> _Source:
     """A text box of ``word count`` lines; the list is the corpus."""
     ss = persist.ss()
-    st.text_area(_("Word counts (one 'word count' per line)"), key=persist.seed("words", ss[K.K_WORDS]),
-                 on_change=_on_text, args=("words",), height=160, placeholder="low 5\nlower 2\nnewest 6\nwidest 3")  # fmt: skip
+    _text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
     raw = ss[K.K_WORDS]
     name = _("Word counts")
     if not raw.strip():

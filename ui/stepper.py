@@ -1,8 +1,17 @@
 """The step control: First / Prev / Next / Last (the arrow keys press Prev and Next), the big
 "Step k of n" label, a slider and a number box to jump, and autoplay. The step lives in the session
-(:func:`ui.persist.get_step`), so every page with a step control shows the same step."""
+(:func:`ui.persist.get_step`), so every page with a step control shows the same step.
+
+A page draws its step control inside a fragment (:func:`step_fragment`), so a step reruns only the
+parts that change with it. The fragment is also the clock: while autoplay is on it reruns every
+"seconds per step" and each timed rerun moves one step (no full-page rerun in between, so the
+interval holds); while the run is still training it reruns every second so that the newly trained
+merges can be reached."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -13,54 +22,106 @@ from .i18n import _
 
 _SPEEDS = (0.5, 1.0, 2.0, 3.0)
 
+#: Seconds between reruns of the step view while its run is still training (the newest merges and
+#: the progress bar show up at this pace).
+TRAINING_REFRESH_S = 1.0
 
-def _go(target: str, n: int) -> None:
-    step = persist.get_step()
-    new = {"first": 0, "prev": step - 1, "next": step + 1, "last": n}[target]
+
+def _moved(key: str) -> None:
+    # Autoplay waits a whole interval after any move, so a click never makes two steps at once.
+    st.session_state[f"{key}.moved_at"] = time.monotonic()
+
+
+def _go(target: str, n: int, shown: int, key: str) -> None:
+    new = {"first": 0, "prev": shown - 1, "next": shown + 1, "last": n}[target]
     persist.set_step(max(0, min(n, new)))
+    _moved(key)
 
 
-def _from_widget(key: str, n: int) -> None:
-    persist.set_step(max(0, min(n, int(st.session_state[key]))))
+def _from_widget(widget: str, n: int, key: str) -> None:
+    persist.set_step(max(0, min(n, int(st.session_state[widget]))))
+    _moved(key)
 
 
-def step_label_html(step: int, n: int) -> str:
-    """The big "Step k of n" label (``#bpe-step-label``, ``data-step`` = k: tests wait on it)."""
+def timer_seconds(key: str, training: bool) -> float | None:
+    """How often the step view of stepper ``key`` reruns by itself: the autoplay speed while autoplay
+    is on, :data:`TRAINING_REFRESH_S` while the run is still training, else never (``None``)."""
+    if persist.kept(f"{key}.autoplay", False):
+        speed = float(persist.kept(f"{key}.speed", 1.0))
+        return min(speed, TRAINING_REFRESH_S) if training else speed
+    return TRAINING_REFRESH_S if training else None
+
+
+def step_fragment(body: Callable[..., None], key: str, training: bool, *args) -> None:
+    """Run ``body(every, *args)`` as a fragment that reruns by itself every :func:`timer_seconds`
+    (``every``). ``body`` calls :func:`check_timer` first, which reruns the page when the interval it
+    needs has changed (autoplay switched, speed changed, training over)."""
+    every = timer_seconds(key, training)
+    st.fragment(body, run_every=every)(every, *args)
+
+
+def check_timer(key: str, training: bool, every: float | None) -> None:
+    """Rerun the whole page when the step fragment was started with another interval than it needs
+    now: a fragment's interval is set when the page runs, not when the fragment does."""
+    if timer_seconds(key, training) != every:
+        st.rerun(scope="app")
+
+
+def step_label_html(step: int, n: int, training: bool = False) -> str:
+    """The big "Step k of n" label (``#bpe-step-label``, ``data-step`` = k: tests wait on it); while
+    the run is still training, "of n so far"."""
     # The markup is part of the sentence: translations keep the span around "of n".
-    text = _('Step {step} <span class="of">of {n}</span>').format(step=f"{int(step):,}", n=f"{int(n):,}")
+    if training:
+        text = _('Step {step} <span class="of">of {n} so far</span>')
+    else:
+        text = _('Step {step} <span class="of">of {n}</span>')
+    text = text.format(step=f"{int(step):,}", n=f"{int(n):,}")
     return f'<div class="bpe-step-label" id="bpe-step-label" data-step="{int(step)}">{text}</div>'
 
 
-def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepper") -> int:
+def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepper", training: bool = False) -> int:
     """Draw the step control for ``run`` (the slider and number box hidden in presentation mode) and
-    return the current step, clamped to ``0..run.num_steps`` and saved in the session. ``key``
-    prefixes the widget keys (``stepper.next``...). Presentation mode adds the zoom picker
-    (:func:`ui.zoom.zoom_control`) to the row."""
+    return the current step, clamped to ``0..run.num_steps``. ``key`` prefixes the widget keys
+    (``stepper.next``...). Presentation mode adds the zoom picker (:func:`ui.zoom.zoom_control`) to
+    the row.
+
+    ``training``: ``run`` is a view of a run still training. A step asked for beyond it (a link to
+    step 5,000) is then kept in the session, and shown once trained, and autoplay waits for
+    more merges instead of stopping at the last one. Autoplay moves one step per timed rerun of the
+    step fragment (:func:`step_fragment`)."""
     n = run.num_steps
-    step = max(0, min(n, persist.get_step()))
-    persist.set_step(step)
+    asked = persist.get_step()
+    step = max(0, min(n, asked))
+    if not training or asked <= n:
+        persist.set_step(step)
     auto = f"{key}.autoplay"
-    if persist.kept(auto, False) and step >= n:
-        persist.put(auto, False)  # nothing left to play
+    if persist.kept(auto, False):
+        if step >= n and not training:
+            persist.put(auto, False)  # nothing left to play
+        elif step < n and _due(key):
+            step += 1
+            persist.set_step(step)
+            _moved(key)
 
     # Presentation mode draws First and Last as icons (their tooltips name them). In normal mode autoplay
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
     widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
     cols = st.columns(widths, vertical_alignment="center")
-    cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=("first", n),
+    go = {t: (t, n, step, key) for t in ("first", "prev", "next", "last")}
+    cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=go["first"],
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
-    cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=("prev", n), disabled=step == 0,
+    cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=go["prev"], disabled=step == 0,
                    shortcut="Left", width="stretch", help=_("Previous step (← key)"))  # fmt: skip
-    cols[2].button(_("Next ▶"), key=f"{key}.next", on_click=_go, args=("next", n), disabled=step >= n,
+    cols[2].button(_("Next ▶"), key=f"{key}.next", on_click=_go, args=go["next"], disabled=step >= n,
                    shortcut="Right", width="stretch", help=_("Next step (→ key)"))  # fmt: skip
-    cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=("last", n),
+    cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=go["last"],
                    disabled=step >= n, width="stretch", help=_("Last step"))  # fmt: skip
     with cols[4]:
-        st.html(step_label_html(step, n))
+        st.html(step_label_html(step, n, training))
 
     if presentation:
         with cols[5]:
-            autoplay, speed = _autoplay_controls(key, step, n, presentation)
+            _autoplay_controls(key, step, n, presentation, training)
         zoom.zoom_control(cols[6])
     else:
         c1, c2, c3 = st.columns([4, 1.3, 1.7], vertical_alignment="bottom")
@@ -68,44 +129,34 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
             slider_key, box_key = f"{key}.slider", f"{key}.box"
             st.session_state[slider_key] = step
             st.session_state[box_key] = step
-            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
+            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n, key))
             c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, n))  # fmt: skip
+                            args=(box_key, n, key))  # fmt: skip
         with c3:
-            autoplay, speed = _autoplay_controls(key, step, n, presentation)
-
-    if autoplay and step < n:
-        _autoplay(key, n, float(speed))
+            _autoplay_controls(key, step, n, presentation, training)
     return step
 
 
-def _autoplay_controls(key: str, step: int, n: int, presentation: bool) -> tuple[bool, float]:
-    """The autoplay toggle and (normal mode) its speed; returns ``(on, seconds per step)``."""
+def _due(key: str) -> bool:
+    """Whether autoplay should move now: most of an interval has passed since the last move (the
+    timer that reruns the fragment keeps the beat; this only stops a click from adding a step)."""
+    speed = float(persist.kept(f"{key}.speed", 1.0))
+    return time.monotonic() - st.session_state.get(f"{key}.moved_at", 0.0) >= 0.8 * speed
+
+
+def _toggled(key: str) -> None:
+    persist.keep(f"{key}.autoplay")
+    _moved(key)  # the first step comes one interval after switching on
+
+
+def _autoplay_controls(key: str, step: int, n: int, presentation: bool, training: bool) -> None:
+    """The autoplay toggle and (normal mode) its speed, kept in the session (:func:`timer_seconds`
+    reads them)."""
     auto, speed_name = f"{key}.autoplay", f"{key}.speed"
-    autoplay = st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n,
-                         on_change=persist.keep, args=(auto,))  # fmt: skip
-    speed = persist.kept(speed_name, 1.0)
+    st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n and not training,
+              on_change=_toggled, args=(key,))  # fmt: skip
     if not presentation:
-        speed = st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
-                                 label_visibility="collapsed",
-                                 format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
-                                 on_change=persist.keep, args=(speed_name,))  # fmt: skip
-    return autoplay, speed
-
-
-def _autoplay(key: str, n: int, seconds: float) -> None:
-    armed = f"{key}.tick_armed"
-    st.session_state[armed] = False
-
-    @st.fragment(run_every=seconds)
-    def tick() -> None:
-        # The first call happens inside the full run (arming the timer); later calls are the timer.
-        if not st.session_state.get(armed):
-            st.session_state[armed] = True
-            return
-        step = persist.get_step()
-        if persist.kept(f"{key}.autoplay") and step < n:
-            persist.set_step(step + 1)
-            st.rerun(scope="app")
-
-    tick()
+        st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
+                         label_visibility="collapsed",
+                         format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
+                         on_change=persist.keep, args=(speed_name,))  # fmt: skip

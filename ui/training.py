@@ -12,6 +12,9 @@ its own (30 students opening the same preset train it once). Each waiting sessio
 shared progress (merges done / asked) with ``st.progress``.
 
 Pages call :func:`get_run` with a :class:`ui.corpus.Corpus` and a :class:`bpe_core.TrainConfig`.
+The stepper page calls :func:`get_live_run` instead, which does not wait for the whole run: it returns
+as soon as merge 1 is trained, with a frozen view of the steps trained so far
+(:meth:`bpe_core.TrainedRun.view`), while the training goes on behind it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ from .i18n import _, tr
 #: milliseconds; a bar flashing on every click would distract the class).
 PROGRESS_DELAY_S = 0.2
 
+#: Seconds a view of a training run is reused before a fresh one is cut: each view has its own memo
+#: (chips, charts), so cutting one per click would make every step during training a cold one.
+VIEW_REFRESH_S = 0.5
+
 
 def _env_int(name: str, default: int) -> int:
     try:
@@ -50,13 +57,44 @@ def cache_limits() -> tuple[int, int]:
 
 @dataclass
 class _Job:
-    """A training in progress: its progress and, once finished, its result or error."""
+    """A training in progress: its progress, the run as it grows (``live``, once the trainer has built
+    its tables), and once finished, its result or error.
+
+    ``make_run`` receives the job: calling it with a number of merges reports progress, and
+    :meth:`started` publishes the growing run.
+    """
 
     asked: int | None
     done: int = 0
+    live: TrainedRun | None = None
     run: TrainedRun | None = None
     error: BaseException | None = None
     finished: threading.Event = field(default_factory=threading.Event)
+    began: float = field(default_factory=time.monotonic)
+    _view: TrainedRun | None = None
+    _view_at: float = 0.0
+
+    def __call__(self, done: int) -> None:
+        self.done = done
+        # Training is pure Python: hand the GIL to the server and the waiting sessions every 100
+        # merges so their pages (and progress bars) stay live.
+        time.sleep(0)
+
+    def started(self, run: TrainedRun) -> None:
+        """Publish the run the trainer fills (before its first merge)."""
+        self.live = run
+
+    def view(self) -> TrainedRun | None:
+        """A frozen view of the steps trained so far (reused for :data:`VIEW_REFRESH_S`), or ``None``
+        before the trainer has built its tables."""
+        live, now = self.live, time.monotonic()
+        if live is None:
+            return None
+        view = self._view
+        if view is None or (now - self._view_at >= VIEW_REFRESH_S and live.num_steps > view.num_steps):
+            view = self._view = live.view()
+            self._view_at = now
+        return view
 
 
 class RunCache:
@@ -107,7 +145,7 @@ class RunCache:
     def start(
         self,
         key: Hashable,
-        make_run: Callable[[Callable[[int], None]], TrainedRun],
+        make_run: Callable[[_Job], TrainedRun],
         input_bytes: int = 0,
         asked: int | None = None,
     ) -> _Job:
@@ -115,8 +153,8 @@ class RunCache:
 
         Args:
             key: cache key (hashable), e.g. ``(sha256_hex, TrainConfig)``.
-            make_run: trains and returns the run; called in a background thread with a progress
-                callback taking the number of merges done.
+            make_run: trains and returns the run; called in a background thread with the job, which
+                takes progress reports (``job(merges_done)``) and the growing run (``job.started(run)``).
             input_bytes: size of the input in bytes, added to the run's size estimate.
             asked: merges asked for (for progress display), or ``None`` when unknown.
 
@@ -137,14 +175,8 @@ class RunCache:
         def work() -> None:
             try:
                 with self._slots:
-
-                    def progress(done: int) -> None:
-                        job.done = done
-                        # Training is pure Python: hand the GIL to the server and the waiting
-                        # sessions every 100 merges so their pages (and progress bars) stay live.
-                        time.sleep(0)
-
-                    run = make_run(progress)
+                    job.began = time.monotonic()
+                    run = make_run(job)
                 job.run = run
                 size = run.memory_bytes() + int(input_bytes)
                 with self._lock:
@@ -173,7 +205,7 @@ class RunCache:
     def get_or_train(
         self,
         key: Hashable,
-        make_run: Callable[[Callable[[int], None]], TrainedRun],
+        make_run: Callable[[_Job], TrainedRun],
         input_bytes: int = 0,
         asked: int | None = None,
         on_progress: Callable[[int, int | None], None] | None = None,
@@ -208,7 +240,7 @@ def shared_cache() -> RunCache:
 def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
     return cache.start(
         (corpus.digest, config),
-        lambda progress: train(corpus.words(config), config, progress=progress),
+        lambda job: train(corpus.words(config), config, progress=job, on_start=job.started),
         corpus.size_bytes,
         config.num_merges,
     )
@@ -227,25 +259,93 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | N
     if run is not None:
         return run
     job = _start(cache, corpus, config)
-    asked = config.num_merges
-    if not job.finished.wait(PROGRESS_DELAY_S):
-        bar = st.progress(0.0, text=_progress_text(0, asked))
-        started = time.monotonic()
-        while not job.finished.wait(0.1):
-            done = job.done
-            fraction = min(1.0, done / asked) if asked else 0.0
-            bar.progress(fraction, text=_progress_text(done, asked, time.monotonic() - started))
-        bar.empty()
-    if job.error is not None:
-        err = job.error
-        if isinstance(err, PatternError):  # e.g. a pattern that runs past its time budget on the whole text
-            st.error(_("Training failed: {reason}").format(reason=err.message(tr())))
-            return None
-        if isinstance(err, (ValueError, MemoryError)):
-            st.error(_("Training failed: {reason}").format(reason=err))
-            return None
-        raise err
-    return job.run
+    _wait(job, lambda: False)
+    return None if _failed(job) else job.run
+
+
+@dataclass(frozen=True)
+class Live:
+    """A run as the stepper shows it while it may still be training.
+
+    ``run`` is the finished run, or a frozen view of the merges trained so far
+    (:meth:`bpe_core.TrainedRun.view`); ``finished`` says which. ``asked`` is the number of merges asked
+    for (``None``: no limit) and ``seconds`` how long training has taken so far.
+    """
+
+    run: TrainedRun
+    finished: bool
+    asked: int | None
+    seconds: float = 0.0
+
+
+#: Seconds a page waits for a whole run before it shows the merges trained so far: a run done by then
+#: is shown finished, without a "so far" that would flash for a moment.
+STREAM_GRACE_S = 0.3
+
+
+def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 1) -> Live | None:
+    """The run of ``corpus`` trained with ``config`` as soon as merge ``want`` (at least 1) is trained:
+    the finished run when it is cached or done within :data:`STREAM_GRACE_S`, else a :class:`Live`
+    view of the merges trained so far while the training goes on in the background (a progress bar is
+    shown while waiting). ``want`` is the step the page is asked to show (a link to step 5,000 waits
+    for it). Call it again (every rerun) for a newer view.
+
+    Returns ``None`` as :func:`get_run` does: unusable input, or training failed (a message is shown).
+    """
+    if corpus is None or config is None:
+        return None
+    cache = shared_cache()
+    run = cache.get((corpus.digest, config))
+    if run is not None:
+        return Live(run, True, config.num_merges)
+    job = _start(cache, corpus, config)
+    want, since = max(1, int(want)), time.monotonic()
+
+    def ready() -> bool:
+        live = job.live
+        return live is not None and live.num_steps >= want and time.monotonic() - since >= STREAM_GRACE_S
+
+    _wait(job, ready)
+    if _failed(job):
+        return None
+    if job.finished.is_set():
+        return Live(job.run, True, config.num_merges)
+    return Live(job.view(), False, config.num_merges, time.monotonic() - job.began)
+
+
+def _wait(job: _Job, ready: Callable[[], bool]) -> None:
+    """Wait until ``job`` has finished or ``ready()`` holds, showing a progress bar after
+    :data:`PROGRESS_DELAY_S`."""
+    deadline = time.monotonic() + PROGRESS_DELAY_S
+    while not (job.finished.wait(0.02) or ready()):
+        if time.monotonic() >= deadline:
+            break
+    else:
+        return
+    bar = st.progress(0.0, text=_progress_text(job))
+    while not (job.finished.wait(0.1) or ready()):
+        bar.progress(_fraction(job), text=_progress_text(job))
+    bar.empty()
+
+
+def _failed(job: _Job) -> bool:
+    """Show the error of a failed training (bad settings, a pattern past its time budget, memory) and
+    return True; False when it did not fail. Any other exception is a bug and is raised."""
+    err = job.error
+    if err is None:
+        return False
+    if isinstance(err, PatternError):  # e.g. a pattern that runs past its time budget on the whole text
+        st.error(_("Training failed: {reason}").format(reason=err.message(tr())))
+        return True
+    if isinstance(err, (ValueError, MemoryError)):
+        st.error(_("Training failed: {reason}").format(reason=err))
+        return True
+    raise err
+
+
+def _fraction(job: _Job) -> float:
+    live = job.live
+    return min(1.0, live.num_steps / job.asked) if live is not None and job.asked else 0.0
 
 
 def get_runs(jobs) -> list[TrainedRun | None]:
@@ -258,11 +358,38 @@ def get_runs(jobs) -> list[TrainedRun | None]:
     return [get_run(corpus, config) for corpus, config in jobs]
 
 
-def _progress_text(done: int, asked: int | None, elapsed: float = 0.0) -> str:
-    if asked:
+def _progress_text(job: _Job) -> str:
+    elapsed = f"{time.monotonic() - job.began:.1f}"
+    live = job.live
+    if live is None:
+        return _("Preparing: splitting the text into pre-tokens and counting pairs ({seconds} s)").format(
+            seconds=elapsed
+        )
+    done = f"{live.num_steps:,}"
+    if job.asked:
         return _(
             "Training: {done} / {asked} merges done ({seconds} s). The result is cached: the next visit is instant."
-        ).format(done=f"{done:,}", asked=f"{asked:,}", seconds=f"{elapsed:.1f}")
+        ).format(done=done, asked=f"{job.asked:,}", seconds=elapsed)
     return _("Training: {done} merges done ({seconds} s). The result is cached: the next visit is instant.").format(
-        done=f"{done:,}", seconds=f"{elapsed:.1f}"
+        done=done, seconds=elapsed
     )
+
+
+def training_note(live: Live) -> None:
+    """While ``live`` is still training: a progress bar saying how far it has got and that the merges
+    trained so far can be stepped through already. Nothing once it has finished."""
+    if live.finished:
+        return
+    n = live.run.num_steps
+    fraction = min(1.0, n / live.asked) if live.asked else 0.0
+    if live.asked:
+        text = _(
+            "Training in the background: {done} of {asked} merges so far ({seconds} s). "
+            "You can step through them now; Last goes to the newest."
+        ).format(done=f"{n:,}", asked=f"{live.asked:,}", seconds=f"{live.seconds:.0f}")
+    else:
+        text = _(
+            "Training in the background: {done} merges so far ({seconds} s). "
+            "You can step through them now; Last goes to the newest."
+        ).format(done=f"{n:,}", seconds=f"{live.seconds:.0f}")
+    st.progress(fraction, text=text)
