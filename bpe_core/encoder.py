@@ -373,11 +373,10 @@ class Tokenizer(LongestMatchEncoder):
             cache.clear()
         if len(pieces) > self.CACHE_SIZE:  # more than fit: keep none rather than an arbitrary part
             return
-        cache.update(zip(pieces, results))
+        entries = zip(pieces, results)
         if max(map(len, pieces)) > self.CACHE_MAX_PIECE:
-            for piece in pieces:
-                if len(piece) > self.CACHE_MAX_PIECE:
-                    del cache[piece]
+            entries = [(piece, ids) for piece, ids in entries if len(piece) <= self.CACHE_MAX_PIECE]
+        cache.update(entries)
 
     def encode_with_trace(self, text: str) -> tuple[list[int], list[PieceTrace]]:
         """Encode by rank and record, per pre-token, each merge rule applied and the segmentation after it.
