@@ -5,6 +5,8 @@ All work on token ids with ``ranks = {(left_id, right_id): rank}`` (rank 0-based
 merge *all* its occurrences, left to right without overlap, until no adjacent pair has a rank.
 
 * :func:`bpe_simple` -- the direct loop, fastest for short pre-tokens.
+* :func:`bpe_leftmost` -- the same result one occurrence at a time, for the shipped GPT rank files
+  (a merge's result never takes part in a lower-ranked merge).
 * :func:`bpe_heap` -- the same result in O(n log n) for long pre-tokens (a heap of ranks).
 * :func:`bpe_dropout` -- BPE-dropout (Provilkov, Emelianenko and Voita, 2020): at each step every
   occurrence of every known pair is dropped with probability ``p`` before the lowest rank is chosen.
@@ -87,6 +89,44 @@ def bpe_simple(word: list, ranks: dict, pair_of_rank: list) -> list:
                 i += 1
         word = out
         found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
+    return word
+
+
+def bpe_leftmost(word: list, ranks: dict, pair_of_rank: list) -> list:
+    """The same result as :func:`bpe_simple`, merging one occurrence at a time, for merge tables in which
+    no merge's result is a side of a lower-ranked merge (the rank files: a token's id is its rank, and the
+    two sides of a merge have lower ids).
+
+    Each step merges the leftmost occurrence of the lowest-ranked pair, as tiktoken's loop does. With
+    such a table a merge only creates pairs of higher rank, so the other occurrences of the same pair
+    stay the lowest and are merged next, left to right: GPT-2's "merge all occurrences", without the
+    bookkeeping that takes (most pre-tokens are a few bytes long, and this loop is most of a cold encode).
+    A trained run can break the condition (two merges that build the same string), so it uses
+    :func:`bpe_simple`.
+
+    Args:
+        word: base-symbol ids of one pre-token (not modified).
+        ranks: ``{(left_id, right_id): rank}``.
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
+
+    Returns:
+        The ids after every applicable merge.
+    """
+    get = ranks.get
+    # -1 ends the word: no pair with it has a rank, so found[i] (the rank of word[i], word[i + 1]) exists
+    # for every real symbol and neither the last one nor an empty found needs a special case.
+    word = [*word, -1]
+    found = list(map(get, zip(word, word[1:]), repeat(_NO_RANK)))
+    while (best := min(found)) != _NO_RANK:
+        i = found.index(best)
+        new = pair_of_rank[best][2]
+        word[i] = new
+        del word[i + 1]
+        found[i] = get((new, word[i + 1]), _NO_RANK)
+        del found[i + 1]
+        if i:
+            found[i - 1] = get((word[i - 1], new), _NO_RANK)
+    del word[-1]
     return word
 
 

@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable
 from itertools import chain
 
-from .apply_merges import bpe_dropout, bpe_heap, bpe_simple
+from .apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
 from .byte_display import is_complete_utf8
 from .longest_match import LongestMatchEncoder
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, pretokenize
@@ -307,41 +307,18 @@ class Tokenizer(LongestMatchEncoder):
                 out.extend(bpe_dropout(self.symbol_ids(piece), self._ranks, self._pair_of_rank, dropout, rng))
             return out
         # Each distinct pre-token is looked up once, with C-speed maps; only those the cache lacks go through
-        # Python (whole tokens of a rank-file model first, in one batch), then the output is assembled.
+        # Python, then the output is assembled from one table.
         uniq = list(dict.fromkeys(pieces))
         found = list(map(self._cache.get, uniq))
-        if None in found:
-            missing = [k for k, ids in enumerate(found) if ids is None]
-            whole = self._whole_tokens
-            if whole is not None:
-                # A rank-file model: whole tokens in one batch, then the merge loop inlined (the same work as
-                # _encode_new_piece; this loop is most of a cold encode). The cache stays within CACHE_SIZE.
-                cache = self._cache
-                if len(cache) + len(missing) > self.CACHE_SIZE:
-                    cache.clear()
-                store = cache if len(missing) <= self.CACHE_SIZE else {}
-                hits = map(whole.get, map(str.encode, map(uniq.__getitem__, missing)))
-                rest = []
-                for k, tid in zip(missing, hits):
-                    if tid is None:
-                        rest.append(k)
-                    else:
-                        found[k] = store[uniq[k]] = (tid,)
-                byte_id = self._byte_ids.__getitem__
-                ranks, pair_of_rank, max_piece = self._ranks, self._pair_of_rank, self.CACHE_MAX_PIECE
-                for k in rest:
-                    piece = uniq[k]
-                    ids = list(map(byte_id, piece.encode("utf-8")))
-                    if len(ids) > 1:
-                        ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, ranks, pair_of_rank)
-                    found[k] = result = tuple(ids)
-                    if len(piece) <= max_piece:
-                        store[piece] = result
-            else:
-                encode_new = self._encode_new_piece
-                for k in missing:
-                    found[k] = encode_new(uniq[k])
         local = dict(zip(uniq, found))
+        if None in found:
+            new = [piece for piece, ids in zip(uniq, found) if ids is None]
+            if self._whole_tokens is not None:
+                results = self._encode_new_rank_file_pieces(new)
+            else:
+                results = list(map(self._encode_uncached, new))
+            local.update(zip(new, results))
+            self._remember(new, results)
         return list(chain.from_iterable(map(local.__getitem__, pieces)))
 
     def encode_tokens(self, text: str) -> list:
@@ -359,16 +336,47 @@ class Tokenizer(LongestMatchEncoder):
         if whole is not None and (tid := whole.get(piece.encode("utf-8"))) is not None:
             result = (tid,)
         else:
-            ids = self.symbol_ids(piece)
-            if len(ids) > 1:
-                ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, self._ranks, self._pair_of_rank)
-            result = tuple(ids)
-        if len(piece) <= self.CACHE_MAX_PIECE:
-            cache = self._cache
-            if len(cache) >= self.CACHE_SIZE:
-                cache.clear()
-            cache[piece] = result
+            result = self._encode_uncached(piece)
+        self._remember([piece], [result])
         return result
+
+    def _encode_uncached(self, piece: str) -> tuple:
+        """The ids of one pre-token by merge rank, from its base symbols (no cache, no whole-token short cut)."""
+        ids = self.symbol_ids(piece)
+        if len(ids) > 1:
+            ids = (bpe_simple if len(ids) <= 64 else bpe_heap)(ids, self._ranks, self._pair_of_rank)
+        return tuple(ids)
+
+    def _encode_new_rank_file_pieces(self, pieces: list[str]) -> list[tuple]:
+        """The ids of pre-tokens not in the cache, for a rank-file model (:attr:`_whole_tokens` set).
+
+        A pre-token that is a whole token is that token, as in tiktoken; the others are merged from their
+        bytes. This is most of a cold encode, so it is batched: the whole tokens are found with C-speed
+        maps, and only the rest go through the merge loop.
+        """
+        # zip() of one iterable gives 1-tuples: the result of every whole token, None for the rest.
+        results = list(zip(map(self._whole_tokens.get, map(str.encode, pieces))))
+        byte_id = self._byte_ids.__getitem__
+        ranks, pair_of_rank = self._ranks, self._pair_of_rank
+        for k in [k for k, (tid,) in enumerate(results) if tid is None]:
+            # Not a token, so at least two bytes (every single byte is one). In a rank file a merge's sides
+            # have lower ids than its result, the condition bpe_leftmost needs.
+            ids = list(map(byte_id, pieces[k].encode("utf-8")))
+            results[k] = tuple((bpe_leftmost if len(ids) <= 64 else bpe_heap)(ids, ranks, pair_of_rank))
+        return results
+
+    def _remember(self, pieces: list[str], results: list[tuple]) -> None:
+        """Put newly encoded pre-tokens in the cache, keeping it within :attr:`CACHE_SIZE` entries and
+        leaving out pre-tokens longer than :attr:`CACHE_MAX_PIECE` characters."""
+        cache = self._cache
+        if len(cache) + len(pieces) > self.CACHE_SIZE:
+            cache.clear()
+        if len(pieces) > self.CACHE_SIZE:  # more than fit: keep none rather than an arbitrary part
+            return
+        entries = zip(pieces, results)
+        if max(map(len, pieces)) > self.CACHE_MAX_PIECE:
+            entries = [(piece, ids) for piece, ids in entries if len(piece) <= self.CACHE_MAX_PIECE]
+        cache.update(entries)
 
     def encode_with_trace(self, text: str) -> tuple[list[int], list[PieceTrace]]:
         """Encode by rank and record, per pre-token, each merge rule applied and the segmentation after it.

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TrainConfig, corpus_words, load_gpt, train
-from bpe_core.apply_merges import bpe_dropout, bpe_heap, bpe_simple
+from bpe_core.apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
 from bpe_core.encoder import Tokenizer
 
 
@@ -50,6 +50,18 @@ def test_simple_heap_trace_and_dropout_zero_agree(text):
         assert bpe_heap(start, tok._ranks, tok._pair_of_rank) == expected
         assert bpe_dropout(start, tok._ranks, tok._pair_of_rank, 0.0, random.Random(1)) == expected
         assert list(tok.trace_piece(piece).ids) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet="ab =-'\n\u4e00\u00e9😀", min_size=1, max_size=150))
+def test_leftmost_agrees_with_simple_on_rank_files(text):
+    """One occurrence at a time gives GPT-2's result when merges only make pairs of higher rank (repeated
+    pairs such as runs of spaces or '=' included)."""
+    for name in ("gpt2", "o200k"):
+        tok = load_gpt(name)
+        for piece in tok.pieces(text) + [text, text * 3]:
+            start, tables = tok.symbol_ids(piece), (tok._ranks, tok._pair_of_rank)
+            assert bpe_leftmost(start, *tables) == bpe_simple(start, *tables)
 
 
 def test_dropout_zero_is_the_deterministic_encoding(tok):
