@@ -12,6 +12,7 @@ import threading
 import pytest
 from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, text_of
 from streamlit.testing.v1 import AppTest
+from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
 from ui import chips, settings
@@ -430,3 +431,33 @@ def test_merge_tree_picker_follows_the_step_or_the_picked_token():
     assert tree()[:3] == ["low</w>", "step", "9"]
     at.button(key="stepper.first").click().run()
     no_exception(at)
+
+
+def test_a_link_to_a_step_not_trained_yet_waits_for_it_and_shows_it():
+    # A run that takes seconds (one 486,084-character word, byte-level): the page waits for merge 2,000,
+    # not for the end, and says how far training has got when it is still going.
+    at = new_app(preset="pg16457-book", variant="byte", pre="none", merges="20000", minf="1", step="2000")
+    no_exception(at)
+    label = next(h.proto.body for h in at.get("html") if "bpe-step-label" in h.proto.body)
+    assert 'data-step="2000"' in label
+    if "so far" in label:
+        assert "Training in the background" in " ".join(p.proto.text for p in at.get("progress"))
+
+
+def test_a_training_job_hands_out_frozen_views_of_its_run():
+    from bpe_core import Trainer
+    from ui.training import VIEW_REFRESH_S, _Job
+
+    job = _Job(asked=50)
+    assert job.view() is None  # nothing to show before the trainer has built its tables
+    trainer = Trainer(dict(TEXTBOOK_WORDS), TrainConfig(variant="char", num_merges=50, min_frequency=1))
+    job.started(trainer.run)
+    steps = trainer.steps()
+    next(steps)
+    first = job.view()
+    assert first.num_steps == 1 and first.view_of is trainer.run
+    next(steps)
+    assert job.view() is first  # reused for a moment: its memo stays warm between clicks
+    job._view_at -= VIEW_REFRESH_S
+    newer = job.view()
+    assert newer.num_steps == 2 and first.num_steps == 1

@@ -192,3 +192,30 @@ def test_the_page_script_survives_the_html_sanitizer():
 
     body = text_box_guard_html().removeprefix("<script>").removesuffix("</script>")
     assert not re.search(r"<[/\w!]", body)
+
+
+# ------------------------------------------------------------------------------ large texts
+def test_a_large_paste_closes_its_text_box_and_opens_again_to_edit():
+    """The browser sends an open text box's whole value with every click: a text over
+    BIG_TEXT_CHARS is kept on the server and the box closes, leaving its size and Edit / Clear."""
+    from ui.sidebar import BIG_TEXT_CHARS
+
+    text = (HONGLOUMENG * (BIG_TEXT_CHARS // len(HONGLOUMENG) + 1))[: BIG_TEXT_CHARS + 1]
+    at = paste(new_app(), text)
+    no_exception(at)
+    assert not [t for t in at.text_area if t.key == "w.paste"], "the large text's box is still open"
+    caption = " ".join(c.value for c in at.caption).replace("\\", "")  # captions are Markdown-escaped
+    assert "Text to train on" in caption and "kept on the server" in caption and "lines" in caption, caption
+    assert shown_step(at) == 0 and "Pasted text (" in caption  # the text is the corpus all the same
+    # Edit opens the box with the text; a new text closes it again.
+    at.button(key="paste.edit").click().run()
+    assert at.text_area(key="w.paste").value == text
+    at.text_area(key="w.paste").input(text + "再").run()
+    assert not [t for t in at.text_area if t.key == "w.paste"]
+    # Clear empties it: an open, empty box and the message that says what to do.
+    at.button(key="paste.clear").click().run()
+    assert at.text_area(key="w.paste").value == ""
+    assert "The text is empty" in errors(at) + page_text(at)
+    # A text at the limit stays in its box.
+    at.text_area(key="w.paste").input(text[:BIG_TEXT_CHARS]).run()
+    assert at.text_area(key="w.paste").value == text[:BIG_TEXT_CHARS]

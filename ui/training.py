@@ -278,8 +278,8 @@ class Live:
     seconds: float = 0.0
 
 
-#: Seconds a page waits for a whole run before it shows the merges trained so far: a run done by then
-#: is shown finished, without a "so far" that would flash for a moment.
+#: Seconds from the start of a training before a page shows the merges trained so far: a run done by
+#: then is shown finished, without a "so far" that would flash for a moment.
 STREAM_GRACE_S = 0.3
 
 
@@ -299,11 +299,11 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
     if run is not None:
         return Live(run, True, config.num_merges)
     job = _start(cache, corpus, config)
-    want, since = max(1, int(want)), time.monotonic()
+    want = max(1, int(want))
 
     def ready() -> bool:
         live = job.live
-        return live is not None and live.num_steps >= want and time.monotonic() - since >= STREAM_GRACE_S
+        return live is not None and live.num_steps >= want and time.monotonic() - job.began >= STREAM_GRACE_S
 
     _wait(job, ready)
     if _failed(job):
