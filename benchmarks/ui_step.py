@@ -199,7 +199,7 @@ def bench_browser(clicks: int) -> None:
                     step = int(page.locator("#bpe-step-label").get_attribute("data-step"))
                     t = time.perf_counter()
                     if how == "click Next":
-                        page.get_by_role("button", name="Next").click()
+                        page.get_by_role("button", name="Next").first.click()
                     else:
                         page.keyboard.press("ArrowRight")
                     page.wait_for_selector(f'#bpe-step-label[data-step="{step + 1}"]', timeout=30_000)

@@ -35,6 +35,9 @@ LANG_PARAM = "lang"
 # Session keys: the language chosen (by URL or picker), and the picker widget's own key.
 K_LANG = "i18n.lang"
 K_WIDGET = "w.i18n.lang"
+# The browser's language, read from its request headers once per session (hundreds of strings are
+# translated per run, and reading the headers each time cost tens of milliseconds per step).
+K_BROWSER = "i18n.browser"
 
 
 def browser_language() -> str:
@@ -53,9 +56,17 @@ _last = {"lang": "en"}
 
 def current_language() -> str:
     """This session's interface language, one of :data:`bpe_core.i18n.LANGUAGES` (see the module doc)."""
-    if get_script_run_ctx(suppress_warning=True) is None:
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
         return _last["lang"]
+    # Resolved once per run (the picker's callback runs before the script, so a run has one language):
+    # a step translates hundreds of strings, and each lookup through st.query_params and
+    # st.session_state costs tens of microseconds. A run starts with a new ``ctx.cursors`` dict.
+    cached = getattr(ctx, "_bpe_language", None)
+    if cached is not None and cached[0] is ctx.cursors:
+        return cached[1]
     _last["lang"] = lang = _session_language()
+    ctx._bpe_language = (ctx.cursors, lang)
     return lang
 
 
@@ -69,7 +80,10 @@ def _session_language() -> str:
     kept = ss.get(K_LANG)
     if kept in LANGUAGES:
         return kept
-    return browser_language()
+    browser = ss.get(K_BROWSER)
+    if browser is None:
+        browser = ss[K_BROWSER] = browser_language()
+    return browser
 
 
 def tr() -> _gettext.NullTranslations:
