@@ -28,12 +28,15 @@ TRAINING_REFRESH_S = 1.0
 
 
 def _moved(key: str) -> None:
-    # Autoplay waits a whole interval after any move, so a click never makes two steps at once.
+    # Autoplay waits after any move (see _due), so a click and a tick never make two steps at once.
     st.session_state[f"{key}.moved_at"] = time.monotonic()
 
 
-def _go(target: str, n: int, shown: int, key: str) -> None:
-    new = {"first": 0, "prev": shown - 1, "next": shown + 1, "last": n}[target]
+def _go(target: str, n: int, key: str) -> None:
+    # From the session's step, not the one drawn: two quick presses of → move two steps. A step a link
+    # asked for beyond the merges trained so far counts as the last one trained.
+    step = min(persist.get_step(), n)
+    new = {"first": 0, "prev": step - 1, "next": step + 1, "last": n}[target]
     persist.set_step(max(0, min(n, new)))
     _moved(key)
 
@@ -107,7 +110,7 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
     widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
     cols = st.columns(widths, vertical_alignment="center")
-    go = {t: (t, n, step, key) for t in ("first", "prev", "next", "last")}
+    go = {t: (t, n, key) for t in ("first", "prev", "next", "last")}
     cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=go["first"],
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
     cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=go["prev"], disabled=step == 0,
@@ -138,10 +141,10 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
 
 
 def _due(key: str) -> bool:
-    """Whether autoplay should move now: most of an interval has passed since the last move (the
+    """Whether autoplay should move now: half an interval has passed since the last move (the
     timer that reruns the fragment keeps the beat; this only stops a click from adding a step)."""
     speed = float(persist.kept(f"{key}.speed", 1.0))
-    return time.monotonic() - st.session_state.get(f"{key}.moved_at", 0.0) >= 0.8 * speed
+    return time.monotonic() - st.session_state.get(f"{key}.moved_at", 0.0) >= 0.5 * speed
 
 
 def _toggled(key: str) -> None:
