@@ -64,7 +64,8 @@ def step_view(every: float | None, choice: Choice) -> None:
     stepper.check_timer("stepper", not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
     step = stepper.step_controls(run, presentation=present, training=not live.finished)
-    training.training_note(live)
+    if not present:  # one screen per step: in presentation mode the label's "so far" says it
+        training.training_note(live)
     in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels

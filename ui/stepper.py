@@ -79,7 +79,8 @@ def step_label_html(step: int, n: int, training: bool = False) -> str:
     else:
         text = _('Step {step} <span class="of">of {n}</span>')
     text = text.format(step=f"{int(step):,}", n=f"{int(n):,}")
-    return f'<div class="bpe-step-label" id="bpe-step-label" data-step="{int(step)}">{text}</div>'
+    css = "bpe-step-label training" if training else "bpe-step-label"
+    return f'<div class="{css}" id="bpe-step-label" data-step="{int(step)}">{text}</div>'
 
 
 def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepper", training: bool = False) -> int:
