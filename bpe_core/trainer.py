@@ -41,9 +41,11 @@ from __future__ import annotations
 import bisect
 import heapq
 from array import array
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
-from itertools import islice
+from functools import partial
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, itemgetter, mul
 
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
@@ -63,6 +65,16 @@ __all__ = [
 ]
 
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
+
+
+def _total(weights, positions) -> int:
+    """``sum(weights[p] for p in positions)``, gathered in C."""
+    return sum(itemgetter(*positions)(weights)) if len(positions) > 1 else weights[positions[0]]
+
+
+def _view(packed: bytes) -> memoryview:
+    """The positions in a packed candidate list (see ``Trainer._build``), as a sequence of ints."""
+    return memoryview(packed).cast("i")
 
 
 class Trainer:
@@ -87,62 +99,79 @@ class Trainer:
         run = self.run
         variant = self.variant
         word_list = list(words)
-        freqs = [int(words[w]) for w in word_list]
-        if any(f <= 0 for f in freqs):
+        freqs = list(map(int, words.values()))
+        if min(freqs, default=1) <= 0:
             raise ValueError("word frequencies must be positive")
-        word_start = array("q")
-        pos_freq: list[int] = []  # per symbol position: its word type's frequency
-        pos_word: list[int] = []  # per symbol position: its word type's index
         if variant.is_bytes:
             values: list = [bytes((b,)) for b in range(256)]
-            base = bytearray()
-            for w, f in zip(word_list, freqs):
-                data = w.encode("utf-8")
-                word_start.append(len(base))
-                base += data
-                pos_freq += [f] * len(data)
-                pos_word += [len(word_start) - 1] * len(data)
-            base_ids = list(base)
+            encoded = list(map(str.encode, word_list))
+            lengths = list(map(len, encoded))
+            base_ids = array("i")
+            base_ids.extend(b"".join(encoded))  # (array("i", some_bytes) would read them as raw C ints)
         else:
             symbols: list = []
-            for w, f in zip(word_list, freqs):
+            lengths = []
+            for w in word_list:
                 syms = variant.symbols(w)
-                word_start.append(len(symbols))
+                lengths.append(len(syms))
                 symbols += syms
-                pos_freq += [f] * len(syms)
-                pos_word += [len(word_start) - 1] * len(syms)
             values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
-            base_ids = [index[s] for s in symbols]
+            base_ids = array("i", map(index.__getitem__, symbols))
         n = len(base_ids)
-        word_start.append(n)
-
+        if n >= 2**31 - 1:
+            raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
+        word_start = array("q", accumulate(lengths, initial=0))
         run._init_corpus(word_list, freqs, word_start, values, base_ids)
         self._n_base = len(values)
-        self._tok = list(base_ids)
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        for i in range(len(word_list)):
-            s, e = word_start[i], word_start[i + 1]
+
+        # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
+        # order, each word's symbols in order): its token (-1 once merged into the token on its left),
+        # the next and previous live positions of its word (-1: none), its word type and that word's
+        # frequency. They are arrays of C ints, not lists: a list of a book's millions of positions holds
+        # as many int objects, scattered over memory the merges read all over, and walked through by
+        # the garbage collector at every full collection.
+        # Each table has one more entry, at index n: a sentinel token -1 that no pair holds, so a
+        # neighbour -1 reads as tok[-1], the sentinel, with no test for the word's edges.
+        tok = self._tok = base_ids + array("i", (-1,))
+        nxt = array("i", range(1, n + 2))
+        prv = (array("i", (-1, 0)) + nxt[: max(n - 1, 0)])[: n + 1]  # i - 1 at i, copied from nxt
+        inside = bytearray(b"\x01") * n  # 0 where a word ends: no pair starts there
+        for s, e in zip(word_start, islice(word_start, 1, None)):
             if e > s:
                 nxt[e - 1] = -1
                 prv[s] = -1
-        self._nxt, self._prv, self._pos_freq, self._pos_word = nxt, prv, pos_freq, pos_word
+                inside[e - 1] = 0
+        nxt[n] = prv[n] = -1
+        self._nxt, self._prv = nxt, prv
+        self._pos_word = array("i", chain.from_iterable(map(repeat, range(len(word_list)), lengths)))
+        try:
+            pos_freq = array("q", chain.from_iterable(map(repeat, freqs, lengths)))
+        except OverflowError:  # a frequency of 2**63 or more (a word list given to the library)
+            pos_freq = list(chain.from_iterable(map(repeat, freqs, lengths)))
+        self._pos_freq = pos_freq
 
         # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
         # positions: every position where the pair has occurred. Entries go stale when a neighbouring
         # merge rewrites them and are filtered when read (a pair never comes back to a position it left,
-        # because tokens only grow), which is cheaper than deleting them one by one.
-        count: dict[int, int] = defaultdict(int)
-        where: dict[int, list] = defaultdict(list)  # ascending candidate positions per pair
-        tok = self._tok
-        for i in range(len(word_list)):
-            f = freqs[i]
-            for p in range(word_start[i], word_start[i + 1] - 1):
-                pk = (tok[p] << _SHIFT) | tok[p + 1]
-                count[pk] += f
-                where[pk].append(p)
-        self._count, self._where = dict(count), where
+        # because tokens only grow), which is cheaper than deleting them one by one. Each list is kept
+        # packed (``bytes`` of C ints, read through :func:`_view`): hundreds of thousands of small
+        # lists or arrays would be as many objects for the garbage collector to walk through.
+        # The pass runs in C (map, compress): as Python statements, a book's millions of positions take
+        # seconds. Inside a word, the pair at p is (tok[p], tok[p + 1]), keyed here by the small int
+        # left * width + right (ints below 2**30 are Python's cheapest), and repacked below.
+        width = len(values)
+        small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
+        groups: dict[int, array] = defaultdict(partial(array, "i"))
+        deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
+        weighted = max(freqs, default=1) > 1
+        count: dict[int, int] = {}
+        where: dict[int, bytes] = {}
+        for key, ps in groups.items():
+            pk = (key // width) << _SHIFT | key % width
+            count[pk] = _total(pos_freq, ps) if weighted else len(ps)
+            where[pk] = ps.tobytes()
+        self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
         # pair's first occurrence (positions are ordered by word type, then offset) is found by
         # skipping stale candidates once each.
@@ -170,7 +199,7 @@ class Trainer:
         first-seen it is read here from the candidate positions: the first candidate not known to be
         stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
         if self._packed_key is None:
-            return self._where[pk][self._head.get(pk, 0)]
+            return _view(self._where[pk])[self._head.get(pk, 0)]
         return self._packed_key(pk)
 
     def _make_exact(self) -> Callable[[int], tuple | None]:
@@ -193,7 +222,7 @@ class Trainer:
                 return None
             # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
             a, b = pk >> _SHIFT, pk & _MASK
-            lst = where[pk]
+            lst = _view(where[pk])
             i = head.get(pk, 0)
             while True:
                 p = lst[i]
@@ -306,54 +335,12 @@ class Trainer:
         if is_new:
             self._key.add(run.values[new_id])
 
-        tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
         count, where, hist, head = self._count, self._where, self._hist, self._head
-        new_left = new_id << _SHIFT
-        # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
-        # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
-        loss: dict[int, int] = defaultdict(int)
-        gain: dict[int, int] = defaultdict(int)
         events = run._event_pos  # the positions whose boundary this merge removes, for the run
         events_before = len(events)
-        removed_tokens = 0
-        words_changed = 0
-        last_word = -1
-        positions = where.pop(pk)
-        for p in islice(positions, head.pop(pk, 0), None):
-            if tok[p] != a:
-                continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
-            q = nxt[p]
-            if q < 0 or tok[q] != b:
-                continue
-            f = pos_freq[p]
-            o = prv[p]
-            r = nxt[q]
-            if o >= 0:
-                x = tok[o] << _SHIFT
-                k = x | a
-                if k != pk:
-                    loss[k] += f
-                k = x | new_id
-                gain[k] += f
-                where[k].append(o)
-            if r >= 0:
-                y = tok[r]
-                k = (b << _SHIFT) | y
-                if k != pk:
-                    loss[k] += f
-                k = new_left | y
-                gain[k] += f
-                where[k].append(p)
-                prv[r] = p
-            tok[p] = new_id
-            tok[q] = -1
-            nxt[p] = r
-            events.append(q)
-            removed_tokens += f
-            w = pos_word[p]
-            if w != last_word:  # positions ascend, so each word type is entered once
-                last_word = w
-                words_changed += 1
+        positions = _view(where.pop(pk))
+        first = head.pop(pk, 0)  # the candidates before it are known to be stale
+        loss, gain, added, removed_tokens, words_changed = self._merge_loop(a, b, new_id, positions, first)
 
         hist[count.pop(pk)] -= 1
         if is_new:
@@ -374,21 +361,24 @@ class Trainer:
                     del count[k]
                     del where[k]
                     head.pop(k, None)
-            # The pairs holding a brand-new token are new too; their candidate positions were appended
+            # The pairs holding a brand-new token are new too; their candidate positions were collected
             # in ascending order, so the first is their first occurrence.
             heap, push = self._heap, heapq.heappush
             tiebreak = self._packed_key  # None for first-seen: inlined below
             for k, c in gain.items():
                 if not c:
-                    del where[k]
                     continue
+                ps = added[k]
+                where[k] = ps.tobytes()
                 count[k] = c
                 hist[c] += 1
-                push(heap, (-c, where[k][0] if tiebreak is None else tiebreak(k), k))
+                push(heap, (-c, ps[0] if tiebreak is None else tiebreak(k), k))
             self._touched = loss
         else:
-            self._touched = self._apply_rebuilt(loss, gain)
+            self._touched = self._apply_rebuilt(loss, gain, added)
         self._corpus_tokens -= removed_tokens
+        # The run's per-step data is complete before the snapshot goes in: a reader takes the number of
+        # snapshots as the number of finished steps, possibly while training goes on.
         run._event_start.append(len(events))
         # Positional arguments, in field order (step, left, right, token, is_new, count, ties,
         # tied_entries, tie_break, top_entries, vocab_size, corpus_tokens, occurrences, words_changed):
@@ -412,7 +402,64 @@ class Trainer:
         run.snapshots.append(snap)
         return snap
 
-    def _apply_rebuilt(self, loss: dict, gain: dict) -> dict:
+    def _merge_loop(self, a: int, b: int, new_id: int, positions, first: int) -> tuple:
+        """:meth:`_merge`'s pass over the candidate positions of ``(a, b)`` from index ``first``, one
+        occurrence at a time, left to right.
+
+        Returns ``(loss, gain, added, removed_tokens, words_changed)``: the count each pair around an
+        occurrence loses and each pair holding the new token gains, the positions where the latter start
+        (ascending), the tokens the merge removes (frequency-weighted) and the word types it rewrites.
+        """
+        tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
+        pk = (a << _SHIFT) | b
+        new_left = new_id << _SHIFT
+        events = self.run._event_pos
+        # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
+        # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
+        loss: dict[int, int] = defaultdict(int)
+        gain: dict[int, int] = defaultdict(int)
+        added: dict[int, array] = defaultdict(partial(array, "i"))
+        removed_tokens = 0
+        words_changed = 0
+        last_word = -1
+        for p in islice(positions, first, None):
+            if tok[p] != a:
+                continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
+            q = nxt[p]
+            if q < 0 or tok[q] != b:
+                continue
+            f = pos_freq[p]
+            o = prv[p]
+            r = nxt[q]
+            if o >= 0:
+                x = tok[o] << _SHIFT
+                k = x | a
+                if k != pk:
+                    loss[k] += f
+                k = x | new_id
+                gain[k] += f
+                added[k].append(o)
+            if r >= 0:
+                y = tok[r]
+                k = (b << _SHIFT) | y
+                if k != pk:
+                    loss[k] += f
+                k = new_left | y
+                gain[k] += f
+                added[k].append(p)
+                prv[r] = p
+            tok[p] = new_id
+            tok[q] = -1
+            nxt[p] = r
+            events.append(q)
+            removed_tokens += f
+            w = pos_word[p]
+            if w != last_word:  # positions ascend, so each word type is entered once
+                last_word = w
+                words_changed += 1
+        return loss, gain, added, removed_tokens, words_changed
+
+    def _apply_rebuilt(self, loss: dict, gain: dict, added: dict) -> dict:
         """Apply a merge's count changes when its token ``T`` already existed (rule 4). Pairs holding
         ``T`` may already have a count and candidates, and a pair can gain and lose in one merge
         (``a b a b`` → ``T T``: ``(T, a)`` is gained, then lost), so changes are summed per pair first.
@@ -436,8 +483,12 @@ class Trainer:
             count[k] = c
             hist[c] += 1
             if k in gain:
-                # Older candidates are in the list too: re-sort it, rescan from its start, re-push.
-                where[k].sort()
+                # Older candidates may be listed too: merge the lists in order, rescan from the start,
+                # re-push.
+                ps = added[k]
+                if k in where:
+                    ps = array("i", sorted(chain(_view(where[k]), ps)))
+                where[k] = ps.tobytes()
                 head.pop(k, None)
                 heapq.heappush(self._heap, (-c, self._tiebreak(k), k))
         return delta
