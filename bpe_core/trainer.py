@@ -41,11 +41,11 @@ from __future__ import annotations
 import bisect
 import heapq
 from array import array
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, and_, eq, itemgetter, mul
+from operator import add, and_, eq, gt, itemgetter, mul, ne
 
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
@@ -69,11 +69,6 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 # Candidate lists at least this long are merged by Trainer._merge_batch (for shorter ones its set-up
 # costs more than the loop).
 _BATCH_MIN = 16
-
-
-def _total(weights, positions) -> int:
-    """``sum(weights[p] for p in positions)``, gathered in C."""
-    return sum(itemgetter(*positions)(weights)) if len(positions) > 1 else weights[positions[0]]
 
 
 def _view(packed: bytes) -> memoryview:
@@ -131,11 +126,11 @@ class Trainer:
 
         # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
         # order, each word's symbols in order): its token (-1 once merged into the token on its left),
-        # the next and previous live positions of its word (-1: none), its word type and that word's
-        # frequency. They are arrays of C ints, not lists: a list of a book's millions of positions holds
-        # as many int objects, scattered over memory the merges read all over, and walked through by
-        # the garbage collector at every full collection.
-        # Each table has one more entry, at index n: a sentinel token -1 that no pair holds, so a
+        # the next and previous live positions of its word (-1: none), its word type (whose frequency is
+        # ``freqs[word]``). They are arrays of C ints, not lists: a list of a book's millions of positions
+        # holds as many int objects, scattered over memory the merges read all over, and walked through
+        # by the garbage collector at every full collection.
+        # tok, nxt and prv have one more entry, at index n: a sentinel token -1 that no pair holds, so a
         # neighbour -1 reads as tok[-1], the sentinel, with no test for the word's edges.
         tok = self._tok = base_ids + array("i", (-1,))
         nxt = array("i", range(1, n + 2))
@@ -149,11 +144,8 @@ class Trainer:
         nxt[n] = prv[n] = -1
         self._nxt, self._prv = nxt, prv
         self._pos_word = array("i", chain.from_iterable(map(repeat, range(len(word_list)), lengths)))
-        try:
-            pos_freq = array("q", chain.from_iterable(map(repeat, freqs, lengths)))
-        except OverflowError:  # a frequency of 2**63 or more (a word list given to the library)
-            pos_freq = list(chain.from_iterable(map(repeat, freqs, lengths)))
-        self._pos_freq = pos_freq
+        self._freqs = freqs
+        self._corpus_tokens = sum(map(mul, freqs, lengths))
 
         # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
         # positions: every position where the pair has occurred. Entries go stale when a neighbouring
@@ -168,12 +160,17 @@ class Trainer:
         small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
         groups: dict[int, array] = defaultdict(partial(array, "i"))
         deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
-        weighted = max(freqs, default=1) > 1
+        counts = {key: len(ps) for key, ps in groups.items()}
+        # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
+        for i in compress(range(len(freqs)), map(gt, freqs, repeat(1))):
+            s, e, extra = word_start[i], word_start[i + 1], freqs[i] - 1
+            for key in map(add, map(mul, tok[s : e - 1], repeat(width)), tok[s + 1 : e]):
+                counts[key] += extra
         count: dict[int, int] = {}
         where: dict[int, bytes] = {}
         for key, ps in groups.items():
             pk = (key // width) << _SHIFT | key % width
-            count[pk] = _total(pos_freq, ps) if weighted else len(ps)
+            count[pk] = counts[key]
             where[pk] = ps.tobytes()
         self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
@@ -195,7 +192,6 @@ class Trainer:
         # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
         self._touched: dict = {}
         self._exact = self._make_exact()
-        self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
 
     def _tiebreak(self, pk: int):
@@ -419,7 +415,7 @@ class Trainer:
         occurrence loses and each pair holding the new token gains, the positions where the latter start
         (ascending), the tokens the merge removes (frequency-weighted) and the word types it rewrites.
         """
-        tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
+        tok, nxt, prv, pos_word, freqs = self._tok, self._nxt, self._prv, self._pos_word, self._freqs
         pk = (a << _SHIFT) | b
         new_left = new_id << _SHIFT
         events = self.run._event_pos
@@ -437,7 +433,8 @@ class Trainer:
             q = nxt[p]
             if q < 0 or tok[q] != b:
                 continue
-            f = pos_freq[p]
+            w = pos_word[p]
+            f = freqs[w]
             o = prv[p]
             r = nxt[q]
             if o >= 0:
@@ -462,7 +459,6 @@ class Trainer:
             nxt[p] = r
             events.append(q)
             removed_tokens += f
-            w = pos_word[p]
             if w != last_word:  # positions ascend, so each word type is entered once
                 last_word = w
                 words_changed += 1
@@ -477,7 +473,7 @@ class Trainer:
         token whose halves differ (``a != b``), so that occurrences cannot overlap. Returns what the loop
         returns, or ``None``, having changed nothing, when fewer than two candidates are live.
         """
-        tok, nxt, prv, pos_freq = self._tok, self._nxt, self._prv, self._pos_freq
+        tok, nxt, prv = self._tok, self._nxt, self._prv
         # Live candidates: a at p and b at q, the position after it.
         get = itemgetter(*cands)
         at_p, q = get(tok), get(nxt)
@@ -522,28 +518,36 @@ class Trainer:
 
         # A neighbour's pair with a (or b) loses as many occurrences as its pair with the new token
         # gains: the group's total frequency.
-        freqs = get(pos_freq)
-        ones = freqs.count(1) == n  # every word seen once (most of a Chinese book): counts are sizes
+        words = get(self._pos_word)
+        freqs = itemgetter(*words)(self._freqs)
+        removed_tokens = sum(freqs)
+        ones = removed_tokens == n  # every word seen once (most of a Chinese book): counts are sizes
+        if not ones:
+            left_counts, right_counts = Counter(x), Counter(y)
+            # An occurrence in a word type seen f times counts f times: add the other copies.
+            for i in compress(range(n), map(ne, freqs, repeat(1))):
+                extra = freqs[i] - 1
+                left_counts[x[i]] += extra
+                right_counts[y[i]] += extra
         loss: dict[int, int] = defaultdict(int)
         gain: dict[int, int] = defaultdict(int)
         added: dict[int, array] = {}
         new_left = new_id << _SHIFT
         for t, ps in left.items():
-            c = len(ps) if ones else _total(pos_freq, ps)
-            t <<= _SHIFT
-            loss[t | a] += c
-            k = t | new_id
+            c = len(ps) if ones else left_counts[t]
+            k = t << _SHIFT
+            loss[k | a] += c
+            k |= new_id
             gain[k] = c
             added[k] = ps
         b_left = b << _SHIFT
         for t, ps in right.items():
-            c = len(ps) if ones else _total(pos_freq, ps)
+            c = len(ps) if ones else right_counts[t]
             loss[b_left | t] += c
             k = new_left | t
             gain[k] = c
             added[k] = ps
-        removed_tokens = n if ones else sum(freqs)
-        return loss, gain, added, removed_tokens, len(set(get(self._pos_word)))
+        return loss, gain, added, removed_tokens, len(set(words))
 
     def _apply_rebuilt(self, loss: dict, gain: dict, added: dict) -> dict:
         """Apply a merge's count changes when its token ``T`` already existed (rule 4). Pairs holding
