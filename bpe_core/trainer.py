@@ -41,7 +41,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from array import array
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
@@ -69,6 +69,15 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 # Candidate lists at least this long are merged by Trainer._merge_batch (for shorter ones its set-up
 # costs more than the loop).
 _BATCH_MIN = 16
+_BLOCK = 4096  # candidates per block of Trainer._merge_batch
+
+
+def _getter(indices) -> Callable:
+    """``itemgetter(*indices)``, which returns a tuple even for one index."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return itemgetter(*indices)
 
 
 def _view(packed: bytes) -> memoryview:
@@ -340,10 +349,9 @@ class Trainer:
         events_before = len(events)
         positions = _view(where.pop(pk))
         first = head.pop(pk, 0)  # the candidates before it are known to be stale
-        result = None
         if is_new and a != b and len(positions) - first >= _BATCH_MIN:
             result = self._merge_batch(a, b, new_id, positions[first:])
-        if result is None:
+        else:
             result = self._merge_loop(a, b, new_id, positions, first)
         loss, gain, added, removed_tokens, words_changed = result
 
@@ -464,90 +472,101 @@ class Trainer:
                 words_changed += 1
         return loss, gain, added, removed_tokens, words_changed
 
-    def _merge_batch(self, a: int, b: int, new_id: int, cands) -> tuple | None:
-        """:meth:`_merge_loop` for a long candidate list, done a whole list at a time.
+    def _merge_batch(self, a: int, b: int, new_id: int, cands) -> tuple:
+        """:meth:`_merge_loop` for a long candidate list, done a block of candidates at a time.
 
-        The same reads and writes as the loop, each done for every occurrence by one loop in C
-        (``itemgetter`` gathers, ``map`` scatters) instead of a dozen Python statements per occurrence:
-        the first merges of a book rewrite hundreds of thousands of places each. Only for a brand-new
-        token whose halves differ (``a != b``), so that occurrences cannot overlap. Returns what the loop
-        returns, or ``None``, having changed nothing, when fewer than two candidates are live.
+        The same reads and writes as the loop, each done for every occurrence of a block by one loop in
+        C (``itemgetter`` gathers, ``map`` scatters) instead of a dozen Python statements per occurrence:
+        the first merges of a book rewrite hundreds of thousands of places each. Blocks are small enough
+        for the places they touch to stay in the processor's cache from one gather to the next, and
+        follow each other left to right as the loop does. Only for a brand-new token whose halves differ
+        (``a != b``), so that occurrences cannot overlap. Returns what the loop returns.
         """
-        tok, nxt, prv = self._tok, self._nxt, self._prv
-        # Live candidates: a at p and b at q, the position after it.
-        get = itemgetter(*cands)
-        at_p, q = get(tok), get(nxt)
-        at_q = itemgetter(*q)(tok)
-        n = len(cands)
-        if at_p.count(a) != n or at_q.count(b) != n:
-            live = list(map(and_, map(eq, at_p, repeat(a)), map(eq, at_q, repeat(b))))
-            cands = list(compress(cands, live))
-            q = tuple(compress(q, live))
-            n = len(cands)
-            if n < 2:  # (itemgetter of one index returns the item, not a tuple)
-                return None
-            get = itemgetter(*cands)
-        # Neighbours: o before p, r after q, and their tokens (-1, none, reads the sentinel: -1).
-        o, r = get(prv), itemgetter(*q)(nxt)
-        x, y = itemgetter(*o)(tok), itemgetter(*r)(tok)
-        # Occurrences that touch (x a b a b): the loop, going left to right, has already made the first
-        # one when it reaches the second, whose left neighbour is then the new token at the first's p.
-        touching = list(compress(range(1, n), map(eq, r, islice(cands, 1, None))))
-        if touching:
-            o, x = list(o), list(x)
-            for i in touching:
-                o[i] = cands[i - 1]
-                x[i] = new_id
+        tok, nxt, prv, pos_word, word_freq = self._tok, self._nxt, self._prv, self._pos_word, self._freqs
+        events = self.run._event_pos
         # Occurrences grouped by their left neighbour's token (listing the neighbours' positions) and by
         # their right neighbour's token (listing the occurrences' own positions): one group per pair
-        # lost and gained, its positions ascending, as candidate lists need.
+        # lost and gained, its positions ascending, as candidate lists need. A group's count is its
+        # size, plus f - 1 for each occurrence in a word type seen f times (``extra``).
         left: dict[int, array] = defaultdict(partial(array, "i"))
         right: dict[int, array] = defaultdict(partial(array, "i"))
-        deque(map(array.append, map(left.__getitem__, x), o), 0)
-        deque(map(array.append, map(right.__getitem__, y), cands), 0)
+        left_extra: dict[int, int] = defaultdict(int)
+        right_extra: dict[int, int] = defaultdict(int)
+        removed_tokens = 0
+        words: set[int] = set()
+        for start in range(0, len(cands), _BLOCK):
+            block = cands[start : start + _BLOCK]
+            # Live candidates: a at p and b at q, the position after it.
+            get = _getter(block)
+            at_p, q = get(tok), get(nxt)
+            at_q = _getter(q)(tok)
+            n = len(block)
+            if at_p.count(a) != n or at_q.count(b) != n:
+                live = list(map(and_, map(eq, at_p, repeat(a)), map(eq, at_q, repeat(b))))
+                block = list(compress(block, live))
+                q = tuple(compress(q, live))
+                n = len(block)
+                if not n:
+                    continue
+                get = _getter(block)
+            # Neighbours: o before p, r after q, and their tokens (-1, none, reads the sentinel: -1).
+            o, r = get(prv), _getter(q)(nxt)
+            x, y = _getter(o)(tok), _getter(r)(tok)
+            # Occurrences that touch (x a b a b): the loop, going left to right, has already made the
+            # first one when it reaches the second, whose left neighbour is then the new token at the
+            # first's p. (Across blocks the tables already say so: the earlier block is written.)
+            touching = list(compress(range(1, n), map(eq, r, islice(block, 1, None))))
+            if touching:
+                o, x = list(o), list(x)
+                for i in touching:
+                    o[i] = block[i - 1]
+                    x[i] = new_id
+            deque(map(array.append, map(left.__getitem__, x), o), 0)
+            deque(map(array.append, map(right.__getitem__, y), block), 0)
+
+            # The rewrite: p holds the new token, q is gone, p and r become neighbours (r == -1 writes
+            # the sentinel's prv, which is never read).
+            deque(map(tok.__setitem__, block, repeat(new_id)), 0)
+            deque(map(tok.__setitem__, q, repeat(-1)), 0)
+            deque(map(nxt.__setitem__, block, r), 0)
+            deque(map(prv.__setitem__, r, block), 0)
+            events.extend(q)
+
+            ws = get(pos_word)
+            words.update(ws)
+            fs = _getter(ws)(word_freq)
+            total = sum(fs)
+            removed_tokens += total
+            if total != n:  # some word types are seen more than once (a few, in a Chinese book)
+                for i in compress(range(n), map(ne, fs, repeat(1))):
+                    f = fs[i] - 1
+                    left_extra[x[i]] += f
+                    right_extra[y[i]] += f
         left.pop(-1, None)  # no neighbour: the occurrence starts or ends its word
         right.pop(-1, None)
 
-        # The rewrite: p holds the new token, q is gone, p and r become neighbours (r == -1 writes the
-        # sentinel's prv, which is never read).
-        deque(map(tok.__setitem__, cands, repeat(new_id)), 0)
-        deque(map(tok.__setitem__, q, repeat(-1)), 0)
-        deque(map(nxt.__setitem__, cands, r), 0)
-        deque(map(prv.__setitem__, r, cands), 0)
-        self.run._event_pos.extend(q)
-
-        # A neighbour's pair with a (or b) loses as many occurrences as its pair with the new token
-        # gains: the group's total frequency.
-        words = get(self._pos_word)
-        freqs = itemgetter(*words)(self._freqs)
-        removed_tokens = sum(freqs)
-        ones = removed_tokens == n  # every word seen once (most of a Chinese book): counts are sizes
-        if not ones:
-            left_counts, right_counts = Counter(x), Counter(y)
-            # An occurrence in a word type seen f times counts f times: add the other copies.
-            for i in compress(range(n), map(ne, freqs, repeat(1))):
-                extra = freqs[i] - 1
-                left_counts[x[i]] += extra
-                right_counts[y[i]] += extra
+        # A neighbour's pair with a (or b) loses as many occurrences as its pair with the new token gains.
         loss: dict[int, int] = defaultdict(int)
         gain: dict[int, int] = defaultdict(int)
         added: dict[int, array] = {}
         new_left = new_id << _SHIFT
+        extra = left_extra.get
         for t, ps in left.items():
-            c = len(ps) if ones else left_counts[t]
+            c = len(ps) + extra(t, 0)
             k = t << _SHIFT
             loss[k | a] += c
             k |= new_id
             gain[k] = c
             added[k] = ps
         b_left = b << _SHIFT
+        extra = right_extra.get
         for t, ps in right.items():
-            c = len(ps) if ones else right_counts[t]
+            c = len(ps) + extra(t, 0)
             loss[b_left | t] += c
             k = new_left | t
             gain[k] = c
             added[k] = ps
-        return loss, gain, added, removed_tokens, len(set(words))
+        return loss, gain, added, removed_tokens, len(words)
 
     def _apply_rebuilt(self, loss: dict, gain: dict, added: dict) -> dict:
         """Apply a merge's count changes when its token ``T`` already existed (rule 4). Pairs holding
