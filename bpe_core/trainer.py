@@ -68,7 +68,7 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 
 # Candidate lists at least this long are merged by Trainer._merge_batch (for shorter ones its set-up
 # costs more than the loop).
-_BATCH_MIN = 16
+_BATCH_MIN = 64
 _BLOCK = 4096  # candidates per block of Trainer._merge_batch
 
 
