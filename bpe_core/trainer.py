@@ -70,6 +70,7 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 # costs more than the loop).
 _BATCH_MIN = 64
 _BLOCK = 4096  # candidates per block of Trainer._merge_batch
+_positions = partial(array, "i")  # a new, empty list of positions
 
 
 def _getter(indices) -> Callable:
@@ -167,7 +168,7 @@ class Trainer:
         # left * width + right (ints below 2**30 are Python's cheapest), and repacked below.
         width = len(values)
         small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
-        groups: dict[int, array] = defaultdict(partial(array, "i"))
+        groups: dict[int, array] = defaultdict(_positions)
         deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
         counts = {key: len(ps) for key, ps in groups.items()}
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
@@ -431,7 +432,7 @@ class Trainer:
         # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
         loss: dict[int, int] = defaultdict(int)
         gain: dict[int, int] = defaultdict(int)
-        added: dict[int, array] = defaultdict(partial(array, "i"))
+        added: dict[int, array] = defaultdict(_positions)
         removed_tokens = 0
         words_changed = 0
         last_word = -1
@@ -488,8 +489,8 @@ class Trainer:
         # their right neighbour's token (listing the occurrences' own positions): one group per pair
         # lost and gained, its positions ascending, as candidate lists need. A group's count is its
         # size, plus f - 1 for each occurrence in a word type seen f times (``extra``).
-        left: dict[int, array] = defaultdict(partial(array, "i"))
-        right: dict[int, array] = defaultdict(partial(array, "i"))
+        left: dict[int, array] = defaultdict(_positions)
+        right: dict[int, array] = defaultdict(_positions)
         left_extra: dict[int, int] = defaultdict(int)
         right_extra: dict[int, int] = defaultdict(int)
         removed_tokens = 0
