@@ -34,6 +34,7 @@ and the CPU model: ratios move between machines. The exit status is 1 when a tar
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import re
@@ -202,18 +203,13 @@ def cli_command(name: str, merges: int, style: str) -> list[str]:
     return cmd
 
 
-#: The environment of the CLI runs: bytecode read from a cache compiled once by :func:`compile_bytecode`.
-CLI_ENV: dict = {}
-
-
-def compile_bytecode() -> str:
-    """Compile bpe_core's bytecode into a temporary cache that the CLI runs read (``PYTHONPYCACHEPREFIX``),
-    as an installed package, or any earlier run, has it: where ``PYTHONDONTWRITEBYTECODE`` is set (some
-    sandboxes), every run would otherwise compile every module again. Returns the cache directory."""
-    cache = tempfile.mkdtemp(prefix="bpe_pycache_")
-    CLI_ENV.update(os.environ, PYTHONPYCACHEPREFIX=cache)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "bpe_core"], cwd=ROOT, env=CLI_ENV, check=True)
-    return cache
+def compile_bytecode() -> list[Path]:
+    """Compile bpe_core's bytecode next to its sources, as an installed package (or any earlier run) has it,
+    so that the CLI runs read it: where ``PYTHONDONTWRITEBYTECODE`` is set (some sandboxes), every run
+    would otherwise compile every module again. Returns the ``__pycache__`` folders it made."""
+    before = set((ROOT / "bpe_core").rglob("__pycache__"))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "bpe_core"], cwd=ROOT, check=True)
+    return sorted(set((ROOT / "bpe_core").rglob("__pycache__")) - before)
 
 
 def run_cli(name: str, merges: int, style: str) -> dict:
@@ -221,9 +217,7 @@ def run_cli(name: str, merges: int, style: str) -> dict:
     cmd = cli_command(name, merges, style)
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=CLI_ENV or None, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err
-        )
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err)
         out = proc.stdout.read()
         # wait4, not wait: it also returns this child's own resource usage (peak RSS).
         _, status, usage = os.wait4(proc.pid, 0)
@@ -311,7 +305,8 @@ def main() -> int:
         f"CPU: {cpu_model()}, {os.cpu_count()} cores; python {sys.version.split()[0]}; best of {args.repeat} runs, "
         "contenders taking turns, each in a fresh process"
     )
-    cache = compile_bytecode()
+    for folder in compile_bytecode():  # leave the checkout as it was, even after an error
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
     header = f"{'workload':<12} {'contender':<16} {'merges':>7} {'seconds':>9} {'x HF':>6} {'peak MB':>8} {'run MB':>7}  note"
     print(header)
     print("-" * len(header))
@@ -374,7 +369,6 @@ def main() -> int:
                 f"{r['maxrss_mb'] - idle:>8.1f} {run_mb:>7}  {note}"
             )
         print()
-    shutil.rmtree(cache, ignore_errors=True)
     print(f"targets (issue 13, target 3), CPU: {cpu_model()}")
     # Speed first, then memory, then the CLI (the order the issue lists them in).
     targets.sort(key=lambda t: ("vs HF" not in t[0], "CLI" in t[0]))

@@ -169,6 +169,8 @@ class Trainer:
         width = len(values)
         small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
         groups: dict[int, array] = defaultdict(_positions)
+        # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each
+        # position to its pair's group.)
         deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
         counts = {key: len(ps) for key, ps in groups.items()}
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
@@ -510,7 +512,7 @@ class Trainer:
                 if not n:
                     continue
                 get = _getter(block)
-            # Neighbours: o before p, r after q, and their tokens (-1, none, reads the sentinel: -1).
+            # Neighbours: o before p, r after q, and their tokens (no neighbour, -1, reads the sentinel -1).
             o, r = get(prv), _getter(q)(nxt)
             x, y = _getter(o)(tok), _getter(r)(tok)
             # Occurrences that touch (x a b a b): the loop, going left to right, has already made the
