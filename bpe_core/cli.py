@@ -280,13 +280,24 @@ def cmd_train(args, out=None, err=None) -> int:
     if cfg.vocab_size is not None:
         total = max(0, cfg.vocab_size - run.num_base)
     bar = _progress(total)
+    shown: dict[int, str] = {}  # each token's text, made once: a token is printed at every merge it takes part in
+
+    def text(tid: int) -> str:
+        s = shown.get(tid)
+        if s is None:
+            s = shown[tid] = _readable(run.token_value(tid))
+        return s
+
     try:
+        # One write per line, not print's two: with unbuffered output (python -u, PYTHONUNBUFFERED) each
+        # write is a system call.
         for snap in trainer.steps():
             if args.jsonl:
-                print(jsonl_line(merge_record(run, snap)), file=out)
+                out.write(jsonl_line(merge_record(run, snap)) + "\n")
             else:
-                left, right, token = (_readable(run.token_value(t)) for t in (snap.left, snap.right, snap.token))
-                print(f"{snap.step}  {left} + {right} -> {token}  ({snap.count})", file=out)
+                out.write(
+                    f"{snap.step}  {text(snap.left)} + {text(snap.right)} -> {text(snap.token)}  ({snap.count})\n"
+                )
             if bar is not None:
                 bar.update(1)
     finally:

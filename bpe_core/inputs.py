@@ -129,17 +129,19 @@ def looks_like_word_counts(text: str) -> bool:
     A list with a few bad counts (``lower two``, ``newest -6``, ``low 2.5``) still counts as a list, so
     :func:`parse_word_counts` can name the bad line instead of the text being trained as prose.
     """
-    lines = [_normalize_count_line(ln) for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        return False
-    numeric = 0
-    for ln in lines:
-        m = _WORD_COUNT_LINE.match(ln)
+    # Line by line, stopping at the first line that is not two fields: prose stops at its first line,
+    # where normalizing every line of a book first took longer than reading the file.
+    lines = numeric = 0
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        m = _WORD_COUNT_LINE.match(_normalize_count_line(raw))
         if not m:
             return False
+        lines += 1
         if re.fullmatch(r"[-+]?\d+(?:[.,]\d*)?", m.group(2)):
             numeric += 1
-    return numeric * 2 > len(lines)
+    return numeric * 2 > lines
 
 
 def _normalize_count_line(raw: str) -> str:

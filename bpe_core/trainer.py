@@ -41,9 +41,11 @@ from __future__ import annotations
 import bisect
 import heapq
 from array import array
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
-from itertools import islice
+from functools import partial
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, and_, eq, gt, itemgetter, mul, ne
 
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
@@ -63,6 +65,25 @@ __all__ = [
 ]
 
 STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
+
+# Candidate lists at least this long are merged by Trainer._merge_batch (for shorter ones its set-up
+# costs more than the loop).
+_BATCH_MIN = 64
+_BLOCK = 4096  # candidates per block of Trainer._merge_batch
+_positions = partial(array, "i")  # a new, empty list of positions
+
+
+def _getter(indices) -> Callable:
+    """``itemgetter(*indices)``, which returns a tuple even for one index."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return itemgetter(*indices)
+
+
+def _view(packed: bytes) -> memoryview:
+    """The positions in a packed candidate list (see ``Trainer._build``), as a sequence of ints."""
+    return memoryview(packed).cast("i")
 
 
 class Trainer:
@@ -87,62 +108,83 @@ class Trainer:
         run = self.run
         variant = self.variant
         word_list = list(words)
-        freqs = [int(words[w]) for w in word_list]
-        if any(f <= 0 for f in freqs):
+        freqs = list(map(int, words.values()))
+        if min(freqs, default=1) <= 0:
             raise ValueError("word frequencies must be positive")
-        word_start = array("q")
-        pos_freq: list[int] = []  # per symbol position: its word type's frequency
-        pos_word: list[int] = []  # per symbol position: its word type's index
         if variant.is_bytes:
             values: list = [bytes((b,)) for b in range(256)]
-            base = bytearray()
-            for w, f in zip(word_list, freqs):
-                data = w.encode("utf-8")
-                word_start.append(len(base))
-                base += data
-                pos_freq += [f] * len(data)
-                pos_word += [len(word_start) - 1] * len(data)
-            base_ids = list(base)
+            encoded = list(map(str.encode, word_list))
+            lengths = list(map(len, encoded))
+            base_ids = array("i")
+            base_ids.extend(b"".join(encoded))  # (array("i", some_bytes) would read them as raw C ints)
         else:
             symbols: list = []
-            for w, f in zip(word_list, freqs):
+            lengths = []
+            for w in word_list:
                 syms = variant.symbols(w)
-                word_start.append(len(symbols))
+                lengths.append(len(syms))
                 symbols += syms
-                pos_freq += [f] * len(syms)
-                pos_word += [len(word_start) - 1] * len(syms)
             values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
-            base_ids = [index[s] for s in symbols]
+            base_ids = array("i", map(index.__getitem__, symbols))
         n = len(base_ids)
-        word_start.append(n)
-
+        if n >= 2**31 - 1:
+            raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
+        word_start = array("q", accumulate(lengths, initial=0))
         run._init_corpus(word_list, freqs, word_start, values, base_ids)
         self._n_base = len(values)
-        self._tok = list(base_ids)
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        for i in range(len(word_list)):
-            s, e = word_start[i], word_start[i + 1]
+
+        # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
+        # order, each word's symbols in order): its token (-1 once merged into the token on its left),
+        # the next and previous live positions of its word (-1: none), its word type (whose frequency is
+        # ``freqs[word]``). They are arrays of C ints, not lists: a list of a book's millions of positions
+        # holds as many int objects, scattered over memory the merges read all over, and walked through
+        # by the garbage collector at every full collection.
+        # tok, nxt and prv have one more entry, at index n: a sentinel token -1 that no pair holds, so a
+        # neighbour -1 reads as tok[-1], the sentinel, with no test for the word's edges.
+        tok = self._tok = base_ids + array("i", (-1,))
+        nxt = array("i", range(1, n + 2))
+        prv = (array("i", (-1, 0)) + nxt[: max(n - 1, 0)])[: n + 1]  # i - 1 at i, copied from nxt
+        inside = bytearray(b"\x01") * n  # 0 where a word ends: no pair starts there
+        for s, e in zip(word_start, islice(word_start, 1, None)):
             if e > s:
                 nxt[e - 1] = -1
                 prv[s] = -1
-        self._nxt, self._prv, self._pos_freq, self._pos_word = nxt, prv, pos_freq, pos_word
+                inside[e - 1] = 0
+        nxt[n] = prv[n] = -1
+        self._nxt, self._prv = nxt, prv
+        self._pos_word = array("i", chain.from_iterable(map(repeat, range(len(word_list)), lengths)))
+        self._freqs = freqs
+        self._corpus_tokens = sum(map(mul, freqs, lengths))
 
         # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
         # positions: every position where the pair has occurred. Entries go stale when a neighbouring
         # merge rewrites them and are filtered when read (a pair never comes back to a position it left,
-        # because tokens only grow), which is cheaper than deleting them one by one.
-        count: dict[int, int] = defaultdict(int)
-        where: dict[int, list] = defaultdict(list)  # ascending candidate positions per pair
-        tok = self._tok
-        for i in range(len(word_list)):
-            f = freqs[i]
-            for p in range(word_start[i], word_start[i + 1] - 1):
-                pk = (tok[p] << _SHIFT) | tok[p + 1]
-                count[pk] += f
-                where[pk].append(p)
-        self._count, self._where = dict(count), where
+        # because tokens only grow), which is cheaper than deleting them one by one. Each list is kept
+        # packed (``bytes`` of C ints, read through :func:`_view`): hundreds of thousands of small
+        # lists or arrays would be as many objects for the garbage collector to walk through.
+        # The pass runs in C (map, compress): as Python statements, a book's millions of positions take
+        # seconds. Inside a word, the pair at p is (tok[p], tok[p + 1]), keyed here by the small int
+        # left * width + right (ints below 2**30 are Python's cheapest), and repacked below.
+        width = len(values)
+        small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
+        groups: dict[int, array] = defaultdict(_positions)
+        # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each
+        # position to its pair's group.)
+        deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
+        counts = {key: len(ps) for key, ps in groups.items()}
+        # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
+        for i in compress(range(len(freqs)), map(gt, freqs, repeat(1))):
+            s, e, extra = word_start[i], word_start[i + 1], freqs[i] - 1
+            for key in map(add, map(mul, tok[s : e - 1], repeat(width)), tok[s + 1 : e]):
+                counts[key] += extra
+        count: dict[int, int] = {}
+        where: dict[int, bytes] = {}
+        for key, ps in groups.items():
+            pk = (key // width) << _SHIFT | key % width
+            count[pk] = counts[key]
+            where[pk] = ps.tobytes()
+        self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
         # pair's first occurrence (positions are ordered by word type, then offset) is found by
         # skipping stale candidates once each.
@@ -162,7 +204,6 @@ class Trainer:
         # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
         self._touched: dict = {}
         self._exact = self._make_exact()
-        self._corpus_tokens = sum(pos_freq)
         run._series_start(len(values), self._corpus_tokens)
 
     def _tiebreak(self, pk: int):
@@ -170,7 +211,7 @@ class Trainer:
         first-seen it is read here from the candidate positions: the first candidate not known to be
         stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
         if self._packed_key is None:
-            return self._where[pk][self._head.get(pk, 0)]
+            return _view(self._where[pk])[self._head.get(pk, 0)]
         return self._packed_key(pk)
 
     def _make_exact(self) -> Callable[[int], tuple | None]:
@@ -193,7 +234,7 @@ class Trainer:
                 return None
             # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
             a, b = pk >> _SHIFT, pk & _MASK
-            lst = where[pk]
+            lst = _view(where[pk])
             i = head.get(pk, 0)
             while True:
                 p = lst[i]
@@ -306,54 +347,16 @@ class Trainer:
         if is_new:
             self._key.add(run.values[new_id])
 
-        tok, nxt, prv, pos_freq, pos_word = self._tok, self._nxt, self._prv, self._pos_freq, self._pos_word
         count, where, hist, head = self._count, self._where, self._hist, self._head
-        new_left = new_id << _SHIFT
-        # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
-        # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
-        loss: dict[int, int] = defaultdict(int)
-        gain: dict[int, int] = defaultdict(int)
         events = run._event_pos  # the positions whose boundary this merge removes, for the run
         events_before = len(events)
-        removed_tokens = 0
-        words_changed = 0
-        last_word = -1
-        positions = where.pop(pk)
-        for p in islice(positions, head.pop(pk, 0), None):
-            if tok[p] != a:
-                continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
-            q = nxt[p]
-            if q < 0 or tok[q] != b:
-                continue
-            f = pos_freq[p]
-            o = prv[p]
-            r = nxt[q]
-            if o >= 0:
-                x = tok[o] << _SHIFT
-                k = x | a
-                if k != pk:
-                    loss[k] += f
-                k = x | new_id
-                gain[k] += f
-                where[k].append(o)
-            if r >= 0:
-                y = tok[r]
-                k = (b << _SHIFT) | y
-                if k != pk:
-                    loss[k] += f
-                k = new_left | y
-                gain[k] += f
-                where[k].append(p)
-                prv[r] = p
-            tok[p] = new_id
-            tok[q] = -1
-            nxt[p] = r
-            events.append(q)
-            removed_tokens += f
-            w = pos_word[p]
-            if w != last_word:  # positions ascend, so each word type is entered once
-                last_word = w
-                words_changed += 1
+        positions = _view(where.pop(pk))
+        first = head.pop(pk, 0)  # the candidates before it are known to be stale
+        if is_new and a != b and len(positions) - first >= _BATCH_MIN:
+            result = self._merge_batch(a, b, new_id, positions[first:])
+        else:
+            result = self._merge_loop(a, b, new_id, positions, first)
+        loss, gain, added, removed_tokens, words_changed = result
 
         hist[count.pop(pk)] -= 1
         if is_new:
@@ -374,21 +377,24 @@ class Trainer:
                     del count[k]
                     del where[k]
                     head.pop(k, None)
-            # The pairs holding a brand-new token are new too; their candidate positions were appended
+            # The pairs holding a brand-new token are new too; their candidate positions were collected
             # in ascending order, so the first is their first occurrence.
             heap, push = self._heap, heapq.heappush
             tiebreak = self._packed_key  # None for first-seen: inlined below
             for k, c in gain.items():
                 if not c:
-                    del where[k]
                     continue
+                ps = added[k]
+                where[k] = ps.tobytes()
                 count[k] = c
                 hist[c] += 1
-                push(heap, (-c, where[k][0] if tiebreak is None else tiebreak(k), k))
+                push(heap, (-c, ps[0] if tiebreak is None else tiebreak(k), k))
             self._touched = loss
         else:
-            self._touched = self._apply_rebuilt(loss, gain)
+            self._touched = self._apply_rebuilt(loss, gain, added)
         self._corpus_tokens -= removed_tokens
+        # The run's per-step data is complete before the snapshot goes in: a reader takes the number of
+        # snapshots as the number of finished steps, possibly while training goes on.
         run._event_start.append(len(events))
         # Positional arguments, in field order (step, left, right, token, is_new, count, ties,
         # tied_entries, tie_break, top_entries, vocab_size, corpus_tokens, occurrences, words_changed):
@@ -412,7 +418,160 @@ class Trainer:
         run.snapshots.append(snap)
         return snap
 
-    def _apply_rebuilt(self, loss: dict, gain: dict) -> dict:
+    def _merge_loop(self, a: int, b: int, new_id: int, positions, first: int) -> tuple:
+        """:meth:`_merge`'s pass over the candidate positions of ``(a, b)`` from index ``first``, one
+        occurrence at a time, left to right.
+
+        Returns ``(loss, gain, added, removed_tokens, words_changed)``: the count each pair around an
+        occurrence loses and each pair holding the new token gains, the positions where the latter start
+        (ascending), the tokens the merge removes (frequency-weighted) and the word types it rewrites.
+        """
+        tok, nxt, prv, pos_word, freqs = self._tok, self._nxt, self._prv, self._pos_word, self._freqs
+        pk = (a << _SHIFT) | b
+        new_left = new_id << _SHIFT
+        events = self.run._event_pos
+        # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
+        # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
+        loss: dict[int, int] = defaultdict(int)
+        gain: dict[int, int] = defaultdict(int)
+        added: dict[int, array] = defaultdict(_positions)
+        removed_tokens = 0
+        words_changed = 0
+        last_word = -1
+        for p in islice(positions, first, None):
+            if tok[p] != a:
+                continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
+            q = nxt[p]
+            if q < 0 or tok[q] != b:
+                continue
+            w = pos_word[p]
+            f = freqs[w]
+            o = prv[p]
+            r = nxt[q]
+            if o >= 0:
+                x = tok[o] << _SHIFT
+                k = x | a
+                if k != pk:
+                    loss[k] += f
+                k = x | new_id
+                gain[k] += f
+                added[k].append(o)
+            if r >= 0:
+                y = tok[r]
+                k = (b << _SHIFT) | y
+                if k != pk:
+                    loss[k] += f
+                k = new_left | y
+                gain[k] += f
+                added[k].append(p)
+                prv[r] = p
+            tok[p] = new_id
+            tok[q] = -1
+            nxt[p] = r
+            events.append(q)
+            removed_tokens += f
+            if w != last_word:  # positions ascend, so each word type is entered once
+                last_word = w
+                words_changed += 1
+        return loss, gain, added, removed_tokens, words_changed
+
+    def _merge_batch(self, a: int, b: int, new_id: int, cands) -> tuple:
+        """:meth:`_merge_loop` for a long candidate list, done a block of candidates at a time.
+
+        The same reads and writes as the loop, each done for every occurrence of a block by one loop in
+        C (``itemgetter`` gathers, ``map`` scatters) instead of a dozen Python statements per occurrence:
+        the first merges of a book rewrite hundreds of thousands of places each. Blocks are small enough
+        for the places they touch to stay in the processor's cache from one gather to the next, and
+        follow each other left to right as the loop does. Only for a brand-new token whose halves differ
+        (``a != b``), so that occurrences cannot overlap. Returns what the loop returns.
+        """
+        tok, nxt, prv, pos_word, word_freq = self._tok, self._nxt, self._prv, self._pos_word, self._freqs
+        events = self.run._event_pos
+        # Occurrences grouped by their left neighbour's token (listing the neighbours' positions) and by
+        # their right neighbour's token (listing the occurrences' own positions): one group per pair
+        # lost and gained, its positions ascending, as candidate lists need. A group's count is its
+        # size, plus f - 1 for each occurrence in a word type seen f times (``extra``).
+        left: dict[int, array] = defaultdict(_positions)
+        right: dict[int, array] = defaultdict(_positions)
+        left_extra: dict[int, int] = defaultdict(int)
+        right_extra: dict[int, int] = defaultdict(int)
+        removed_tokens = 0
+        words: set[int] = set()
+        for start in range(0, len(cands), _BLOCK):
+            block = cands[start : start + _BLOCK]
+            # Live candidates: a at p and b at q, the position after it.
+            get = _getter(block)
+            at_p, q = get(tok), get(nxt)
+            at_q = _getter(q)(tok)
+            n = len(block)
+            if at_p.count(a) != n or at_q.count(b) != n:
+                live = list(map(and_, map(eq, at_p, repeat(a)), map(eq, at_q, repeat(b))))
+                block = list(compress(block, live))
+                q = tuple(compress(q, live))
+                n = len(block)
+                if not n:
+                    continue
+                get = _getter(block)
+            # Neighbours: o before p, r after q, and their tokens (no neighbour, -1, reads the sentinel -1).
+            o, r = get(prv), _getter(q)(nxt)
+            x, y = _getter(o)(tok), _getter(r)(tok)
+            # Occurrences that touch (x a b a b): the loop, going left to right, has already made the
+            # first one when it reaches the second, whose left neighbour is then the new token at the
+            # first's p. (Across blocks the tables already say so: the earlier block is written.)
+            touching = list(compress(range(1, n), map(eq, r, islice(block, 1, None))))
+            if touching:
+                o, x = list(o), list(x)
+                for i in touching:
+                    o[i] = block[i - 1]
+                    x[i] = new_id
+            deque(map(array.append, map(left.__getitem__, x), o), 0)
+            deque(map(array.append, map(right.__getitem__, y), block), 0)
+
+            # The rewrite: p holds the new token, q is gone, p and r become neighbours (r == -1 writes
+            # the sentinel's prv, which is never read).
+            deque(map(tok.__setitem__, block, repeat(new_id)), 0)
+            deque(map(tok.__setitem__, q, repeat(-1)), 0)
+            deque(map(nxt.__setitem__, block, r), 0)
+            deque(map(prv.__setitem__, r, block), 0)
+            events.extend(q)
+
+            ws = get(pos_word)
+            words.update(ws)
+            fs = _getter(ws)(word_freq)
+            total = sum(fs)
+            removed_tokens += total
+            if total != n:  # some word types are seen more than once (a few, in a Chinese book)
+                for i in compress(range(n), map(ne, fs, repeat(1))):
+                    f = fs[i] - 1
+                    left_extra[x[i]] += f
+                    right_extra[y[i]] += f
+        left.pop(-1, None)  # no neighbour: the occurrence starts or ends its word
+        right.pop(-1, None)
+
+        # A neighbour's pair with a (or b) loses as many occurrences as its pair with the new token gains.
+        loss: dict[int, int] = defaultdict(int)
+        gain: dict[int, int] = defaultdict(int)
+        added: dict[int, array] = {}
+        new_left = new_id << _SHIFT
+        extra = left_extra.get
+        for t, ps in left.items():
+            c = len(ps) + extra(t, 0)
+            k = t << _SHIFT
+            loss[k | a] += c
+            k |= new_id
+            gain[k] = c
+            added[k] = ps
+        b_left = b << _SHIFT
+        extra = right_extra.get
+        for t, ps in right.items():
+            c = len(ps) + extra(t, 0)
+            loss[b_left | t] += c
+            k = new_left | t
+            gain[k] = c
+            added[k] = ps
+        return loss, gain, added, removed_tokens, len(words)
+
+    def _apply_rebuilt(self, loss: dict, gain: dict, added: dict) -> dict:
         """Apply a merge's count changes when its token ``T`` already existed (rule 4). Pairs holding
         ``T`` may already have a count and candidates, and a pair can gain and lose in one merge
         (``a b a b`` → ``T T``: ``(T, a)`` is gained, then lost), so changes are summed per pair first.
@@ -436,8 +595,12 @@ class Trainer:
             count[k] = c
             hist[c] += 1
             if k in gain:
-                # Older candidates are in the list too: re-sort it, rescan from its start, re-push.
-                where[k].sort()
+                # Older candidates may be listed too: merge the lists in order, rescan from the start,
+                # re-push.
+                ps = added[k]
+                if k in where:
+                    ps = array("i", sorted(chain(_view(where[k]), ps)))
+                where[k] = ps.tobytes()
                 head.pop(k, None)
                 heapq.heappush(self._heap, (-c, self._tiebreak(k), k))
         return delta
