@@ -41,6 +41,8 @@ def app_server(tmp_path_factory):
     try:
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("BPE_EXPLORER_STORE", str(store))
+            # Above the default 20,000: the streaming test needs a run that trains for seconds.
+            mp.setenv("BPE_EXPLORER_MAX_MERGES", "100000")
             url = server.start(timeout=60)
     except BrowserTestSetupError as exc:
         error = str(exc)

@@ -161,15 +161,15 @@ def test_autoplay_advances(app_server, page):
 
 def test_large_corpus_streams_its_steps_while_training(app_server, page):
     # Settings no other test uses, so this session trains the book itself; byte-level with no
-    # pre-tokenizer (the book is one sequence) and 20,000 merges takes seconds even on an idle
+    # pre-tokenizer (the book is one sequence) and 60,000 merges takes about 15 s even on an idle
     # machine, so the training is still going while the steps already trained are stepped through.
-    url = f"{app_server}/?preset=pg16457-book&variant=byte&pre=none&merges=20000&minf=1&step=3000"
+    url = f"{app_server}/?preset=pg16457-book&variant=byte&pre=none&merges=60000&minf=1&step=3000"
     page.goto(url.replace("step=3000", "step=1"), wait_until="domcontentloaded")
     # A second student opens a link to step 3,000 of the same run: the two share one training.
     linked = page.context.new_page()
     linked.goto(url, wait_until="domcontentloaded")
     progress = page.locator('[data-testid="stProgress"]')
-    expect(progress.first).to_contain_text("of 20,000 merges so far", timeout=30_000)
+    expect(progress.first).to_contain_text("of 60,000 merges so far", timeout=30_000)
     # Step 1 is on screen before training ends: the label says how far it has got ("of n so far"),
     # and Next and Prev move over the steps trained so far.
     label = page.locator(STEP_LABEL)
@@ -180,7 +180,7 @@ def test_large_corpus_streams_its_steps_while_training(app_server, page):
     wait_for_step(page, 1)
     assert "so far" in label.inner_text(), "the training ended too soon to test streaming"
     # Once trained, the bar is gone and the label counts every merge.
-    expect(label).to_contain_text("of 20,000", timeout=120_000)
+    expect(label).to_contain_text("of 60,000", timeout=180_000)
     expect(label).not_to_contain_text("so far")
     expect(progress).to_have_count(0)
     assert_no_exception(page)
