@@ -45,7 +45,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, and_, eq, gt, itemgetter, mul, ne
+from operator import add, and_, eq, gt, itemgetter, mul, ne, setitem
 
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
@@ -79,6 +79,11 @@ def _getter(indices) -> Callable:
         i = indices[0]
         return lambda seq: (seq[i],)
     return itemgetter(*indices)
+
+
+def _scatter(table, positions, values) -> None:
+    """``table[p] = v`` for each ``p`` in ``positions`` and ``v`` in ``values``, in C."""
+    deque(map(setitem, repeat(table), positions, values), 0)
 
 
 def _view(packed: bytes) -> memoryview:
@@ -169,9 +174,11 @@ class Trainer:
         width = len(values)
         small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
         groups: dict[int, array] = defaultdict(_positions)
-        # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each
-        # position to its pair's group.)
-        deque(map(array.append, map(groups.__getitem__, small), compress(range(n), inside)), 0)
+        keys = tuple(small)
+        if keys:
+            # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each
+            # position to its pair's group, which itemgetter finds for all of them, or makes.)
+            deque(map(array.append, _getter(keys)(groups), compress(range(n), inside)), 0)
         counts = {key: len(ps) for key, ps in groups.items()}
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
         for i in compress(range(len(freqs)), map(gt, freqs, repeat(1))):
@@ -524,15 +531,15 @@ class Trainer:
                 for i in touching:
                     o[i] = block[i - 1]
                     x[i] = new_id
-            deque(map(array.append, map(left.__getitem__, x), o), 0)
-            deque(map(array.append, map(right.__getitem__, y), block), 0)
+            deque(map(array.append, _getter(x)(left), o), 0)
+            deque(map(array.append, _getter(y)(right), block), 0)
 
             # The rewrite: p holds the new token, q is gone, p and r become neighbours (r == -1 writes
             # the sentinel's prv, which is never read).
-            deque(map(tok.__setitem__, block, repeat(new_id)), 0)
-            deque(map(tok.__setitem__, q, repeat(-1)), 0)
-            deque(map(nxt.__setitem__, block, r), 0)
-            deque(map(prv.__setitem__, r, block), 0)
+            _scatter(tok, block, repeat(new_id))
+            _scatter(tok, q, repeat(-1))
+            _scatter(nxt, block, r)
+            _scatter(prv, r, block)
             events.extend(q)
 
             ws = get(pos_word)
