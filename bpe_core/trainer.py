@@ -359,6 +359,8 @@ class Trainer:
         events_before = len(events)
         positions = _view(where.pop(pk))
         first = head.pop(pk, 0)  # the candidates before it are known to be stale
+        # The pass over the occurrences: one at a time (_merge_loop, the algorithm as it reads), or for a
+        # long list the same reads and writes in C loops (_merge_batch), with the same result.
         if is_new and a != b and len(positions) - first >= _BATCH_MIN:
             result = self._merge_batch(a, b, new_id, positions[first:])
         else:
