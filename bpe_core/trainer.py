@@ -71,6 +71,7 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 _BATCH_MIN = 64
 _BLOCK = 4096  # candidates per block of Trainer._merge_batch
 _positions = partial(array, "i")  # a new, empty list of positions
+_pair_of = itemgetter(2)  # the pair of a heap entry (-count, tie-break value, pair)
 
 
 def _getter(indices) -> Callable:
@@ -204,8 +205,15 @@ class Trainer:
         # The tie-break key of each pair (grown as merges add tokens).
         self._key = TieKey(self.config.tie_break, values)
         self._packed_key = None if self.config.tie_break == "first-seen" else self._key.packed(_SHIFT)
-        self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
+        # Pairs seen fewer than min_frequency times (most pairs of a book) wait in a heap of their own,
+        # ``_low``: they are only needed when too few others are left to fill a snapshot's top pairs, and
+        # the smaller ``_heap`` is cheaper to pop.
+        self._min_count = min_count = self.config.min_frequency
+        entries = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
+        self._heap = [e for e in entries if -e[0] >= min_count]
+        self._low = [e for e in entries if -e[0] < min_count]
         heapq.heapify(self._heap)
+        heapq.heapify(self._low)
         self._top: list = []  # the entries _peek returned last, kept out of the heap
         # Pairs whose count or first position the last merge changed (the pairs it took occurrences
         # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
@@ -221,26 +229,37 @@ class Trainer:
             return _view(self._where[pk])[self._head.get(pk, 0)]
         return self._packed_key(pk)
 
-    def _make_exact(self) -> Callable[[int], tuple | None]:
-        """``exact(pair)``: the pair's true heap entry ``(-count, tie-break value, pair)``, or ``None`` if
-        it is gone. A closure over the tables (no attribute lookups): it is the loop's most frequent call."""
+    def _make_exact(self) -> Callable[[tuple], tuple | None]:
+        """``exact(entry)``: the true heap entry ``(-count, tie-break value, pair)`` of a heap entry's pair
+        (``entry`` itself when it is still true), or ``None`` if the pair is gone. A closure over the tables
+        (no attribute lookups): it is the loop's most frequent call."""
         count_get = self._count.get
         if self._packed_key is not None:
             tiebreak = self._packed_key
 
-            def exact(pk: int):
+            def exact(entry: tuple):
+                pk = entry[2]
                 c = count_get(pk, 0)
-                return (-c, tiebreak(pk), pk) if c > 0 else None
+                if c <= 0:
+                    return None
+                return entry if -entry[0] == c else (-c, tiebreak(pk), pk)  # (the key never changes)
 
             return exact
         tok, nxt, where, head = self._tok, self._nxt, self._where, self._head
 
-        def exact_first_seen(pk: int):
+        def exact_first_seen(entry: tuple):
+            neg_count, p, pk = entry
             c = count_get(pk, 0)
             if c <= 0:
                 return None
-            # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
             a, b = pk >> _SHIFT, pk & _MASK
+            # An entry's position was the pair's first occurrence when it was made; while the pair is still
+            # there, nothing before it can be (a pair never comes back to a position it left).
+            if -neg_count == c and tok[p] == a:
+                q = nxt[p]
+                if q >= 0 and tok[q] == b:
+                    return entry
+            # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
             lst = _view(where[pk])
             i = head.get(pk, 0)
             while True:
@@ -266,26 +285,25 @@ class Trainer:
         pushed back, because most of them are still on top; only those the last merge touched are
         re-checked, then only heap entries that could beat the selection are popped.
         """
-        heap = self._heap
+        heap, low, min_count = self._heap, self._low, self._min_count
         pop, push = heapq.heappop, heapq.heappush
         exact = self._exact
         touched = self._touched
-        cands = []
-        for e in islice(self._top, 1, None):  # _top[0] is the pair the last merge removed
-            if e[2] in touched:
-                e = exact(e[2])
-                if e is None:
-                    continue
-            cands.append(e)
-        cands.sort()
+        cands = self._top[1:]  # _top[0] is the pair the last merge removed; the rest are still sorted
+        if not touched.keys().isdisjoint(map(_pair_of, cands)):
+            fresh = (exact(e) if e[2] in touched else e for e in cands)
+            cands = sorted(e for e in fresh if e is not None)
         cut = _cut(cands, want, max_tied)
-        while heap and (cut < 0 or heap[0] < cands[cut]):
-            entry = pop(heap)
-            true = exact(entry[2])
+        while True:
+            src = low if low and (not heap or low[0] < heap[0]) else heap  # the heap with the best entry
+            if not src or (cut >= 0 and not src[0] < cands[cut]):
+                break
+            entry = pop(src)
+            true = exact(entry)
             if true is None:
                 continue
             if true != entry:
-                push(heap, true)
+                push(heap if -true[0] >= min_count else low, true)
                 continue
             # Exact entries of one pair are equal, so a pair already among the candidates (a rebuilt
             # token re-pushed it, rule 4) is found next to its insertion point.
@@ -296,7 +314,7 @@ class Trainer:
             cut = _cut(cands, want, max_tied)
         if cut >= 0:
             for entry in cands[cut + 1 :]:
-                push(heap, entry)
+                push(heap if -entry[0] >= min_count else low, entry)
             del cands[cut + 1 :]
         self._top = cands
         return cands
@@ -388,7 +406,7 @@ class Trainer:
                     head.pop(k, None)
             # The pairs holding a brand-new token are new too; their candidate positions were collected
             # in ascending order, so the first is their first occurrence.
-            heap, push = self._heap, heapq.heappush
+            heap, low, min_count, push = self._heap, self._low, self._min_count, heapq.heappush
             tiebreak = self._packed_key  # None for first-seen: inlined below
             for k, c in gain.items():
                 if not c:
@@ -397,7 +415,7 @@ class Trainer:
                 where[k] = ps.tobytes()
                 count[k] = c
                 hist[c] += 1
-                push(heap, (-c, ps[0] if tiebreak is None else tiebreak(k), k))
+                push(heap if c >= min_count else low, (-c, ps[0] if tiebreak is None else tiebreak(k), k))
             self._touched = loss
         else:
             self._touched = self._apply_rebuilt(loss, gain, added)
@@ -611,7 +629,7 @@ class Trainer:
                     ps = array("i", sorted(chain(_view(where[k]), ps)))
                 where[k] = ps.tobytes()
                 head.pop(k, None)
-                heapq.heappush(self._heap, (-c, self._tiebreak(k), k))
+                heapq.heappush(self._heap if c >= self._min_count else self._low, (-c, self._tiebreak(k), k))
         return delta
 
 
