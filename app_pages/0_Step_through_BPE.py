@@ -5,7 +5,20 @@ Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the 
 
 import streamlit as st
 
-from ui import charts, downloads, merges_view, page, panels, persist, quiz, sidebar, stepper, training, vocabulary
+from ui import (
+    charts,
+    downloads,
+    merges_view,
+    page,
+    panels,
+    persist,
+    quiz,
+    sidebar,
+    step_ahead,
+    stepper,
+    training,
+    vocabulary,
+)
 from ui.explain import rules_html
 from ui.i18n import _
 from ui.sidebar import Choice
@@ -22,13 +35,24 @@ def header(choice: Choice) -> None:
 
 def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
     """The merge, the words it changed (presentation mode: here, on the first screen) and the pair table."""
+    pieces = panels.step_panels(run, step, mode, present)
     left, right = st.columns([5, 4], gap="medium")
     with left:
-        panels.merge_card(run, step, mode, present)
-        if present:
-            panels.changed_words(run, step, mode, present)
+        st.html(pieces["bpe-merge-card"])
+        if "bpe-changed" in pieces:
+            st.html(pieces["bpe-changed"])
     with right:
-        panels.pair_table(run, step, mode, present, limit=6 if present else 10)
+        st.html(pieces["bpe-pair-panel"])
+
+
+def step_pieces(run, mode: str, present: bool, training: bool):
+    """Step k's label and panels, ``{element id: HTML}``, for :mod:`ui.step_ahead`."""
+
+    def pieces(k: int) -> dict[str, str]:
+        label = stepper.step_label_html(k, run.num_steps, training)
+        return {"bpe-step-label": label, **panels.step_panels(run, k, mode, present)}
+
+    return pieces
 
 
 def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
@@ -72,6 +96,8 @@ def step_view(every: float | None, choice: Choice) -> None:
         quiz.panel(run, step, choice.display)
         return
     merge_and_pairs(run, step, mode, present)
+    # The steps around this one, for the browser to show at once on the next press.
+    step_ahead.draw_ahead("stepper", step, run.num_steps, step_pieces(run, mode, present, not live.finished))
     corpus_and_vocabulary(run, step, mode, present)
     take_aways(run, step, present)
 

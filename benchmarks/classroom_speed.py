@@ -12,9 +12,12 @@ Each target is printed with its measured value and PASS/FAIL, with the CPU model
      a progress bar or the step the whole time (the longest gap is printed).
 2. **Every step under 100 ms.**
    * The Right arrow key at step 5,000 of the book (trained), to the new step label: median <= 100 ms,
-     p95 <= 150 ms.
+     p95 <= 150 ms. Each press starts from an idle page (the step before fully drawn); the time until
+     the whole page is updated (the server's run over, the browser idle) is printed beside it.
    * Next on a 3 MB Chinese paste (hongloumeng + the start of xiyouji, the app's default settings),
      from the first step on screen (training may still go on behind it): median <= 150 ms.
+   * Both are timed in the page's own clock, from the key press or click (the event's time stamp) to the
+     first frame drawn with the new step label; each press starts from an idle page.
    * Autoplay at 0.5 s per step: the times between step labels, taken in the page
      (``performance.now()`` in a MutationObserver): median within 0.5 +- 0.05 s, and p10/p90 shown.
 
@@ -47,17 +50,27 @@ SET_TEXTAREA = """(e, value) => {
 }"""
 
 # Records when the step label changes, in page time: the browser's own clock, free of the round
-# trips of this script.
+# trips of this script. Each entry is [time, step, time of the first frame drawn after it]; the time
+# of each key press or click (the event's own time stamp) goes to window.__bpePresses.
 WATCH_LABEL = """() => {
   window.__bpeSteps = [];
+  window.__bpePresses = [];
   let last = null;
   const seen = () => {
     const e = document.querySelector('#bpe-step-label');
     const step = e && e.getAttribute('data-step');
-    if (step !== null && step !== last) { last = step; window.__bpeSteps.push([performance.now(), +step]); }
+    if (step !== null && step !== last) {
+      last = step;
+      const entry = [performance.now(), +step, null];
+      window.__bpeSteps.push(entry);
+      requestAnimationFrame(() => setTimeout(() => { entry[2] = performance.now(); }, 0));
+    }
   };
   new MutationObserver(seen).observe(document.body, {subtree: true, childList: true, attributes: true,
                                                      attributeFilter: ['data-step']});
+  const pressed = (e) => { if (e.type !== 'keydown' || e.key === 'ArrowRight') window.__bpePresses.push(e.timeStamp); };
+  window.addEventListener('keydown', pressed, true);
+  window.addEventListener('pointerdown', pressed, true);
   seen();
 }"""
 
@@ -181,21 +194,40 @@ def bench_upload(page, url: str, results: Results) -> None:
                 f"{gap:.2f} s", shown <= 4.0)  # fmt: skip
 
 
-def press_and_time(page, presses: int, how: str) -> list[float]:
+IDLE = "() => new Promise(done => requestIdleCallback(() => done(), {timeout: 3000}))"
+
+
+def press_and_time(page, presses: int, how: str) -> tuple[list[float], list[float]]:
+    """Press → (``how="key"``) or click Next / Prev ``presses`` times (``how="next"`` / ``"prev"``).
+    Returns, in ms: from each press to the first frame drawn with the new step label, in the page's own
+    clock (:data:`WATCH_LABEL`); and from the press to the whole page updated (the server's run over
+    and the browser idle), timed here. Each press starts from an idle page: the step before is fully
+    drawn, as when a teacher presses."""
     from browser import wait_for_app
 
-    times = []
+    page.evaluate(WATCH_LABEL)
+    to_page, expected = [], []
     for _ in range(presses):
         step = step_of(page)
+        target = step - 1 if how == "prev" else step + 1
+        page.evaluate(IDLE)
         t = time.perf_counter()
         if how == "key":
             page.keyboard.press("ArrowRight")
         else:
-            page.get_by_role("button", name="Next").first.click()
-        page.wait_for_selector(f'{LABEL}[data-step="{step + 1}"]', timeout=60_000)
-        times.append(time.perf_counter() - t)
+            page.get_by_role("button", name="Next" if how == "next" else "Prev").first.click()
+        page.wait_for_selector(f'{LABEL}[data-step="{target}"]', timeout=60_000)
         wait_for_app(page, settle_ms=0, timeout=60_000)
-    return times
+        page.evaluate(IDLE)
+        to_page.append(1000 * (time.perf_counter() - t))
+        expected.append(target)
+    page.wait_for_function("() => window.__bpeSteps.every(e => e[2] !== null)")
+    pressed, steps = page.evaluate("() => [window.__bpePresses, window.__bpeSteps]")
+    to_label = []
+    for at, target in zip(pressed, expected):
+        shown = next(e for e in steps if e[0] >= at and e[1] == target)
+        to_label.append(shown[2] - at)
+    return to_label, to_page
 
 
 def bench_arrow(page, url: str, results: Results, presses: int) -> None:
@@ -209,10 +241,11 @@ def bench_arrow(page, url: str, results: Results, presses: int) -> None:
     )
     wait_for_app(page, settle_ms=300)
     page.locator(LABEL).click()  # focus the page, not a widget, so the arrow key reaches the shortcut
-    times = [1000 * t for t in press_and_time(page, presses, "key")]
+    times, whole = press_and_time(page, presses, "key")
     med, p95 = statistics.median(times), pct(times, 0.95)
     results.add("Right arrow at step 5,000 of the book (median <= 100 ms, p95 <= 150 ms)",
-                f"median {med:.0f} ms, p95 {p95:.0f} ms, max {max(times):.0f} ms (n={len(times)})",
+                f"median {med:.0f} ms, p95 {p95:.0f} ms, max {max(times):.0f} ms (n={len(times)}); the whole "
+                f"page updated (corpus, vocabulary, charts): median {statistics.median(whole):.0f} ms",
                 med <= 100 and p95 <= 150)  # fmt: skip
 
 
@@ -241,26 +274,23 @@ def bench_paste(page, url: str, results: Results, presses: int) -> None:
     wait_for_app(page, settle_ms=300, timeout=300_000)
     training = "so far" in page.locator(LABEL).first.inner_text()
     # The default settings ask for 10 merges: step forward to the last one trained, back to 0, and again.
-    times, forward = [], True
+    times, whole, forward = [], [], True
     while len(times) < presses:
-        step = step_of(page)
         name = "Next" if forward else "Prev"
-        button = page.get_by_role("button", name=name).first
-        if not button.is_enabled():
+        if not page.get_by_role("button", name=name).first.is_enabled():
             if forward and "so far" in page.locator(LABEL).first.inner_text():
                 page.wait_for_timeout(200)  # the newest merge is not trained yet
                 continue
             forward = not forward
             continue
-        t = time.perf_counter()
-        button.click()
-        page.wait_for_selector(f'{LABEL}[data-step="{step + (1 if forward else -1)}"]', timeout=60_000)
-        times.append(1000 * (time.perf_counter() - t))
-        wait_for_app(page, settle_ms=0, timeout=60_000)
+        label, updated = press_and_time(page, 1, "next" if forward else "prev")
+        times += label
+        whole += updated
     still = "so far" in page.locator(LABEL).first.inner_text()
     med = statistics.median(times)
     results.add("Next / Prev on a 3 MB Chinese paste, default settings (median <= 150 ms)",
-                f"median {med:.0f} ms, p95 {pct(times, 0.95):.0f} ms (n={len(times)}; first step on screen "
+                f"median {med:.0f} ms, p95 {pct(times, 0.95):.0f} ms, whole page updated: median "
+                f"{statistics.median(whole):.0f} ms (n={len(times)}; first step on screen "
                 f"{first:.1f} s after the paste; training {'still going' if training else 'done'} at the first "
                 f"click, {'still going' if still else 'done'} at the last)", med <= 150)  # fmt: skip
 

@@ -16,7 +16,7 @@ from bpe_core.measures import total_words
 from . import memo, persist
 from .chips import chip_html, chips_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, current_language, ngettext
 from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
@@ -226,7 +226,7 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     else:
         when = _("Pair counts now (merge 1 takes the top one)")
     return (
-        f"<div class='bpe-pairs-wrap'><p class='bpe-muted'>{esc_raw(when)}</p>"
+        f"<div class='bpe-pairs-wrap' id='bpe-pair-panel'><p class='bpe-muted'>{esc_raw(when)}</p>"
         f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(pair_head)}</th>"
         f"<th>{esc_raw(count_head)}</th><th class='barcell'></th><th></th></tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>{note}</div>"
@@ -275,6 +275,26 @@ def changed_words(run: TrainedRun, step: int, mode: str = "utf8", presentation: 
     html = changed_words_html(run, step, mode, presentation, limit)
     if html:
         st.html(html)
+
+
+def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> dict[str, str]:
+    """What ``step`` did, as ``{element id: HTML}``: the merge card (``bpe-merge-card``), the pair table
+    (``bpe-pair-panel``, 6 rows in presentation mode, else 10) and, in presentation mode from step 1, the
+    changed words (``bpe-changed``). Kept per step in the run's memo: the step page draws these and
+    also sends them for the steps around it (:mod:`ui.step_ahead`)."""
+    # The card of the last step says why training stopped, which a view still training does not know yet.
+    last = step == run.num_steps and run.stop_reason is not None
+    key = ("step_panels", step, mode, presentation, current_language(), last)
+    found = memo.memo(run).get(key)
+    if found is not None:
+        return found
+    out = {
+        "bpe-merge-card": merge_card_html(run, step, mode, presentation),
+        "bpe-pair-panel": pair_table_html(run, step, mode, presentation, limit=6 if presentation else 10),
+    }
+    if presentation and step >= 1:
+        out["bpe-changed"] = changed_words_html(run, step, mode, presentation)
+    return memo.remember(run, key, out)
 
 
 # ------------------------------------------------------------------------------------- corpus

@@ -16,6 +16,11 @@
 // and Streamlit loads the code of each kind of element on first use; the step label (st.html, like this
 // script) can be on screen before the Prev / Next buttons, and a key pressed then found no button and no
 // shortcut: it was lost. Such a key is kept here and given to its button as soon as the button is there.
+//
+// 4. Stepping in the browser (ui/step_ahead.py): each run of the step view leaves the label and the panels
+// of the steps around it in the hidden #bpe-ahead (a JSON block: step -> element id -> outer HTML). A
+// press of the Right or Left arrow key, or a click on First / Prev / Next / Last, swaps them in at once; the
+// press still goes to Streamlit, whose rerun brings the other panels (and the same HTML for these).
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
@@ -89,7 +94,12 @@
     if (!which || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (!doc.getElementById("bpe-step-label") || stepButton(which)) return; // no stepper, or Streamlit's shortcut
+    if (!doc.getElementById("bpe-step-label")) return; // no stepper
+    var button = stepButton(which);
+    if (button) { // Streamlit's shortcut presses it (not when disabled): show the step now
+      if (!button.disabled) showStep(which);
+      return;
+    }
     if (pending) return;
     pending = { which: which, until: Date.now() + 10000 };
     var timer = w.setInterval(function () {
@@ -101,5 +111,53 @@
         pending = null;
       }
     }, 50);
+  }, true);
+  var parsed = { el: null, steps: {} };
+  function aheadSteps(box) {
+    if (parsed.el !== box) { // parsed once per run of the step view
+      parsed.el = box;
+      var block = box.querySelector("script");
+      try { parsed.steps = JSON.parse(block ? block.textContent : "{}"); } catch (err) { parsed.steps = {}; }
+    }
+    return parsed.steps;
+  }
+  function swapIn(box, pieces) {
+    (box.dataset.ids || "").split(" ").forEach(function (id) {
+      var el = doc.getElementById(id);
+      if (!el) return;
+      if (pieces[id]) el.outerHTML = pieces[id];
+      else el.hidden = true; // e.g. no changed words at step 0
+    });
+  }
+  var healTimer = null;
+  function heal() {
+    // Should the server not have moved as the page did (a press it never got), its own step comes back.
+    healTimer = null;
+    var app = doc.querySelector('[data-testid="stApp"]');
+    var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
+    if (!box || !label) return;
+    if (app && app.getAttribute("data-test-script-state") !== "notRunning") { later(); return; }
+    var pieces = aheadSteps(box)[box.dataset.step];
+    if (label.dataset.step !== box.dataset.step && pieces) swapIn(box, pieces);
+  }
+  function later() { if (healTimer) w.clearTimeout(healTimer); healTimer = w.setTimeout(heal, 1500); }
+  function showStep(which) {
+    var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
+    if (!box || !label) return;
+    var now = parseInt(label.dataset.step, 10), n = parseInt(box.dataset.n, 10);
+    var to = { first: 0, prev: now - 1, next: now + 1, last: n }[which];
+    if (isNaN(now) || isNaN(n) || to === undefined || to < 0 || to > n || to === now) return;
+    var pieces = aheadSteps(box)[String(to)];
+    if (!pieces) return; // beyond the steps sent ahead: the server's rerun draws it
+    swapIn(box, pieces);
+    later();
+  }
+  doc.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("button") : null;
+    if (!button || button.disabled) return;
+    var box = button.closest('[class*="st-key-"]');
+    var m = box && / st-key-(\S+)-(first|prev|next|last)( |$)/.exec(" " + box.className);
+    var ahead = doc.getElementById("bpe-ahead");
+    if (m && ahead && ahead.dataset.key === m[1]) showStep(m[2]);
   }, true);
 })();

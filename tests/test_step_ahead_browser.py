@@ -1,0 +1,68 @@
+"""Stepping in the browser, in a real Chromium: a press shows the next step's label, merge card and pair
+table at once (from ``#bpe-ahead``), the server's rerun then draws the very same HTML, and a press the
+server never got is undone."""
+
+from __future__ import annotations
+
+from browser import assert_no_exception, open_app, wait_for_app
+
+# Reads the swapped elements, presses, and reads them again in the same task: nothing from the server
+# can have arrived in between, so what the second read sees was drawn by the page's script.
+PRESS_AND_READ = """(which) => {
+  const read = () => ({
+    step: document.getElementById('bpe-step-label').dataset.step,
+    label: document.getElementById('bpe-step-label').outerHTML,
+    card: document.getElementById('bpe-merge-card').outerHTML,
+    pairs: document.getElementById('bpe-pair-panel').outerHTML,
+  });
+  const before = read();
+  if (which === 'right') {
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+  } else {
+    document.querySelector('.st-key-stepper-' + which + ' button').click();
+  }
+  return [before, read()];
+}"""
+
+READ = """() => ({
+  step: document.getElementById('bpe-step-label').dataset.step,
+  label: document.getElementById('bpe-step-label').outerHTML,
+  card: document.getElementById('bpe-merge-card').outerHTML,
+  pairs: document.getElementById('bpe-pair-panel').outerHTML,
+})"""
+
+
+def _server_step(page) -> str:
+    return page.evaluate("() => document.getElementById('bpe-ahead').dataset.step")
+
+
+def test_a_press_shows_the_next_step_at_once_and_the_server_agrees(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-low&step=1")
+    wait_for_app(page, settle_ms=300)
+    for which, want, merge in (("next", "2", "Merge 2:"), ("right", "3", "Merge 3:"), ("prev", "2", "Merge 2:"),
+                               ("first", "0", "Start:"), ("last", None, "Last merge.")):  # fmt: skip
+        before, after = page.evaluate(PRESS_AND_READ, which)
+        assert after["step"] != before["step"], which
+        if want is not None:
+            assert after["step"] == want, which
+        assert merge in after["card"] or merge in after["card"].replace("&nbsp;", " "), (which, after["card"][:300])
+        wait_for_app(page, settle_ms=300)
+        assert _server_step(page) == after["step"]
+        assert page.evaluate(READ) == after, which  # the server drew the same HTML
+    assert_no_exception(page)
+
+
+def test_a_press_the_server_never_got_is_undone(app_server, page):
+    open_app(page, f"{app_server}/?preset=textbook-low&step=4")
+    wait_for_app(page, settle_ms=300)
+    # The click stops at the button, so Streamlit (which listens higher up) never hears of it; the page's
+    # script, which listens first, still shows step 5.
+    page.evaluate(
+        "() => document.querySelector('.st-key-stepper-next button')"
+        ".addEventListener('click', e => e.stopPropagation(), {once: true})"
+    )
+    before, after = page.evaluate(PRESS_AND_READ, "next")
+    assert (before["step"], after["step"]) == ("4", "5")
+    page.wait_for_function("() => document.getElementById('bpe-step-label').dataset.step === '4'", timeout=10_000)
+    assert page.evaluate(READ) == before
+    assert _server_step(page) == "4"
