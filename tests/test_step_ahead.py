@@ -42,14 +42,13 @@ def _ahead(at) -> tuple[int, dict]:
 
 
 def _drawn(at, ids) -> dict:
-    """The outer HTML of each element ``ids`` names, as the page drew it."""
+    """The outer HTML of each element ``ids`` names, as the page drew it (an st.html element each)."""
     out = {}
-    for b in (h.proto.body for h in at.get("html")):
+    for body in (h.proto.body for h in at.get("html")):
+        first_tag = body.split(">", 1)[0]
         for piece_id in ids:
-            if b.startswith(f'<div class="bpe-step-label') and piece_id == "bpe-step-label":
-                out[piece_id] = b
-            elif f"id='{piece_id}'" in b.split(">", 1)[0] or f'id="{piece_id}"' in b.split(">", 1)[0]:
-                out.setdefault(piece_id, b)
+            if f"id='{piece_id}'" in first_tag or f'id="{piece_id}"' in first_tag:
+                out.setdefault(piece_id, body)
     return out
 
 
