@@ -48,8 +48,10 @@ def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
 def step_pieces(run, mode: str, present: bool, training: bool):
     """Step k's label and panels, ``{element id: HTML}``, for :mod:`ui.step_ahead`."""
 
+    beat = stepper.autoplay_speed("stepper")
+
     def pieces(k: int) -> dict[str, str]:
-        label = stepper.step_label_html(k, run.num_steps, training)
+        label = stepper.step_label_html(k, run.num_steps, training, beat)
         return {"bpe-step-label": label, **panels.step_panels(run, k, mode, present)}
 
     return pieces

@@ -32,13 +32,19 @@ READ = """() => ({
 })"""
 
 
+def _open(page, url: str) -> None:
+    open_app(page, url)
+    # Streamlit loads a kind of element's code on first use: the label can be there before the buttons.
+    page.wait_for_selector(".st-key-stepper-last button")
+    wait_for_app(page, settle_ms=300)
+
+
 def _server_step(page) -> str:
     return page.evaluate("() => document.getElementById('bpe-ahead').dataset.step")
 
 
 def test_a_press_shows_the_next_step_at_once_and_the_server_agrees(app_server, page):
-    open_app(page, f"{app_server}/?preset=textbook-low&step=1")
-    wait_for_app(page, settle_ms=300)
+    _open(page, f"{app_server}/?preset=textbook-low&step=1")
     for which, want, merge in (("next", "2", "Merge 2:"), ("right", "3", "Merge 3:"), ("prev", "2", "Merge 2:"),
                                ("first", "0", "Start:"), ("last", None, "Last merge.")):  # fmt: skip
         before, after = page.evaluate(PRESS_AND_READ, which)
@@ -53,8 +59,7 @@ def test_a_press_shows_the_next_step_at_once_and_the_server_agrees(app_server, p
 
 
 def test_a_press_the_server_never_got_is_undone(app_server, page):
-    open_app(page, f"{app_server}/?preset=textbook-low&step=4")
-    wait_for_app(page, settle_ms=300)
+    _open(page, f"{app_server}/?preset=textbook-low&step=4")
     # The click stops at the button, so Streamlit (which listens higher up) never hears of it; the page's
     # script, which listens first, still shows step 5.
     page.evaluate(
@@ -66,3 +71,32 @@ def test_a_press_the_server_never_got_is_undone(app_server, page):
     page.wait_for_function("() => document.getElementById('bpe-step-label').dataset.step === '4'", timeout=10_000)
     assert page.evaluate(READ) == before
     assert _server_step(page) == "4"
+
+
+# The times the step label changed, in the page's clock.
+WATCH = """() => {
+  window.__steps = [];
+  let last = document.getElementById('bpe-step-label').dataset.step;
+  new MutationObserver(() => {
+    const e = document.getElementById('bpe-step-label');
+    if (e && e.dataset.step !== last) { last = e.dataset.step; window.__steps.push([performance.now(), +last]); }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-step']});
+}"""
+
+
+def test_autoplay_keeps_its_beat_in_the_browser(app_server, page):
+    _open(page, f"{app_server}/?preset=pg16457-chapter&step=0")
+    page.locator('input[aria-label="Seconds per step"]').focus()
+    page.keyboard.press("Home")  # the fastest, 0.5 s per step
+    wait_for_app(page, settle_ms=300)
+    page.evaluate(WATCH)
+    page.get_by_text("Autoplay", exact=True).click()
+    page.wait_for_function("() => window.__steps.length >= 8", timeout=30_000)
+    page.get_by_text("Autoplay", exact=True).click()
+    stamps = page.evaluate("() => window.__steps")
+    wait_for_app(page, settle_ms=300)
+    assert [s for _, s in stamps[:8]] == list(range(1, 9)), stamps  # one step at a time, none skipped
+    gaps = sorted((b[0] - a[0]) / 1000 for a, b in zip(stamps[:8], stamps[1:8]))
+    assert 0.45 <= gaps[len(gaps) // 2] <= 0.55 and 0.3 <= gaps[0] and gaps[-1] <= 0.8, gaps
+    assert page.evaluate("() => document.getElementById('bpe-step-label').dataset.autoplay") is None
+    assert_no_exception(page)

@@ -3,14 +3,16 @@
 (:func:`ui.persist.get_step`), so every page with a step control shows the same step.
 
 A page draws its step control inside a fragment (:func:`step_fragment`), so a step reruns only the
-parts that change with it. The fragment is also the clock: while autoplay is on it reruns every
-"seconds per step" and each timed rerun moves one step (no full-page rerun in between, so the
-interval holds); while the run is still training it reruns every second so that the newly trained
-merges can be reached."""
+parts that change with it. While the run is still training the fragment reruns every second, so that
+the newly trained merges can be reached. Autoplay is kept by the browser: while it is on, the step
+label carries the seconds per step (``data-autoplay``) and the app's script presses Next at that beat
+(``static/text_box_guard.js``, part 5). A timer on the server moved on after each rerun, whose time
+varies, so the steps came unevenly (0.33 to 0.6 s apart at 0.5 s per step); one in the browser holds
+the beat, and the press shows the step at once where the steps around it were sent ahead
+(:mod:`ui.step_ahead`)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import streamlit as st
@@ -27,38 +29,36 @@ _SPEEDS = (0.5, 1.0, 2.0, 3.0)
 TRAINING_REFRESH_S = 1.0
 
 
-def _moved(key: str) -> None:
-    # Autoplay waits after any move (see _due), so a click and a tick never make two steps at once.
-    st.session_state[f"{key}.moved_at"] = time.monotonic()
-
-
 def _go(target: str, n: int, key: str) -> None:
     # From the session's step, not the one drawn: two quick presses of → move two steps. A step a link
     # asked for beyond the merges trained so far counts as the last one trained.
     step = min(persist.get_step(), n)
     new = {"first": 0, "prev": step - 1, "next": step + 1, "last": n}[target]
     persist.set_step(max(0, min(n, new)))
-    _moved(key)
 
 
 def _from_widget(widget: str, n: int, key: str) -> None:
     persist.set_step(max(0, min(n, int(st.session_state[widget]))))
-    _moved(key)
 
 
 def timer_seconds(key: str, training: bool) -> float | None:
-    """How often the step view of stepper ``key`` reruns by itself: the autoplay speed while autoplay
-    is on, :data:`TRAINING_REFRESH_S` while the run is still training, else never (``None``)."""
-    if persist.kept(f"{key}.autoplay", False):
-        speed = float(persist.kept(f"{key}.speed", 1.0))
-        return min(speed, TRAINING_REFRESH_S) if training else speed
+    """How often the step view of stepper ``key`` reruns by itself: :data:`TRAINING_REFRESH_S` while
+    the run is still training, else never (``None``). (``key``: the stepper; autoplay needs no timer
+    here, the browser keeps it.)"""
     return TRAINING_REFRESH_S if training else None
+
+
+def autoplay_speed(key: str) -> float | None:
+    """Seconds per step while autoplay of stepper ``key`` is on, else ``None``."""
+    if persist.kept(f"{key}.autoplay", False):
+        return float(persist.kept(f"{key}.speed", 1.0))
+    return None
 
 
 def step_fragment(body: Callable[..., None], key: str, training: bool, *args) -> None:
     """Run ``body(every, *args)`` as a fragment that reruns by itself every :func:`timer_seconds`
     (``every``). ``body`` calls :func:`check_timer` first, which reruns the page when the interval it
-    needs has changed (autoplay switched, speed changed, training over)."""
+    needs has changed (training over)."""
     every = timer_seconds(key, training)
     st.fragment(body, run_every=every)(every, *args)
 
@@ -70,9 +70,10 @@ def check_timer(key: str, training: bool, every: float | None) -> None:
         st.rerun(scope="app")
 
 
-def step_label_html(step: int, n: int, training: bool = False) -> str:
+def step_label_html(step: int, n: int, training: bool = False, autoplay: float | None = None) -> str:
     """The big "Step k of n" label (``#bpe-step-label``, ``data-step`` = k: tests wait on it); while
-    the run is still training, "of n so far"."""
+    the run is still training, "of n so far". ``autoplay``: seconds per step while autoplay is on
+    (``data-autoplay``, read by the app's script, which presses Next at that beat)."""
     # The markup is part of the sentence: translations keep the span around "of n".
     if training:
         text = _('Step {step} <span class="of">of {n} so far</span>')
@@ -80,7 +81,8 @@ def step_label_html(step: int, n: int, training: bool = False) -> str:
         text = _('Step {step} <span class="of">of {n}</span>')
     text = text.format(step=f"{int(step):,}", n=f"{int(n):,}")
     css = "bpe-step-label training" if training else "bpe-step-label"
-    return f'<div class="{css}" id="bpe-step-label" data-step="{int(step)}">{text}</div>'
+    beat = f' data-autoplay="{float(autoplay):g}"' if autoplay else ""
+    return f'<div class="{css}" id="bpe-step-label" data-step="{int(step)}"{beat}>{text}</div>'
 
 
 def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepper", training: bool = False) -> int:
@@ -91,21 +93,16 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
 
     ``training``: ``run`` is a view of a run still training. A step asked for beyond it (a link to
     step 5,000) is then kept in the session, and shown once trained, and autoplay waits for
-    more merges instead of stopping at the last one. Autoplay moves one step per timed rerun of the
-    step fragment (:func:`step_fragment`)."""
+    more merges instead of stopping at the last one (the browser presses Next, see the module's
+    docstring; here autoplay only switches off at the end)."""
     n = run.num_steps
     asked = persist.get_step()
     step = max(0, min(n, asked))
     if not training or asked <= n:
         persist.set_step(step)
     auto = f"{key}.autoplay"
-    if persist.kept(auto, False):
-        if step >= n and not training:
-            persist.put(auto, False)  # nothing left to play
-        elif step < n and _due(key):
-            step += 1
-            persist.set_step(step)
-            _moved(key)
+    if persist.kept(auto, False) and step >= n and not training:
+        persist.put(auto, False)  # nothing left to play
 
     # Presentation mode draws First and Last as icons (their tooltips name them). In normal mode autoplay
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
@@ -121,7 +118,7 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=go["last"],
                    disabled=step >= n, width="stretch", help=_("Last step"))  # fmt: skip
     with cols[4]:
-        st.html(step_label_html(step, n, training))
+        st.html(step_label_html(step, n, training, autoplay_speed(key)))
 
     if presentation:
         with cols[5]:
@@ -141,24 +138,12 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     return step
 
 
-def _due(key: str) -> bool:
-    """Whether autoplay should move now: half an interval has passed since the last move (the
-    timer that reruns the fragment keeps the beat; this only stops a click from adding a step)."""
-    speed = float(persist.kept(f"{key}.speed", 1.0))
-    return time.monotonic() - st.session_state.get(f"{key}.moved_at", 0.0) >= 0.5 * speed
-
-
-def _toggled(key: str) -> None:
-    persist.keep(f"{key}.autoplay")
-    _moved(key)  # the first step comes one interval after switching on
-
-
 def _autoplay_controls(key: str, step: int, n: int, presentation: bool, training: bool) -> None:
-    """The autoplay toggle and (normal mode) its speed, kept in the session (:func:`timer_seconds`
+    """The autoplay toggle and (normal mode) its speed, kept in the session (:func:`autoplay_speed`
     reads them)."""
     auto, speed_name = f"{key}.autoplay", f"{key}.speed"
     st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n and not training,
-              on_change=_toggled, args=(key,))  # fmt: skip
+              on_change=persist.keep, args=(auto,))  # fmt: skip
     if not presentation:
         st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
                          label_visibility="collapsed",

@@ -21,6 +21,10 @@
 // of the steps around it in the hidden #bpe-ahead (a JSON block: step -> element id -> outer HTML). A
 // press of the Right or Left arrow key, or a click on First / Prev / Next / Last, swaps them in at once; the
 // press still goes to Streamlit, whose rerun brings the other panels (and the same HTML for these).
+//
+// 5. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
+// (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
+// move (a key, a click), and waits while Next is disabled (a run still training).
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
@@ -160,4 +164,33 @@
     var ahead = doc.getElementById("bpe-ahead");
     if (m && ahead && ahead.dataset.key === m[1]) showStep(m[2]);
   }, true);
+  var beat = { on: false, at: 0, step: null, expect: null };
+  function autoplay() {
+    var label = doc.getElementById("bpe-step-label"), now = w.performance.now(), wait = 100;
+    var every = label && label.dataset.autoplay ? 1000 * parseFloat(label.dataset.autoplay) : 0;
+    if (!(every > 0)) {
+      beat.on = false;
+    } else {
+      var step = label.dataset.step;
+      if (!beat.on || (step !== beat.step && step !== beat.expect)) { // switched on, or moved by hand
+        beat.on = true;
+        beat.at = now;
+      }
+      beat.step = step;
+      var due = beat.at + every;
+      if (now >= due - 2) {
+        var button = stepButton("next");
+        if (button && !button.disabled && doc.visibilityState === "visible") {
+          beat.expect = String(parseInt(step, 10) + 1);
+          beat.at = now - due < every / 2 ? due : now; // on the beat; after a stall, from now
+          button.click();
+          due = beat.at + every;
+        }
+      }
+      var left = due - w.performance.now();
+      wait = left > 2 ? Math.min(100, left) : 100; // not pressed (Next disabled): look again soon
+    }
+    w.setTimeout(autoplay, wait);
+  }
+  autoplay();
 })();
