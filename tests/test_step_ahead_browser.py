@@ -4,7 +4,10 @@ server never got is undone."""
 
 from __future__ import annotations
 
+import pytest
 from browser import assert_no_exception, open_app, wait_for_app
+
+pytestmark = pytest.mark.browser
 
 # Reads the swapped elements, presses, and reads them again in the same task: nothing from the server
 # can have arrived in between, so what the second read sees was drawn by the page's script.
