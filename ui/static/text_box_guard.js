@@ -20,7 +20,8 @@
 // 4. Stepping in the browser (ui/step_ahead.py): each run of the step view leaves the label and the panels
 // of the steps around it in the hidden #bpe-ahead (a JSON block: step -> element id -> outer HTML). A
 // press of the Right or Left arrow key, or a click on First / Prev / Next / Last, swaps them in at once; the
-// press still goes to Streamlit, whose rerun brings the other panels (and the same HTML for these).
+// press still goes to Streamlit, whose rerun brings the other panels (and the same HTML for these). A
+// press made while the server has not yet drawn the step before waits for it (see "Presses wait").
 //
 // 5. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
 // (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
@@ -101,7 +102,7 @@
     if (!doc.getElementById("bpe-step-label")) return; // no stepper
     var button = stepButton(which);
     if (button) { // Streamlit's shortcut presses it (not when disabled): show the step now
-      if (!button.disabled) showStep(which);
+      if (!button.disabled || queue.length || busy()) pressed(which, e); // a step shown at once counts
       return;
     }
     if (pending) return;
@@ -125,12 +126,18 @@
     }
     return parsed.steps;
   }
-  function swapIn(box, pieces) {
+  function swapIn(box, pieces, step) {
     (box.dataset.ids || "").split(" ").forEach(function (id) {
       var el = doc.getElementById(id);
       if (!el) return;
       if (pieces[id]) el.outerHTML = pieces[id];
       else el.hidden = true; // e.g. no changed words at step 0
+    });
+    // The buttons as the server will draw them at that step (Prev works at once after Next from step 0).
+    var n = parseInt(box.dataset.n, 10), off = { first: step <= 0, prev: step <= 0, next: step >= n, last: step >= n };
+    Object.keys(off).forEach(function (which) {
+      var button = doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+      if (button) button.disabled = off[which];
     });
   }
   var healTimer = null;
@@ -142,9 +149,10 @@
     if (!box || !label) return;
     if (app && app.getAttribute("data-test-script-state") !== "notRunning") { later(); return; }
     var pieces = aheadSteps(box)[box.dataset.step];
-    if (label.dataset.step !== box.dataset.step && pieces) swapIn(box, pieces);
+    if (label.dataset.step !== box.dataset.step && pieces) swapIn(box, pieces, parseInt(box.dataset.step, 10));
   }
   function later() { if (healTimer) w.clearTimeout(healTimer); healTimer = w.setTimeout(heal, 1500); }
+  var waiting = null; // the step the server is to draw next, after a press shown at once
   function showStep(which) {
     var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
     if (!box || !label) return;
@@ -153,8 +161,47 @@
     if (isNaN(now) || isNaN(n) || to === undefined || to < 0 || to > n || to === now) return;
     var pieces = aheadSteps(box)[String(to)];
     if (!pieces) return; // beyond the steps sent ahead: the server's rerun draws it
-    swapIn(box, pieces);
+    swapIn(box, pieces, to);
+    waiting = { step: String(to), until: Date.now() + 3000 };
     later();
+  }
+  // Presses wait their turn. Streamlit merges two clicks of one button made before the server takes
+  // the first into one: a press made before the server has drawn the step of the one before would be
+  // lost (after being shown). Such a press is held here and given to Streamlit once the server has
+  // drawn that step (its #bpe-ahead says so), so every press is one step, however fast they come.
+  function busy() {
+    if (!waiting) return false;
+    var box = doc.getElementById("bpe-ahead");
+    if ((box && box.dataset.step === waiting.step) || Date.now() > waiting.until) waiting = null;
+    return waiting !== null;
+  }
+  var queue = [], replaying = false, pumping = false;
+  function pressed(which, e) {
+    if (!doc.getElementById("bpe-ahead")) return; // a page without steps sent ahead: Streamlit alone
+    if (!replaying && (queue.length || busy())) {
+      e.preventDefault();
+      e.stopImmediatePropagation(); // neither Streamlit's shortcut nor the button hears of it yet
+      queue.push(which);
+      pump();
+      return;
+    }
+    showStep(which);
+  }
+  function pump() {
+    if (pumping) return;
+    pumping = true;
+    (function next() {
+      if (!queue.length) { pumping = false; return; }
+      if (!busy()) {
+        var box = doc.getElementById("bpe-ahead"), which = queue.shift();
+        var button = box && doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+        if (button && !button.disabled) {
+          replaying = true;
+          try { button.click(); } finally { replaying = false; }
+        }
+      }
+      w.setTimeout(next, 15);
+    })();
   }
   doc.addEventListener("click", function (e) {
     var button = e.target && e.target.closest ? e.target.closest("button") : null;
@@ -162,7 +209,7 @@
     var box = button.closest('[class*="st-key-"]');
     var m = box && / st-key-(\S+)-(first|prev|next|last)( |$)/.exec(" " + box.className);
     var ahead = doc.getElementById("bpe-ahead");
-    if (m && ahead && ahead.dataset.key === m[1]) showStep(m[2]);
+    if (m && ahead && ahead.dataset.key === m[1]) pressed(m[2], e);
   }, true);
   var beat = { on: false, at: 0, step: null, expect: null };
   function autoplay() {
