@@ -249,6 +249,19 @@ def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS, settle_ms: int = 150) 
             ) from None
 
 
+def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the stepper shows ``step`` and the server has drawn it too: the page shows a step the
+    moment it is pressed (``ui/step_ahead.py``), before the server's rerun (the URL, the corpus...).
+    ``#bpe-ahead`` carries the step the server drew (pages without it: the label is the server's)."""
+    page.wait_for_function(
+        """(step) => { const l = document.getElementById('bpe-step-label');
+                      const a = document.getElementById('bpe-ahead');
+                      return l && l.dataset.step === step && (!a || a.dataset.step === step); }""",
+        arg=str(step), timeout=timeout, polling=100,
+    )  # fmt: skip
+    wait_for_app(page, settle_ms=0, timeout=timeout)
+
+
 def describe_app_state(page) -> str:
     try:
         app = page.locator(APP_SELECTOR).first

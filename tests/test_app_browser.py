@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_server_step
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -23,8 +23,7 @@ def step_of(page) -> int:
 
 
 def wait_for_step(page, step: int, timeout: int = 30_000) -> None:
-    page.wait_for_selector(f'{STEP_LABEL}[data-step="{step}"]', timeout=timeout)
-    wait_for_app(page, settle_ms=0)
+    wait_for_server_step(page, step, timeout)
 
 
 def merge_text(page) -> str:

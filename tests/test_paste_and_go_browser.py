@@ -12,7 +12,15 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser import DEFAULT_TIMEOUT_MS, StreamlitServer, assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import (
+    DEFAULT_TIMEOUT_MS,
+    StreamlitServer,
+    assert_no_exception,
+    open_app,
+    save_screenshot,
+    wait_for_app,
+    wait_for_server_step,
+)
 from playwright.sync_api import expect
 
 from ui.corpus_store import STORE_ENV, is_corpus_id
@@ -66,7 +74,7 @@ def _query(page) -> dict[str, str]:
 
 
 def _step(page, n: int, timeout: int = 30_000) -> None:
-    page.wait_for_selector(f'#bpe-step-label[data-step="{n}"]', timeout=timeout)
+    wait_for_server_step(page, n, timeout)
 
 
 def _paste(page, text: str) -> None:

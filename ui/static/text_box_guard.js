@@ -20,8 +20,9 @@
 // 4. Stepping in the browser (ui/step_ahead.py): each run of the step view leaves the label and the panels
 // of the steps around it in the hidden #bpe-ahead (a JSON block: step -> element id -> outer HTML). A
 // press of the Right or Left arrow key, or a click on First / Prev / Next / Last, swaps them in at once; the
-// press still goes to Streamlit, whose rerun brings the other panels (and the same HTML for these). A
-// press made while the server has not yet drawn the step before waits for it (see "Presses wait").
+// press still goes to Streamlit (a key as a click on its button), whose rerun brings the other panels (and
+// the same HTML for these). A press made while the server has not yet drawn the step before waits for it
+// (see "Presses wait").
 //
 // 5. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
 // (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
@@ -101,7 +102,7 @@
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
     if (!doc.getElementById("bpe-step-label")) return; // no stepper
     var button = stepButton(which);
-    if (button) { // Streamlit's shortcut presses it (not when disabled): show the step now
+    if (button) { // Streamlit's shortcut presses it (not when disabled), or part 4 does
       if (!button.disabled || queue.length || busy()) pressed(which, e); // a step shown at once counts
       return;
     }
@@ -165,9 +166,9 @@
     waiting = { step: String(to), until: Date.now() + 3000 };
     later();
   }
-  // Presses wait their turn. Streamlit merges two clicks of one button made before the server takes
-  // the first into one: a press made before the server has drawn the step of the one before would be
-  // lost (after being shown). Such a press is held here and given to Streamlit once the server has
+  // Presses wait their turn. Two clicks of one button that reach Streamlit before its server has started
+  // on the earlier one count as one click: a press made before the server has drawn the step of the one
+  // before would be lost (after being shown). Such a press is held here and given to Streamlit once the server has
   // drawn that step (its #bpe-ahead says so), so every press is one step, however fast they come.
   function busy() {
     if (!waiting) return false;
@@ -185,21 +186,28 @@
       pump();
       return;
     }
+    if (e.type === "keydown") { // the key becomes a click on its button, as a held press does
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      give(which);
+      return;
+    }
     showStep(which);
+  }
+  function give(which) {
+    var box = doc.getElementById("bpe-ahead");
+    var button = box && doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+    if (button && !button.disabled) {
+      replaying = true;
+      try { button.click(); } finally { replaying = false; }
+    }
   }
   function pump() {
     if (pumping) return;
     pumping = true;
     (function next() {
       if (!queue.length) { pumping = false; return; }
-      if (!busy()) {
-        var box = doc.getElementById("bpe-ahead"), which = queue.shift();
-        var button = box && doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
-        if (button && !button.disabled) {
-          replaying = true;
-          try { button.click(); } finally { replaying = false; }
-        }
-      }
+      if (!busy()) give(queue.shift());
       w.setTimeout(next, 15);
     })();
   }
