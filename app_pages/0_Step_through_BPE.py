@@ -83,11 +83,11 @@ def take_aways(run, step: int, present: bool) -> None:
 def step_view(every: float | None, choice: Choice) -> None:
     """Everything that changes with the step. A fragment (:func:`ui.stepper.step_fragment`): Next / Prev /
     the arrow keys / the slider rerun only this part, not the sidebar, so a step costs the server and the
-    browser less; it also reruns by itself for autoplay and, while the run trains, to reach new merges."""
+    browser less; while the run trains it also reruns by itself, to reach new merges."""
     live = training.get_live_run(choice.corpus, choice.config)
     if live is None:
         return
-    stepper.check_timer("stepper", not live.finished, every)
+    stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
     step = stepper.step_controls(run, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
@@ -113,4 +113,4 @@ with top:
 live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
 if live is None:
     st.stop()
-stepper.step_fragment(step_view, "stepper", not live.finished, choice)
+stepper.step_fragment(step_view, not live.finished, choice)

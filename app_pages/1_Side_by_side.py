@@ -148,8 +148,8 @@ def length_chart(runs: list, step: int, present: bool) -> None:
 
 def step_view(every: float | None, choice: Choice, runs: list) -> None:
     """The step control and everything that changes with the step (a fragment, as on the stepper page:
-    a step reruns only this part, and autoplay moves it on a timer)."""
-    stepper.check_timer("sbs", False, every)
+    a step, or autoplay's press of Next, reruns only this part)."""
+    stepper.check_timer(False, every)
     mode, present = choice.display.byte_mode, choice.display.presentation
     # One step control for all three: it counts to the longest run; a shorter one shows why it stopped.
     step = stepper.step_controls(max(runs, key=lambda r: r.num_steps), presentation=present, key="sbs")
@@ -174,4 +174,4 @@ if any(r is None for r in runs):
     st.stop()
 
 
-stepper.step_fragment(step_view, "sbs", False, choice, runs)
+stepper.step_fragment(step_view, False, choice, runs)

@@ -73,16 +73,14 @@ def bench_render(run, steps: int) -> None:
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     mode, present = "utf8", False
     charts.charts(run, 0)  # per-run chart data is built once (on the first visit of any step)
-    parts: dict[str, list[float]] = {k: [] for k in ("merge card", "pair table", "corpus", "vocabulary", "charts")}
+    parts: dict[str, list[float]] = {k: [] for k in ("merge card and pair table", "corpus", "vocabulary", "charts")}
     total = []
     for step in range(START, START + steps):
         t_all = time.perf_counter()
         t = time.perf_counter()
-        panels.merge_card(run, step, mode, present)
-        parts["merge card"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        panels.pair_table(run, step, mode, present)
-        parts["pair table"].append(time.perf_counter() - t)
+        for html in panels.step_panels(run, step, mode, present).values():  # what the page draws
+            st.html(html)
+        parts["merge card and pair table"].append(time.perf_counter() - t)
         t = time.perf_counter()
         st.html(panels.corpus_table_html(run, step, mode, present, 25))
         parts["corpus"].append(time.perf_counter() - t)

@@ -152,11 +152,6 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
 
 
-def merge_card(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> None:
-    """Draw :func:`merge_card_html`."""
-    st.html(merge_card_html(run, step, mode, presentation))
-
-
 def _merge_chips(run: TrainedRun, snap, step: int, mode: str, presentation: bool) -> str:
     """``left + right → token`` and the count badge: the head of every merge display."""
     new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
@@ -233,11 +228,6 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     )
 
 
-def pair_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 10) -> None:
-    """Draw :func:`pair_table_html`."""
-    st.html(pair_table_html(run, step, mode, presentation, limit))
-
-
 # ------------------------------------------------------------------------------- changed words
 def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
                        limit: int = 3) -> str:  # fmt: skip
@@ -268,13 +258,6 @@ def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentat
         f"<div class='bpe-changed' id='bpe-changed'><div class='bpe-changed-title'>"
         f"{esc_raw(title.format(n=f'{snap.words_changed:,}'))}</div>{''.join(items)}{more}</div>"
     )
-
-
-def changed_words(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 3) -> None:
-    """Draw :func:`changed_words_html` (nothing at step 0)."""
-    html = changed_words_html(run, step, mode, presentation, limit)
-    if html:
-        st.html(html)
 
 
 def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> dict[str, str]:

@@ -29,7 +29,7 @@ _SPEEDS = (0.5, 1.0, 2.0, 3.0)
 TRAINING_REFRESH_S = 1.0
 
 
-def _go(target: str, n: int, key: str) -> None:
+def _go(target: str, n: int) -> None:
     # From the session's step, not the one drawn: two quick presses of → move two steps. A step a link
     # asked for beyond the merges trained so far counts as the last one trained.
     step = min(persist.get_step(), n)
@@ -37,14 +37,13 @@ def _go(target: str, n: int, key: str) -> None:
     persist.set_step(max(0, min(n, new)))
 
 
-def _from_widget(widget: str, n: int, key: str) -> None:
+def _from_widget(widget: str, n: int) -> None:
     persist.set_step(max(0, min(n, int(st.session_state[widget]))))
 
 
-def timer_seconds(key: str, training: bool) -> float | None:
-    """How often the step view of stepper ``key`` reruns by itself: :data:`TRAINING_REFRESH_S` while
-    the run is still training, else never (``None``). (``key``: the stepper; autoplay needs no timer
-    here, the browser keeps it.)"""
+def timer_seconds(training: bool) -> float | None:
+    """How often a step view reruns by itself: :data:`TRAINING_REFRESH_S` while its run is still
+    training, else never (``None``). Autoplay needs no timer here: the browser keeps it."""
     return TRAINING_REFRESH_S if training else None
 
 
@@ -55,18 +54,18 @@ def autoplay_speed(key: str) -> float | None:
     return None
 
 
-def step_fragment(body: Callable[..., None], key: str, training: bool, *args) -> None:
+def step_fragment(body: Callable[..., None], training: bool, *args) -> None:
     """Run ``body(every, *args)`` as a fragment that reruns by itself every :func:`timer_seconds`
     (``every``). ``body`` calls :func:`check_timer` first, which reruns the page when the interval it
     needs has changed (training over)."""
-    every = timer_seconds(key, training)
+    every = timer_seconds(training)
     st.fragment(body, run_every=every)(every, *args)
 
 
-def check_timer(key: str, training: bool, every: float | None) -> None:
+def check_timer(training: bool, every: float | None) -> None:
     """Rerun the whole page when the step fragment was started with another interval than it needs
     now: a fragment's interval is set when the page runs, not when the fragment does."""
-    if timer_seconds(key, training) != every:
+    if timer_seconds(training) != every:
         st.rerun(scope="app")
 
 
@@ -108,7 +107,7 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
     widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
     cols = st.columns(widths, vertical_alignment="center")
-    go = {t: (t, n, key) for t in ("first", "prev", "next", "last")}
+    go = {t: (t, n) for t in ("first", "prev", "next", "last")}
     cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=go["first"],
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
     cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=go["prev"], disabled=step == 0,
@@ -130,9 +129,9 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
             slider_key, box_key = f"{key}.slider", f"{key}.box"
             st.session_state[slider_key] = step
             st.session_state[box_key] = step
-            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n, key))
+            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
             c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, n, key))  # fmt: skip
+                            args=(box_key, n))  # fmt: skip
         with c3:
             _autoplay_controls(key, step, n, presentation, training)
     return step
