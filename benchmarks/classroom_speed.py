@@ -43,18 +43,16 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 LABEL = "#bpe-step-label"
 VIEWPORT = {"width": 1280, "height": 900}
 
-SET_TEXTAREA = """(e, value) => {
-  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  setter.call(e, value);
-  e.dispatchEvent(new Event('input', {bubbles: true}));
-}"""
 
 # Records when the step label changes, in page time: the browser's own clock, free of the round
 # trips of this script. Each entry is [time, step, time of the first frame drawn after it]; the time
-# of each key press or click (the event's own time stamp) goes to window.__bpePresses.
+# of each key press or click (the event's own time stamp) goes to window.__bpePresses. A second call
+# on the same page empties both lists; the watchers are set up once.
 WATCH_LABEL = """() => {
   window.__bpeSteps = [];
   window.__bpePresses = [];
+  if (window.__bpeWatching) return;
+  window.__bpeWatching = true;
   let last = null;
   const seen = () => {
     const e = document.querySelector('#bpe-step-label');
@@ -250,7 +248,7 @@ def bench_arrow(page, url: str, results: Results, presses: int) -> None:
 
 
 def bench_paste(page, url: str, results: Results, presses: int) -> None:
-    from browser import wait_for_app
+    from browser import SET_TEXTAREA, wait_for_app
 
     text = (CORPORA / "hongloumeng.txt").read_text(encoding="utf-8")
     extra = (CORPORA / "xiyouji.txt").read_text(encoding="utf-8")

@@ -47,6 +47,14 @@ CHROMIUM_ARGS = [
 
 DEFAULT_TIMEOUT_MS = 30_000
 
+#: ``locator.evaluate(SET_TEXTAREA, text)``: put ``text`` into a text box at once, through the setter React
+#: watches, as a paste would (typing a long text key by key takes minutes).
+SET_TEXTAREA = """(e, value) => {
+  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+  setter.call(e, value);
+  e.dispatchEvent(new Event('input', {bubbles: true}));
+}"""
+
 APP_SELECTOR = '[data-testid="stApp"]'
 EXCEPTION_SELECTOR = '[data-testid="stException"]'
 

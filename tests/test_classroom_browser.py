@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import SET_TEXTAREA, assert_no_exception, open_app, save_screenshot, wait_for_app
 from playwright.sync_api import expect
 from test_handout import EXPECTED as HANDOUT_ROWS
 from test_handout import Doc, merge_headlines
@@ -130,11 +130,6 @@ def test_handout_png_and_gif_downloads(app_server, page):
 
 
 # ------------------------------------------------------------------------- any text, any width
-SET_TEXTAREA = """(e, value) => {
-  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  setter.call(e, value);
-  e.dispatchEvent(new Event('input', {bubbles: true}));
-}"""
 
 #: Every app element that holds user text, and whether it sticks out of the Streamlit block it is in.
 OVERFLOW = """() => {

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser import (
     DEFAULT_TIMEOUT_MS,
+    SET_TEXTAREA,
     StreamlitServer,
     assert_no_exception,
     open_app,
@@ -26,12 +27,6 @@ from playwright.sync_api import expect
 from ui.corpus_store import STORE_ENV, is_corpus_id
 
 pytestmark = pytest.mark.browser
-
-SET_TEXTAREA = """(e, value) => {
-  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  setter.call(e, value);
-  e.dispatchEvent(new Event('input', {bubbles: true}));
-}"""
 
 
 def _zh_emoji() -> str:

@@ -10,15 +10,10 @@ import pytest
 # protobuf messages: a value above server.maxWidgetStateSize (25 MB in .streamlit/config.toml)
 # or with a lone surrogate (not encodable as UTF-8) makes the server close the connection, so the
 # app's script in the page (ui/static/text_box_guard.js) cuts and repairs values first.
-SET_TEXTAREA = """(e, value) => {
-  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  setter.call(e, value);
-  e.dispatchEvent(new Event('input', {bubbles: true}));
-}"""
 
 
 def _browser_paste(page, app_server: str, js_value: str) -> None:
-    from browser import open_app, wait_for_app
+    from browser import SET_TEXTAREA, open_app, wait_for_app
 
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
     page.get_by_text("Paste text", exact=True).click()

@@ -9,15 +9,21 @@ from browser import assert_no_exception, open_app, wait_for_app
 
 pytestmark = pytest.mark.browser
 
+#: The swapped elements as the page shows them now.
+READ = """() => ({
+  step: document.getElementById('bpe-step-label').dataset.step,
+  label: document.getElementById('bpe-step-label').outerHTML,
+  card: document.getElementById('bpe-merge-card').outerHTML,
+  pairs: document.getElementById('bpe-pair-panel').outerHTML,
+})"""
+
 # Reads the swapped elements, presses, and reads them again in the same task: nothing from the server
 # can have arrived in between, so what the second read sees was drawn by the page's script.
-PRESS_AND_READ = """(which) => {
-  const read = () => ({
-    step: document.getElementById('bpe-step-label').dataset.step,
-    label: document.getElementById('bpe-step-label').outerHTML,
-    card: document.getElementById('bpe-merge-card').outerHTML,
-    pairs: document.getElementById('bpe-pair-panel').outerHTML,
-  });
+PRESS_AND_READ = (
+    """(which) => {
+  const read = """
+    + READ
+    + """;
   const before = read();
   if (which === 'right') {
     document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
@@ -26,13 +32,7 @@ PRESS_AND_READ = """(which) => {
   }
   return [before, read()];
 }"""
-
-READ = """() => ({
-  step: document.getElementById('bpe-step-label').dataset.step,
-  label: document.getElementById('bpe-step-label').outerHTML,
-  card: document.getElementById('bpe-merge-card').outerHTML,
-  pairs: document.getElementById('bpe-pair-panel').outerHTML,
-})"""
+)
 
 
 def _open(page, url: str) -> None:

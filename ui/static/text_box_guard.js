@@ -127,6 +127,9 @@
     }
     return parsed.steps;
   }
+  function buttonOf(box, which) { // First / Prev / Next / Last of the stepper #bpe-ahead belongs to
+    return doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+  }
   function swapIn(box, pieces, step) {
     (box.dataset.ids || "").split(" ").forEach(function (id) {
       var el = doc.getElementById(id);
@@ -137,7 +140,7 @@
     // The buttons as the server will draw them at that step (Prev works at once after Next from step 0).
     var n = parseInt(box.dataset.n, 10), off = { first: step <= 0, prev: step <= 0, next: step >= n, last: step >= n };
     Object.keys(off).forEach(function (which) {
-      var button = doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+      var button = buttonOf(box, which);
       if (button) button.disabled = off[which];
     });
   }
@@ -168,8 +171,8 @@
   }
   // Presses wait their turn. Two clicks of one button that reach Streamlit before its server has started
   // on the earlier one count as one click: a press made before the server has drawn the step of the one
-  // before would be lost (after being shown). Such a press is held here and given to Streamlit once the server has
-  // drawn that step (its #bpe-ahead says so), so every press is one step, however fast they come.
+  // before would be lost (after being shown). Such a press is held here and given to Streamlit once the
+  // server has drawn that step (its #bpe-ahead says so), so every press is one step, however fast they come.
   function busy() {
     if (!waiting) return false;
     var box = doc.getElementById("bpe-ahead");
@@ -196,7 +199,7 @@
   }
   function give(which) {
     var box = doc.getElementById("bpe-ahead");
-    var button = box && doc.querySelector(".st-key-" + box.dataset.key + "-" + which + " button");
+    var button = box && buttonOf(box, which);
     if (button && !button.disabled) {
       replaying = true;
       try { button.click(); } finally { replaying = false; }
