@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
@@ -242,6 +243,12 @@ def read_input(path: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ output
+#: Merge lines go out in batches, one write at most every this many seconds. A reader of the pipe still
+#: sees the run as it trains, and an unbuffered stdout (``python -u``, ``PYTHONUNBUFFERED``) no longer makes
+#: a system call, and wakes the reader, for every merge: that cost 0.4 s on 10,000 merges.
+LINE_BATCH_SECONDS = 0.1
+
+
 def _readable(value) -> str:
     """A token for the plain-text output: GPT-2 alias for bytes; text quoted when it has whitespace."""
     if isinstance(value, bytes):
@@ -288,21 +295,28 @@ def cmd_train(args, out=None, err=None) -> int:
             s = shown[tid] = _readable(run.token_value(tid))
         return s
 
+    batch: list[str] = []
+    due = time.monotonic() + LINE_BATCH_SECONDS
     try:
-        # One write per line, not print's two: with unbuffered output (python -u, PYTHONUNBUFFERED) each
-        # write is a system call.
         for snap in trainer.steps():
             if args.jsonl:
-                out.write(jsonl_line(merge_record(run, snap)) + "\n")
+                batch.append(jsonl_line(merge_record(run, snap)) + "\n")
             else:
-                out.write(
+                batch.append(
                     f"{snap.step}  {text(snap.left)} + {text(snap.right)} -> {text(snap.token)}  ({snap.count})\n"
                 )
             if bar is not None:
                 bar.update(1)
+            if time.monotonic() >= due:
+                out.write("".join(batch))
+                out.flush()
+                batch.clear()
+                due = time.monotonic() + LINE_BATCH_SECONDS
     finally:
         if bar is not None:
             bar.close()
+        if batch:  # also when interrupted: every merge made is printed
+            out.write("".join(batch))
     n = run.num_steps
     if args.jsonl:
         print(jsonl_line({"stop": run.stop_reason, "merges": n}), file=out)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,8 @@ from cli_process import cli as run_cli
 from corpus_excerpts import read_corpus
 from textbook import TEXTBOOK_TEXT
 from tokenizers import Tokenizer as HFTokenizer
+
+from bpe_core.cli import LINE_BATCH_SECONDS, build_parser, cmd_train
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -334,3 +338,43 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert len(lines(proc)) == 301  # stdout stays clean JSON lines
     quiet = cli("train", src, "--merges", "300", "--jsonl")
     assert quiet.stderr == b""
+
+
+class CountingStream(io.StringIO):
+    """A text stream that keeps each ``write`` call apart, as an unbuffered stdout makes each one a system call."""
+
+    def __init__(self):
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, s: str) -> int:
+        self.writes.append(s)
+        return super().write(s)
+
+
+def test_merge_lines_go_out_in_batches_not_one_write_each():
+    args = build_parser().parse_args(["train", str(REPO / "presets" / "pg16457-chapter1.txt"), "--merges", "400"])
+    out = CountingStream()
+    start = time.monotonic()
+    assert cmd_train(args, out=out) == 0
+    seconds = time.monotonic() - start
+    merge_writes = [w for w in out.writes if w[:1].isdigit()]
+    merges = [line for w in merge_writes for line in w.splitlines()]
+    assert [int(line.split()[0]) for line in merges] == list(range(1, 401))
+    # One write per LINE_BATCH_SECONDS of training at most, and one for the rest: not 400.
+    assert len(merge_writes) <= 2 + seconds / LINE_BATCH_SECONDS, (len(merge_writes), seconds)
+
+
+def test_merge_lines_stream_through_a_pipe_while_training_goes_on():
+    """A reader of the pipe gets the first merges long before the run ends (the book: 10,000 merges)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    book = REPO / "presets" / "pg16457.txt"
+    cmd = [sys.executable, "-m", "bpe_core", "train", str(book), "--variant", "eow", "--merges", "10000", "--jsonl"]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        first = json.loads(proc.stdout.readline())
+        running_at_first_line = proc.poll() is None
+        rest = proc.stdout.read().decode("utf-8").splitlines()
+        assert proc.wait(timeout=120) == 0, proc.stderr.read()
+    assert first["step"] == 1
+    assert running_at_first_line
+    assert len(rest) == 10_000 and json.loads(rest[-1]) == {"stop": "num_merges", "merges": 10_000}
