@@ -198,7 +198,7 @@ def test_the_page_script_survives_the_html_sanitizer():
 def test_a_large_paste_closes_its_text_box_and_opens_again_to_edit():
     """The browser sends an open text box's whole value with every click: a text over
     BIG_TEXT_CHARS is kept on the server and the box closes, leaving its size and Edit / Clear."""
-    from ui.sidebar import BIG_TEXT_CHARS
+    from ui.text_box import BIG_TEXT_CHARS
 
     text = (HONGLOUMENG * (BIG_TEXT_CHARS // len(HONGLOUMENG) + 1))[: BIG_TEXT_CHARS + 1]
     at = paste(new_app(), text)

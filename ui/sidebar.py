@@ -38,6 +38,7 @@ from .settings import (
 )
 from .settings_form import settings_widgets
 from .text import md_escape
+from .text_box import text_box
 
 K = persist  # the session keys
 
@@ -181,16 +182,12 @@ def _link_for(source: str, digest: str, text: str) -> dict:
 
 
 # ------------------------------------------------------------------------------------ callbacks
-def _reset_step() -> None:
-    persist.ss()[K.K_STEP] = 0
-
-
 def _on_preset() -> None:
     ss = persist.ss()
     ss[K.K_PRESET] = ss[persist.W + "preset"]
     ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
     ss[K.K_LINK_GONE] = None
-    _reset_step()
+    persist.set_step(0)
 
 
 def _on_source() -> None:
@@ -199,26 +196,7 @@ def _on_source() -> None:
     ss[K.K_LINK_GONE] = None
     if ss[K.K_SOURCE] == "preset":
         ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
-    _reset_step()
-
-
-def _on_text(kind: str) -> None:
-    ss = persist.ss()
-    ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ss[persist.W + kind]
-    ss[K.K_LINK_GONE] = None
-    ss[K.K_EDITING] = None
-    _reset_step()
-
-
-def _edit_text(kind: str) -> None:
-    persist.ss()[K.K_EDITING] = kind
-
-
-def _clear_text(kind: str) -> None:
-    ss = persist.ss()
-    ss[K.K_PASTE if kind == "paste" else K.K_WORDS] = ""
-    ss[K.K_EDITING] = kind
-    _reset_step()
+    persist.set_step(0)
 
 
 def _on_present() -> None:
@@ -239,43 +217,10 @@ def preset_source(settings: dict) -> _Source:
     return _Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
 
 
-#: Characters from which a text given in a text box is kept on the server and the box is closed: the
-#: browser sends every open box's whole value with every click (3 MB of text made each step take
-#: most of a second), so a large text is shown as one line with Edit and Clear buttons instead.
-BIG_TEXT_CHARS = 100_000
-
-
-def _text_box(kind: str, label: str, placeholder: str) -> None:
-    """The text box of ``kind`` ("paste" or "words"); for a text over :data:`BIG_TEXT_CHARS` not being
-    edited, a line saying how large it is, with Edit (opens the box) and Clear (an empty box)."""
-    ss = persist.ss()
-    text = ss[K.K_PASTE if kind == "paste" else K.K_WORDS]
-    if len(text) <= BIG_TEXT_CHARS or ss.get(K.K_EDITING) == kind:
-        st.text_area(label, key=persist.seed(kind, text), on_change=_on_text, args=(kind,), height=160,
-                     placeholder=placeholder)  # fmt: skip
-        return
-    size = format_size(len(text.encode("utf-8")), tr())
-    lines = text.count("\n") + 1
-    st.caption(
-        md_escape(
-            ngettext(
-                "{label}: {size} of text, {n} line, kept on the server. Open it to edit it.",
-                "{label}: {size} of text, {n} lines, kept on the server. Open it to edit it.",
-                lines,
-            ).format(label=label, size=size, n=f"{lines:,}")
-        )
-    )
-    edit, clear = st.columns(2)
-    edit.button(_("Edit"), key=f"{kind}.edit", on_click=_edit_text, args=(kind,), width="stretch",
-                help=_("Open the text box (a large text makes every click slower while it is open)"))  # fmt: skip
-    clear.button(_("Clear"), key=f"{kind}.clear", on_click=_clear_text, args=(kind,), width="stretch",
-                 help=_("Empty the text box, to paste another text"))  # fmt: skip
-
-
 def paste_source(settings: dict) -> _Source:
     """A text box; its text is the corpus."""
     ss = persist.ss()
-    _text_box("paste", _("Text to train on"),
+    text_box("paste", _("Text to train on"),
               _("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
     raw = ss[K.K_PASTE]
     name = _("Pasted text")
@@ -296,7 +241,7 @@ def paste_source(settings: dict) -> _Source:
 def _upload_to_lf() -> None:
     """Replace the session's upload by its text with LF line ends (a new text: a new digest and link)."""
     uploads.upload_to_lf()
-    _reset_step()
+    persist.set_step(0)
 
 
 def upload_source(settings: dict) -> _Source:
@@ -332,7 +277,7 @@ def _parse_words_cached(text: str) -> dict:
 def words_source(settings: dict) -> _Source:
     """A text box of ``word count`` lines; the list is the corpus."""
     ss = persist.ss()
-    _text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
+    text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
     raw = ss[K.K_WORDS]
     name = _("Word counts")
     if not raw.strip():

@@ -57,7 +57,7 @@ def on_upload() -> None:
     shared store and ``{"name", "size", "digest", "error"}`` in the session."""
     ss = persist.ss()
     uploaded = ss.get(persist.W + "upload")
-    ss[persist.K_STEP] = 0
+    persist.set_step(0)
     ss[persist.K_LINK_GONE] = None
     if uploaded is None:
         ss[persist.K_UPLOAD] = None
