@@ -158,6 +158,15 @@ def test_autoplay_advances(app_server, page):
     assert step_of(page) == stopped
 
 
+#: Keeps in ``window.__mostLabels`` the most step labels the page has shown at once, from now on.
+COUNT_LABELS = """() => {
+    const count = () => document.querySelectorAll('#bpe-step-label').length;
+    window.__mostLabels = count();
+    new MutationObserver(() => { window.__mostLabels = Math.max(window.__mostLabels, count()); })
+        .observe(document.body, {subtree: true, childList: true});
+}"""
+
+
 def test_large_corpus_streams_its_steps_while_training(app_server, page):
     # Settings no other test uses, so this session trains the book itself; byte-level with no
     # pre-tokenizer (the book is one sequence) and 60,000 merges takes about 15 s even on an idle
@@ -167,6 +176,7 @@ def test_large_corpus_streams_its_steps_while_training(app_server, page):
     # A second student opens a link to step 3,000 of the same run: the two share one training.
     linked = page.context.new_page()
     linked.goto(url, wait_until="domcontentloaded")
+    linked.evaluate(COUNT_LABELS)  # its first run waits, with a progress bar, for step 3,000 to be trained
     progress = page.locator('[data-testid="stProgress"]')
     expect(progress.first).to_contain_text("of 60,000 merges so far", timeout=30_000)
     # Step 1 is on screen before training ends: the label says how far it has got ("of n so far"),
@@ -178,19 +188,26 @@ def test_large_corpus_streams_its_steps_while_training(app_server, page):
     page.get_by_role("button", name=re.compile("Prev")).click()
     wait_for_step(page, 1)
     assert "so far" in label.inner_text(), "the training ended too soon to test streaming"
-    # Once trained, the bar is gone and the label counts every merge. (The page reruns whole then: for a
-    # moment the old label, marked stale, is still there beside the new one.)
+    # Once trained, the bar is gone and the label counts every merge. The page then reruns whole, and
+    # draws everything at the places it had: never two labels, the old one stale beside the new one.
+    page.evaluate(COUNT_LABELS)
     page.wait_for_function(
         "() => [...document.querySelectorAll('#bpe-step-label')].some(e => /of 60,000$/.test(e.innerText.trim()))",
         timeout=180_000,
     )
     wait_for_app(page)
+    assert page.evaluate("window.__mostLabels") == 1
     expect(label).to_have_text(re.compile(r"of 60,000$"))
     expect(progress).to_have_count(0)
     assert_no_exception(page)
     # The link's step was kept while it was not trained yet, and shown once it was.
     wait_for_step(linked, 3000, timeout=30_000)
     assert_no_exception(linked)
+    linked.wait_for_function(
+        "() => /of 60,000$/.test(document.querySelector('#bpe-step-label').innerText.trim())", timeout=30_000
+    )
+    wait_for_app(linked)
+    assert linked.evaluate("window.__mostLabels") == 1
     # The one word is the whole book; quoted in the merge card, it wraps inside the card instead of
     # running over the pair table beside it.
     card = linked.locator("#bpe-merge-card")

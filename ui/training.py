@@ -254,12 +254,13 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | N
     """
     if corpus is None or config is None:
         return None
+    slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
     cache = shared_cache()
     run = cache.get((corpus.digest, config))
     if run is not None:
         return run
     job = _start(cache, corpus, config)
-    _wait(job, lambda: False)
+    _wait(job, lambda: False, slot)
     return None if _failed(job) else job.run
 
 
@@ -294,6 +295,7 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
     """
     if corpus is None or config is None:
         return None
+    slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
     cache = shared_cache()
     run = cache.get((corpus.digest, config))
     if run is not None:
@@ -305,7 +307,7 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
         live = job.live
         return live is not None and live.num_steps >= want and time.monotonic() - job.began >= STREAM_GRACE_S
 
-    _wait(job, ready)
+    _wait(job, ready, slot)
     if _failed(job):
         return None
     if job.finished.is_set():
@@ -313,19 +315,25 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
     return Live(job.view(), False, config.num_merges, time.monotonic() - job.began)
 
 
-def _wait(job: _Job, ready: Callable[[], bool]) -> None:
-    """Wait until ``job`` has finished or ``ready()`` holds, showing a progress bar after
-    :data:`PROGRESS_DELAY_S`."""
+def _wait(job: _Job, ready: Callable[[], bool], slot) -> None:
+    """Wait until ``job`` has finished or ``ready()`` holds, showing a progress bar in ``slot`` (an
+    ``st.empty()``) after :data:`PROGRESS_DELAY_S`.
+
+    The caller draws ``slot`` whether or not it waits, so what the page draws after it keeps its place
+    from one run to the next. When the first run waited (a bar) and a later one did not (the run
+    cached by then), everything after would otherwise move up one place: Streamlit draws the new
+    elements there and keeps the old ones, marked stale, until the run ends, so for a moment the page
+    showed two step labels ("Step 1 of 2,000 so far" and "Step 1 of 3,000")."""
     deadline = time.monotonic() + PROGRESS_DELAY_S
     while not (job.finished.wait(0.02) or ready()):
         if time.monotonic() >= deadline:
             break
     else:
         return
-    bar = st.progress(0.0, text=_progress_text(job))
+    slot.progress(0.0, text=_progress_text(job))
     while not (job.finished.wait(0.1) or ready()):
-        bar.progress(_fraction(job), text=_progress_text(job))
-    bar.empty()
+        slot.progress(_fraction(job), text=_progress_text(job))
+    slot.empty()
 
 
 def _failed(job: _Job) -> bool:
