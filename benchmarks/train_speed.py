@@ -23,9 +23,10 @@ deltas), measured with tracemalloc in a separate pass so the timing is not slowe
 rows run ``python -m bpe_core train FILE`` with the same settings as the ``ours`` rows, timed as a
 whole process (interpreter start, imports, reading the file, printing every merge), with bpe_core's
 bytecode compiled once beforehand (as an installed package has it); the note gives the difference to
-the in-process time (best against best, as the target reads, and the median of the rounds' pairs). The textbook loop (recount the whole vocabulary and rewrite every word with a
-regex at each merge) runs ``--textbook-merges`` merges once and is extrapolated linearly, which flatters
-it: its later merges are no cheaper.
+the in-process time (best against best, as the target reads, and the median of the rounds' pairs).
+The textbook loop (recount the whole vocabulary and rewrite every word with a regex at each merge)
+runs ``--textbook-merges`` merges once and is extrapolated linearly, which flatters it: its later
+merges are no cheaper.
 
 The run ends with the targets of issue 13 (target 3), each with its measured value and PASS or FAIL,
 and the CPU model: ratios move between machines. The exit status is 1 when a target fails.

@@ -221,7 +221,7 @@ def paste_source(settings: dict) -> _Source:
     """A text box; its text is the corpus."""
     ss = persist.ss()
     text_box("paste", _("Text to train on"),
-              _("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
+             _("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
     raw = ss[K.K_PASTE]
     name = _("Pasted text")
     try:
