@@ -116,8 +116,9 @@ class CorpusStore:
         self.max_bytes = int(max_bytes)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(self._connect()) as conn:
-            conn.execute("PRAGMA journal_mode=WAL")  # kept in the file: readers never wait for a writer
-            conn.executescript(_SCHEMA)
+            _use_wal(conn)
+            # In a write transaction taken up front (which waits for the lock), so two first opens do not race.
+            conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -203,6 +204,29 @@ class CorpusStore:
         """Stored ids, least recently used first."""
         with closing(self._connect()) as conn:
             return [r[0] for r in conn.execute("SELECT id FROM corpora ORDER BY used")]
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode (kept in the file: readers never wait for a writer).
+
+    Turning a new file to WAL needs it alone for a moment, and SQLite does not call the busy handler for this
+    pragma: when sessions open a new store at the same moment, all but one get "database is locked" at once
+    (about one open in 200 with eight at a time). So it is retried, backing off, for up to :data:`BUSY_TIMEOUT_S`.
+
+    Raises:
+        sqlite3.OperationalError: still locked after :data:`BUSY_TIMEOUT_S`, or any other error.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.001
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(2 * delay, 0.05)
 
 
 def _next_use(conn: sqlite3.Connection) -> int:
