@@ -151,14 +151,14 @@ def test_sessions_opening_a_new_store_at_the_same_moment_all_succeed(tmp_path):
         path = tmp_path / f"s{round_}.sqlite3"
         barrier = threading.Barrier(8)
 
-        def opener() -> None:
+        def opener(path: Path, barrier: threading.Barrier) -> None:
             try:
                 barrier.wait()
                 CorpusStore(path)
             except BaseException as err:
                 errors.append(err)
 
-        threads = [threading.Thread(target=opener) for _ in range(8)]
+        threads = [threading.Thread(target=opener, args=(path, barrier)) for _ in range(8)]
         for t in threads:
             t.start()
         for t in threads:
