@@ -28,7 +28,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import logging
 import statistics
 import sys
 import time
@@ -67,10 +66,15 @@ def train_book():
 
 def bench_render(run, steps: int) -> None:
     import streamlit as st
+    from streamlit import config
+    from streamlit.logger import set_log_level
 
     from ui import charts, chips, panels, vocabulary
 
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    # Bare mode (no script run) warns at every element. Streamlit's loggers do not propagate to a parent,
+    # and reading its config (on first use) sets their level again: so read it first, then quiet them.
+    config.get_option("logger.level")
+    set_log_level("error")
     mode, present = "utf8", False
     charts.charts(run, 0)  # per-run chart data is built once (on the first visit of any step)
     parts: dict[str, list[float]] = {k: [] for k in ("merge card and pair table", "corpus", "vocabulary", "charts")}
