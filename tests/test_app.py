@@ -82,6 +82,28 @@ def test_step_buttons_move_and_write_the_url():
     no_exception(at)
 
 
+def test_a_press_sent_with_the_slider_and_box_of_the_step_before_still_moves_on():
+    # Quick presses: the page sends the second press before it has taken the server's new step into the
+    # slider and the number box, so they come with the step before the first press. They once moved the
+    # step back there, and the second press only redid the first (a held → lost steps).
+    at = new_app(step=3)
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 4
+    at.slider(key="stepper.slider").set_value(3)
+    at.number_input(key="stepper.box").set_value(3)
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 5
+    at.slider(key="stepper.slider").set_value(4)
+    at.button(key="stepper.prev").click().run()
+    assert shown_step(at)[0] == 4
+    # A drag or a typed step alone still moves it.
+    at.slider(key="stepper.slider").set_value(8).run()
+    assert shown_step(at)[0] == 8
+    at.number_input(key="stepper.box").set_value(2).run()
+    assert shown_step(at)[0] == 2
+    no_exception(at)
+
+
 def test_step_from_the_url_first_and_later_reruns():
     at = new_app(step=5)
     assert shown_step(at) == (5, 10)

@@ -1,11 +1,11 @@
 """Stepping in the browser, in a real Chromium: a press shows the next step's label, merge card and pair
-table at once (from ``#bpe-ahead``), the server's rerun then draws the very same HTML, and a press the
-server never got is undone."""
+table at once (from ``#bpe-ahead``), the server's rerun then draws the very same HTML, a press the
+server never got is undone, and quick presses each move one step."""
 
 from __future__ import annotations
 
 import pytest
-from browser import assert_no_exception, open_app, wait_for_app
+from browser import assert_no_exception, open_app, wait_for_app, wait_for_server_step
 
 pytestmark = pytest.mark.browser
 
@@ -74,6 +74,21 @@ def test_a_press_the_server_never_got_is_undone(app_server, page):
     page.wait_for_function("() => document.getElementById('bpe-step-label').dataset.step === '4'", timeout=10_000)
     assert page.evaluate(READ) == before
     assert _server_step(page) == "4"
+
+
+def test_six_presses_at_once_move_six_steps(app_server, page):
+    # A class's held → key, at its fastest: six presses in one task, at step 5,000 of a book. The page
+    # holds each press until the server has drawn the step before, and every one counts.
+    _open(page, f"{app_server}/?preset=pg16457-book&step=5000")
+    wait_for_server_step(page, 5000, timeout=60_000)
+    page.evaluate(
+        "() => { for (let i = 0; i < 6; i++) "
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})); }"
+    )
+    wait_for_server_step(page, 5006, timeout=20_000)
+    page.wait_for_timeout(2_000)  # nothing more arrives: no press was given twice
+    wait_for_server_step(page, 5006, timeout=1_000)
+    assert_no_exception(page)
 
 
 # The times the step label changed, in the page's clock.

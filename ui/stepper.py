@@ -37,7 +37,17 @@ def _go(target: str, n: int) -> None:
     persist.set_step(max(0, min(n, new)))
 
 
-def _from_widget(widget: str, n: int) -> None:
+_BUTTONS = ("first", "prev", "next", "last")
+
+
+def _from_widget(widget: str, n: int, key: str) -> None:
+    # Every message the page sends carries the slider and the number box as the page has them. A press
+    # made just after another can leave before the page has taken the server's new step into them: they
+    # still hold the step before, and moved the step back there, so the press only undid the one before
+    # it (one press in six lost when → was pressed six times at once). A drag or a typed step is a
+    # message of its own, so when a step button came in the same message, the button wins.
+    if any(st.session_state.get(f"{key}.{b}") for b in _BUTTONS):
+        return
     persist.set_step(max(0, min(n, int(st.session_state[widget]))))
 
 
@@ -107,7 +117,7 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
     widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
     cols = st.columns(widths, vertical_alignment="center")
-    go = {t: (t, n) for t in ("first", "prev", "next", "last")}
+    go = {t: (t, n) for t in _BUTTONS}
     cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=go["first"],
                    disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
     cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=go["prev"], disabled=step == 0,
@@ -129,9 +139,9 @@ def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepp
             slider_key, box_key = f"{key}.slider", f"{key}.box"
             st.session_state[slider_key] = step
             st.session_state[box_key] = step
-            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n))
+            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n, key))
             c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, n))  # fmt: skip
+                            args=(box_key, n, key))  # fmt: skip
         with c3:
             _autoplay_controls(key, step, n, presentation, training)
     return step
