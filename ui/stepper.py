@@ -43,8 +43,8 @@ _BUTTONS = ("first", "prev", "next", "last")
 def _from_widget(widget: str, n: int, key: str) -> None:
     # Every message the page sends carries the slider and the number box as the page has them. A press
     # made just after another can leave before the page has taken the server's new step into them: they
-    # still hold the step before, and moved the step back there, so the press only undid the one before
-    # it (one press in six lost when → was pressed six times at once). A drag or a typed step is a
+    # still hold the step before, and moved the step back there, so the press only redid the one before
+    # it (six → pressed at once lost a step in about one try of seven). A drag or a typed step is a
     # message of its own, so when a step button came in the same message, the button wins.
     if any(st.session_state.get(f"{key}.{b}") for b in _BUTTONS):
         return
