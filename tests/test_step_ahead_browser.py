@@ -81,6 +81,12 @@ def test_six_presses_at_once_move_six_steps(app_server, page):
     # holds each press until the server has drawn the step before, and every one counts.
     _open(page, f"{app_server}/?preset=pg16457-book&step=5000")
     wait_for_server_step(page, 5000, timeout=60_000)
+    # A link to a step opens as soon as that step is trained: "Step 5,000 of 5,000 so far", Next disabled
+    # (a press then rightly does nothing). Press once the whole book is trained.
+    page.wait_for_function(
+        "() => !document.getElementById('bpe-step-label').classList.contains('training')", timeout=60_000
+    )
+    wait_for_server_step(page, 5000)
     page.evaluate(
         "() => { for (let i = 0; i < 6; i++) "
         "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})); }"
