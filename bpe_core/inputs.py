@@ -27,14 +27,20 @@ class InputError(ValueError):
     """The input cannot be used; ``str(err)`` is a one-line message for the user."""
 
 
+def env_positive_int(name: str, default: int) -> int:
+    """The environment variable ``name`` as a positive integer; ``default`` when it is unset, not an integer,
+    or not above 0 (a server's limit is never turned off by a typo). Every ``BPE_EXPLORER_*`` limit is read
+    through this."""
+    try:
+        value = int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 def max_input_bytes() -> int:
     """The configured input limit in bytes (``BPE_EXPLORER_MAX_BYTES`` or the default)."""
-    raw = os.environ.get("BPE_EXPLORER_MAX_BYTES", "")
-    try:
-        value = int(raw)
-    except ValueError:
-        return DEFAULT_MAX_BYTES
-    return value if value > 0 else DEFAULT_MAX_BYTES
+    return env_positive_int("BPE_EXPLORER_MAX_BYTES", DEFAULT_MAX_BYTES)
 
 
 def format_size(n: int, tr=None) -> str:

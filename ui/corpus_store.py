@@ -30,6 +30,8 @@ from contextlib import closing
 from functools import lru_cache
 from pathlib import Path
 
+from bpe_core.inputs import env_positive_int
+
 STORE_ENV = "BPE_EXPLORER_STORE"
 MAX_BYTES_ENV = "BPE_EXPLORER_STORE_MAX_BYTES"
 #: Default bound of the stored (compressed) texts, in bytes.
@@ -94,11 +96,7 @@ def default_path() -> Path:
 
 def default_max_bytes() -> int:
     """``BPE_EXPLORER_STORE_MAX_BYTES`` when it is a positive integer, else :data:`DEFAULT_MAX_BYTES`."""
-    try:
-        value = int(os.environ.get(MAX_BYTES_ENV, ""))
-    except ValueError:
-        return DEFAULT_MAX_BYTES
-    return value if value > 0 else DEFAULT_MAX_BYTES
+    return env_positive_int(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
 
 
 class CorpusStore:

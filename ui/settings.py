@@ -11,11 +11,11 @@ Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (white
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
 from bpe_core.explain import TIE_RULES
+from bpe_core.inputs import env_positive_int
 from bpe_core.pretokenize import REGEX
 
 from .i18n import N_, _, tr
@@ -92,11 +92,7 @@ def variant_title(variant: str, config: TrainConfig | None = None) -> str:
 
 def max_merges() -> int:
     """The app's limit on merges (``BPE_EXPLORER_MAX_MERGES``, default 20,000)."""
-    try:
-        value = int(os.environ.get("BPE_EXPLORER_MAX_MERGES", ""))
-    except ValueError:
-        return 20_000
-    return value if value > 0 else 20_000
+    return env_positive_int("BPE_EXPLORER_MAX_MERGES", 20_000)
 
 
 def preset_settings(preset: Preset | None) -> dict:

@@ -19,7 +19,6 @@ as soon as merge 1 is trained, with a frozen view of the steps trained so far
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -29,6 +28,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bpe_core import PatternError, TrainConfig, TrainedRun, train
+from bpe_core.inputs import env_positive_int
 
 from .corpus import Corpus
 from .i18n import _, tr
@@ -42,17 +42,10 @@ PROGRESS_DELAY_S = 0.2
 VIEW_REFRESH_S = 0.5
 
 
-def _env_int(name: str, default: int) -> int:
-    try:
-        value = int(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
 def cache_limits() -> tuple[int, int]:
     """``(max_entries, max_bytes)`` of the shared run cache, from the environment or the defaults."""
-    return _env_int("BPE_EXPLORER_CACHE_ENTRIES", 12), _env_int("BPE_EXPLORER_CACHE_MB", 512) * 1_000_000
+    entries = env_positive_int("BPE_EXPLORER_CACHE_ENTRIES", 12)
+    return entries, env_positive_int("BPE_EXPLORER_CACHE_MB", 512) * 1_000_000
 
 
 @dataclass
