@@ -80,11 +80,11 @@ def test_six_presses_at_once_move_six_steps(app_server, page):
     # A class's held → key, at its fastest: six presses in one task, at step 5,000 of a book. The page
     # holds each press until the server has drawn the step before, and every one counts.
     _open(page, f"{app_server}/?preset=pg16457-book&step=5000")
-    wait_for_server_step(page, 5000, timeout=60_000)
     # A link to a step opens as soon as that step is trained: "Step 5,000 of 5,000 so far", Next disabled
     # (a press then rightly does nothing). Press once the whole book is trained.
     page.wait_for_function(
-        "() => !document.getElementById('bpe-step-label').classList.contains('training')", timeout=60_000
+        "() => { const l = document.getElementById('bpe-step-label'); return l && !l.classList.contains('training'); }",
+        timeout=60_000,
     )
     wait_for_server_step(page, 5000)
     page.evaluate(
