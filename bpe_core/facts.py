@@ -224,3 +224,51 @@ def tie_agreement_text(t: TieAgreement, tr: gettext.NullTranslations | None = No
     if t.same_words:
         text += " " + tr.gettext("In the end every word is split the same way under both.")
     return text
+
+
+# ------------------------------------------------------------------------------ captions from settings
+def rediscovery_caption(run, corpus: str, words_source: bool, gpt2_merges: int,
+                        tr: gettext.NullTranslations | None = None) -> str:  # fmt: skip
+    """What the GPT-2 rediscovery comparison actually ran, from the run itself (plain text).
+
+    Args:
+        run: the finished byte-level :class:`bpe_core.TrainedRun` compared with GPT-2.
+        corpus: the corpus's name as the reader sees it.
+        words_source: the corpus is a word-count list (already words: no pre-tokenizer ran on it and
+            its words carry no leading space).
+        gpt2_merges: how many of GPT-2's first merges it is compared with.
+    """
+    from .explain import stop_explanation, stop_text
+
+    tr = tr or _ENGLISH
+    asked = run.config.num_merges
+    parts = []
+    if words_source:
+        parts.append(
+            tr.gettext(
+                "Byte-level BPE trained on {corpus}, a word-count list: no pre-tokenizer ran on it and its words "
+                "have no leading space, so none of GPT-2's merges that start with a space (␣t, ␣a …) can appear."
+            ).format(corpus=corpus)
+        )
+    else:
+        parts.append(
+            tr.gettext("Byte-level BPE with GPT-2's pre-tokenizer, trained on {corpus}.").format(corpus=corpus)
+        )
+    if asked is not None and run.num_steps < asked:
+        parts.append(
+            tr.ngettext(
+                "It asked for {asked} merges and stopped after {n} merge: {reason}",
+                "It asked for {asked} merges and stopped after {n} merges: {reason}",
+                run.num_steps,
+            ).format(asked=f"{asked:,}", n=f"{run.num_steps:,}", reason=stop_text(stop_explanation(run), tr))
+        )
+    parts.append(
+        tr.ngettext(
+            "Its {n} merge beside GPT-2's first {m} (the GPT-2 paper does not say which text its merges were "
+            "learned from).",
+            "Its {n} merges beside GPT-2's first {m} (the GPT-2 paper does not say which text its merges were "
+            "learned from).",
+            run.num_steps,
+        ).format(n=f"{run.num_steps:,}", m=f"{gpt2_merges:,}")
+    )
+    return " ".join(parts)

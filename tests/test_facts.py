@@ -11,13 +11,14 @@ import tiktoken_ext.openai_public as openai_public
 from textbook import TEXTBOOK_WORDS
 from tiktoken.load import load_tiktoken_bpe
 
-from bpe_core import TrainConfig, load_gpt, train
+from bpe_core import TrainConfig, corpus_words, load_gpt, train
 from bpe_core.facts import (
     NUM_BYTES,
     SPECIAL_TOKENS,
     merge_of_rank,
     numbering_legend,
     rank_of_merge,
+    rediscovery_caption,
     tie_agreement,
     tie_agreement_text,
     utf8_row,
@@ -155,3 +156,19 @@ def test_tie_agreement_on_the_textbook_corpus():
     )
     same = tie_agreement(textbook_run("lexical"), textbook_run("lexical"))
     assert same.same_step == same.steps == same.shared_tokens and same.first_difference is None
+
+
+# ------------------------------------------------------------------------------ captions from settings
+def test_rediscovery_caption_from_the_run():
+    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", num_merges=100)
+    short = train(TEXTBOOK_WORDS, cfg)  # a word-count list: 12 merges, then no pair is left
+    text = rediscovery_caption(short, "the textbook list", True, 100)
+    assert text.startswith("Byte-level BPE trained on the textbook list, a word-count list: no pre-tokenizer")
+    assert "It asked for 100 merges and stopped after 12 merges: " in text
+    assert "Its 12 merges beside GPT-2's first 100" in text and "8 million" not in text
+    prose = train(corpus_words("the cat sat on the mat " * 30, cfg), cfg)
+    text = rediscovery_caption(prose, "a text", False, 100)
+    assert text.startswith("Byte-level BPE with GPT-2's pre-tokenizer, trained on a text.")
+    assert ("stopped after" in text) == (prose.num_steps < 100)
+    zh = rediscovery_caption(short, "课本", True, 100, translations("zh-Hans"))
+    assert "12" in zh and "100" in zh and "Byte-level" not in zh
