@@ -61,7 +61,9 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
     wait_for_app(page, settle_ms=400)
     expect(label).to_have_attribute("data-step", "1")
     assert shown_ids(page, "#rt-replay-tokens") == replay.ids_at(1)
-    expect(page.locator("#rt-replay-merge")).to_contain_text(f"GPT-2's merge #{replay.steps[0].rank:,}")
+    expect(page.locator("#rt-replay-merge")).to_contain_text(
+        f"GPT-2's merge {replay.steps[0].rank:,} (rank and id {replay.steps[0].token:,})"
+    )
     page.locator("#rt-replay-merge").scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     save_screenshot(page, "pages/real-tokenizers-replay")
