@@ -49,6 +49,9 @@ CAUSES = (
 #: End-of-word markers tried when the student's symbols are not the settings' own.
 OTHER_MARKERS = ("</w>", "_", "▁", "</s>", "#")
 WORDS_SHOWN = 8
+#: How many of the student's merges from the parting step on an alternative is asked to make: when several
+#: alternatives make the student's pair, the one that also makes more of their next merges is the cause.
+LOOKAHEAD = 5
 
 
 @dataclass
@@ -197,34 +200,58 @@ def _text_of(words: dict) -> str:
     return " ".join(w for w, f in words.items() for _ in range(f))
 
 
+@dataclass
+class Alternative:
+    """One way of training (the reference's, or one mistake): the words it starts from and its rules.
+
+    ``any_tied``: a merge is explained when the pair is *one of* the best (a tie broken another way);
+    otherwise only when it is the pair the report's tie-break rule picks."""
+
+    variant: Variant
+    words: list  # each word type's base symbols (wire strings)
+    weights: list  # each word type's frequency
+    counter: object = mistakes.count_per_occurrence
+    apply: object = mistakes.merge_left_to_right
+    any_tied: bool = False
+
+    def explains(self, yours: list, k: int, rule: str) -> int:
+        """How many of the student's merges ``k + 1 ..`` (at most :data:`LOOKAHEAD`) this way of training
+        makes, after replaying their first ``k`` (0: not even merge ``k + 1``)."""
+        base = sorted({s for t in self.words for s in t})
+        state = mistakes.replay(self.words, yours[:k], self.apply)
+        done = 0
+        for j in range(k, min(len(yours), k + LOOKAHEAD)):
+            counts = self.counter(state, self.weights)
+            pair = yours[j]
+            if not counts:
+                break
+            if self.any_tied:
+                if pair not in mistakes.best_pairs(counts):
+                    break
+            elif pick(counts, rule, self.variant, base, yours[:j]) != pair:
+                break
+            done += 1
+            state = [self.apply(t, *pair) if len(t) > 1 else t for t in state]
+        return done
+
+
 def _alternatives(words: dict, config: TrainConfig, text: str | None):
-    """``(cause, detail, counts-function)`` for each alternative, in :data:`CAUSES` order. A counts
-    function takes the shared merges and returns ``(counts, variant, base symbols)``."""
+    """``(cause, detail, Alternative)`` for each alternative, in :data:`CAUSES` order (tie-break aside)."""
     own = config.make_variant()
     own_words = _symbols(words, own)
     freqs = list(words.values())
-
-    def standard(variant, symbol_words, weights, counter=mistakes.count_per_occurrence, apply=None):
-        base = sorted({s for t in symbol_words for s in t})
-
-        def run(merges):
-            state = mistakes.replay(symbol_words, merges, apply or mistakes.merge_left_to_right)
-            return counter(state, weights), variant, base
-
-        return run
-
     for variant in _settings_variants(config):
-        yield "settings", _describe(variant), standard(variant, _symbols(words, variant), freqs)
+        yield "settings", _describe(variant), Alternative(variant, _symbols(words, variant), freqs)
     for cause, counter in mistakes.COUNTERS.items():
-        yield cause, {}, standard(own, own_words, freqs, counter=counter)
+        yield cause, {}, Alternative(own, own_words, freqs, counter=counter)
     source = text if text is not None else _text_of(words)
     for name in PRETOKENIZERS:
         if name == config.resolved_pretokenizer:
             continue
         alt_words = word_counts(source, name)
-        yield "pre-tokenization", {"pretokenizer": name}, standard(own, _symbols(alt_words, own), list(alt_words.values()))
+        yield "pre-tokenization", {"pretokenizer": name}, Alternative(own, _symbols(alt_words, own), list(alt_words.values()))
     for order, apply in mistakes.APPLIERS.items():
-        yield "application-order", {"order": order}, standard(own, own_words, freqs, apply=apply)
+        yield "application-order", {"order": order}, Alternative(own, own_words, freqs, apply=apply)
 
 
 # ------------------------------------------------------------------------------------ the check
@@ -301,44 +328,46 @@ def _fill_table(report: CheckReport, run, k: int) -> None:
 
 
 def _find_cause(report: CheckReport, words: dict, config: TrainConfig, yours: list, text: str | None) -> None:
-    found: list = []
+    found: list = []  # (cause, detail, merges explained)
     foreign = _foreign_symbols(words, config, yours[: report.step])
-    if foreign:
+    if foreign:  # settings come before any step: nothing else can explain a symbol the corpus lacks
         symbol, variant = foreign
-        found.append(("settings", {"symbol": symbol, **_describe(variant)}))
+        found.append(("settings", {"symbol": symbol, **_describe(variant)}, LOOKAHEAD + 1))
     if report.yours is None or report.reference is None:
         if not found:
-            found.append(("stop-rule", {"missing": "yours" if report.yours is None else "reference"}))
+            found.append(("stop-rule", {"missing": "yours" if report.yours is None else "reference"}, 1))
         _settle(report, found)
         return
-    y, r, rule = report.yours, report.reference, report.tie_break
-    shared = yours[: report.agree]
+    y, rule, k = report.yours, report.tie_break, report.agree
     own = config.make_variant()
-    own_base = sorted({s for t in _symbols(words, own) for s in t})
     if report.yours_count == report.reference_count:
         counts = {(a, b): c for a, b, c in report.table}
-        found.append(("tie-break", {"rules": [t for t in TIE_BREAKS if pick(counts, t, own, own_base, shared) == y]}))
-    for cause, detail, counts_after in _alternatives(words, config, text):
-        if any(c == cause for c, _d in found):
+        own_base = sorted({s for t in _symbols(words, own) for s in t})
+        rules = [t for t in TIE_BREAKS if pick(counts, t, own, own_base, yours[:k]) == y]
+        tied = Alternative(own, _symbols(words, own), list(words.values()), any_tied=True)
+        found.append(("tie-break", {"rules": rules}, tied.explains(yours, k, rule)))
+    for cause, detail, alternative in _alternatives(words, config, text):
+        if any(c == cause for c, _d, _n in found):
             continue  # one detail per cause is enough (the first pre-tokenizer, the first order)
-        counts, variant, base = counts_after(shared)
-        if counts and pick(counts, rule, variant, base, shared) == y:
-            found.append((cause, detail))
+        n = alternative.explains(yours, k, rule)
+        if n:
+            found.append((cause, detail, n))
     if report.yours_count == 0:
-        for cause, detail in found:
+        for cause, detail, _n in found:
             if cause == "pre-tokenization":
                 detail["crosses_boundary"] = True
-    found.sort(key=lambda cd: CAUSES.index(cd[0]))
+    # The cause is the first in CAUSES order among those that make the most of the student's next merges.
+    found.sort(key=lambda cdn: (-cdn[2], CAUSES.index(cdn[0])))
     if not found:
-        found.append(("unknown", {}))
+        found.append(("unknown", {}, 0))
     _settle(report, found)
 
 
 def _settle(report: CheckReport, found: list) -> None:
     """The first cause found is the cause; the others (one per cause) are also possible."""
-    report.cause, report.detail = found[0]
+    report.cause, report.detail, _n = found[0]
     seen = {report.cause}
-    for cause, _detail in found[1:]:
+    for cause, _detail, _n in sorted(found[1:], key=lambda cdn: CAUSES.index(cdn[0])):
         if cause not in seen:
             report.also.append(cause)
             seen.add(cause)
