@@ -52,6 +52,9 @@ WORDS_SHOWN = 8
 #: How many of the student's merges from the parting step on an alternative is asked to make: when several
 #: alternatives make the student's pair, the one that also makes more of their next merges is the cause.
 LOOKAHEAD = 5
+#: The ``none`` pre-tokenizer (no word boundaries) is tried only on texts up to this many characters: the
+#: whole text is then one word, and replaying each shared merge rescans all of it.
+NONE_MAX_CHARS = 200_000
 
 
 @dataclass
@@ -246,7 +249,7 @@ def _alternatives(words: dict, config: TrainConfig, text: str | None):
         yield cause, {}, Alternative(own, own_words, freqs, counter=counter)
     source = text if text is not None else _text_of(words)
     for name in PRETOKENIZERS:
-        if name == config.resolved_pretokenizer:
+        if name == config.resolved_pretokenizer or (name == "none" and len(source) > NONE_MAX_CHARS):
             continue
         alt_words = word_counts(source, name)
         yield "pre-tokenization", {"pretokenizer": name}, Alternative(own, _symbols(alt_words, own), list(alt_words.values()))

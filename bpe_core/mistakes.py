@@ -106,14 +106,26 @@ def replay(words: list, merges: list, apply: Callable = merge_left_to_right) -> 
         merges: the merges so far, rank order.
         apply: how one merge rewrites one word (``merge_left_to_right`` or an :data:`APPLIERS` entry).
     """
-    out = []
-    for tokens in words:
-        spelled = "".join(tokens)
-        for left, right in merges:
-            # A pair can only sit in a word whose spelling holds the two glued together: skip the rest.
-            if len(tokens) > 1 and left + right in spelled:
-                tokens = apply(tokens, left, right)
-        out.append(tokens)
+    out = [list(tokens) for tokens in words]
+    # Which words hold each token: a merge visits only the words holding both of its sides, so replaying
+    # a thousand merges over a book does not rescan every word a thousand times.
+    holding: dict = {}
+    for i, tokens in enumerate(out):
+        for s in tokens:
+            holding.setdefault(s, set()).add(i)
+    for left, right in merges:
+        both = holding.get(left, set()) & holding.get(right, set())
+        for i in sorted(both):
+            before = out[i]
+            after = apply(before, left, right)
+            if after == before:
+                continue
+            out[i] = after
+            now = set(after)
+            for s in now - set(before):
+                holding.setdefault(s, set()).add(i)
+            for s in set(before) - now:
+                holding[s].discard(i)
     return out
 
 
