@@ -158,7 +158,7 @@ def pairs_html(report) -> str:
         ("yours", _("Your merge {step}"), report.yours, report.yours_count),
         ("chosen", _("Reference merge {step}"), report.reference, report.reference_count),
     ):
-        shown = esc(pair_text(pair)) if pair else esc_raw(_("(none: the list ends here)"))
+        shown = f"{esc(pair[0])} + {esc(pair[1])}" if pair else esc_raw(_("(none: the list ends here)"))
         counted = "" if count is None else esc_raw(ngettext("{n} time", "{n} times", count).format(n=f"{count:,}"))
         rows.append(
             f"<tr class='{css}'><th>{esc_raw(label.format(step=f'{report.step:,}'))}</th>"
