@@ -71,15 +71,16 @@ def read_merge_list(data: bytes | str, name: str = "the file") -> MergeList:
 
 
 # ------------------------------------------------------------------------------------------ minbpe
-def _ids_to_pairs(id_pairs: list, name: str, where: str) -> list:
-    """minbpe id pairs -> wire pairs: ids 0-255 are bytes, the merge at index ``i`` makes ``256 + i``."""
+def _ids_to_pairs(id_pairs: list, name: str) -> list:
+    """minbpe id pairs ``[(where, id1, id2)]`` -> wire pairs: ids 0-255 are bytes, the merge at index ``i``
+    makes ``256 + i``; ``where`` names the entry in messages (``"line 5"``)."""
     values = [bytes((b,)) for b in range(256)]
     pairs = []
-    for i, (a, b) in enumerate(id_pairs, start=1):
+    for where, a, b in id_pairs:
         for tid in (a, b):
             if not 0 <= tid < len(values):
                 raise InputError(
-                    f"{name} {where} {i}: id {tid} is not a byte (0-255) nor a token made by an earlier merge."
+                    f"{name} {where}: id {tid} is not a byte (0-255) nor a token made by an earlier merge."
                 )
         values.append(values[a] + values[b])
         pairs.append((to_gpt2(values[a]), to_gpt2(values[b])))
@@ -102,8 +103,8 @@ def _minbpe(text: str, name: str) -> list:
         parts = line.split()
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise InputError(f"{name} line {lineno + 1}: expected two token ids, got {line[:40]!r}.")
-        id_pairs.append((int(parts[0]), int(parts[1])))
-    return _ids_to_pairs(id_pairs, name, "line")
+        id_pairs.append((f"line {lineno + 1}", int(parts[0]), int(parts[1])))
+    return _ids_to_pairs(id_pairs, name)
 
 
 # -------------------------------------------------------------------------------------------- JSON
@@ -125,7 +126,7 @@ def _pairs_from_list(items: list, name: str) -> list:
     pairs = [_pair_of(item, name, i) for i, item in enumerate(items, start=1)]
     ints = [isinstance(p[0], int) for p in pairs]
     if all(ints):
-        return _ids_to_pairs(pairs, name, "merge")
+        return _ids_to_pairs([(f"merge {i}", a, b) for i, (a, b) in enumerate(pairs, start=1)], name)
     if any(ints):
         raise InputError(f"{name}: merges mix token ids and token strings.")
     return pairs
