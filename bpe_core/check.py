@@ -252,7 +252,11 @@ def _alternatives(words: dict, config: TrainConfig, text: str | None):
         if name == config.resolved_pretokenizer or (name == "none" and len(source) > NONE_MAX_CHARS):
             continue
         alt_words = word_counts(source, name)
-        yield "pre-tokenization", {"pretokenizer": name}, Alternative(own, _symbols(alt_words, own), list(alt_words.values()))
+        yield (
+            "pre-tokenization",
+            {"pretokenizer": name},
+            Alternative(own, _symbols(alt_words, own), list(alt_words.values())),
+        )
     for order, apply in mistakes.APPLIERS.items():
         yield "application-order", {"order": order}, Alternative(own, own_words, freqs, apply=apply)
 

@@ -161,6 +161,6 @@ def _jsonl(text: str, name: str) -> list:
             continue
         left, right = obj.get("left"), obj.get("right")
         if not (isinstance(left, str) and left and isinstance(right, str) and right):
-            raise InputError(f"{name} line {lineno}: a merge line needs \"left\" and \"right\" tokens.")
+            raise InputError(f'{name} line {lineno}: a merge line needs "left" and "right" tokens.')
         pairs.append((left, right))
     return pairs

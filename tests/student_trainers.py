@@ -92,7 +92,6 @@ def last_of_ties(stats: dict) -> tuple:
 def stats_no_overlap(words: list, freqs: list) -> dict:
     counts: dict = {}
     for ids, f in zip(words, freqs):
-        i = 0
         last = {}
         for i in range(len(ids) - 1):
             pair = (ids[i], ids[i + 1])

@@ -171,15 +171,14 @@ def words_html(report, mode: str, presentation: bool) -> str:
     """The word types the two pairs occur in, split as before the parting step (``#check-words``)."""
     run, k = report.run, report.agree
     if not report.words:
-        return f"<p class='bpe-muted' id='check-words'>{esc_raw(_('Neither pair occurs inside a word.'))}</p>"
+        none = _("Neither pair occurs inside a word.")
+        return f"<p class='bpe-muted' id='check-words'>{esc_raw(none)}</p>"
     items = []
     for word, freq, _tokens, has_yours, has_ref in report.words:
         index = run.find_word(word)
         if index is None:
             continue
-        which = " · ".join(
-            label for label, has in ((_("yours"), has_yours), (_("reference"), has_ref)) if has
-        )
+        which = " · ".join(label for label, has in ((_("yours"), has_yours), (_("reference"), has_ref)) if has)
         items.append(
             f"<li class='bpe-check-word'><b>{esc(word)}</b> ×{freq:,} "
             f"{chips_html(run, run.segmentation(index, k), mode, None, presentation, max_chips=40)}"
@@ -202,28 +201,28 @@ def encoder_html(report, src, mode: str, presentation: bool) -> str:
     )
     parts = [f"<p class='bpe-note'>{esc_raw(said)}</p>"]
     if report.piece is not None:
+        falls = _("It falls in pre-token {i}:").format(i=f"{report.piece_index + 1:,}")
+        expected, yours = _("Expected:"), _("Yours:")
+        parts.append(f"<p>{esc_raw(falls)} <b class='bpe-piece'>{esc(report.piece)}</b></p>")
         parts.append(
-            f"<p>{esc_raw(_('It falls in the pre-token'))} <b class='bpe-piece'>{esc(report.piece)}</b>"
-            f" ({esc_raw(_('pre-token {i}').format(i=f'{report.piece_index + 1:,}'))})</p>"
-        )
-        parts.append(
-            f"<p>{esc_raw(_('Expected:'))} {chips_html(src, report.expected_piece, mode, None, presentation)}</p>"
-            f"<p>{esc_raw(_('Yours:'))} {chips_html(src, _known(src, report.yours_piece), mode, None, presentation)}</p>"
+            f"<p>{esc_raw(expected)} {chips_html(src, report.expected_piece, mode, None, presentation)}</p>"
+            f"<p>{esc_raw(yours)} {chips_html(src, _known(src, report.yours_piece), mode, None, presentation)}</p>"
         )
         if report.merges:
+            merge_label = _("merge {rank}")
             steps = "".join(
-                f"<li>{esc_raw(_('merge {rank}').format(rank=f'{rank:,}'))}: {chip_html(src, left, mode, presentation)}"
+                f"<li>{esc_raw(merge_label.format(rank=f'{rank:,}'))}: {chip_html(src, left, mode, presentation)}"
                 f" + {chip_html(src, right, mode, presentation)} → {chip_html(src, token, mode, presentation)}</li>"
                 for rank, left, right, token in report.merges
             )
             head = _("The merges that apply to it, lowest rank first; each rewrites every occurrence, left to right:")
             parts.append(f"<p>{esc_raw(head)}</p><ol class='bpe-check-merges'>{steps}</ol>")
         else:
-            parts.append(f"<p>{esc_raw(_('No merge applies to it: it stays split into its base symbols.'))}</p>")
+            none = _("No merge applies to it: it stays split into its base symbols.")
+            parts.append(f"<p>{esc_raw(none)}</p>")
         if report.longest_match:
-            parts.append(
-                f"<p class='bpe-muted'>{esc_raw(_('Your tokens here are what greedy longest match gives, not merge rank order.'))}</p>"
-            )
+            longest = _("Your tokens here are what greedy longest match gives, not merge rank order.")
+            parts.append(f"<p class='bpe-muted'>{esc_raw(longest)}</p>")
     return f"<div id='check-encoder' data-position='{report.position}'>{''.join(parts)}</div>"
 
 
