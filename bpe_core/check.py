@@ -5,7 +5,10 @@ settings under each tie-break rule, keeps the rule it agrees with longest (the s
 rules agree equally long), and at the first step where the lists differ names a *cause*. Each cause is
 recognised the same way: replay the merges both lists share under the alternative rule (a small loop
 from :mod:`bpe_core.mistakes`) and see whether the next merge it makes is the student's pair. The causes
-are tried in this order, the first that fits is *the* cause and the others that fit are "also possible":
+are tried in this order; the first that fits is *the* cause and the others that fit are "also possible".
+When several fit, each is also asked to make the student's next merges (up to :data:`LOOKAHEAD`), and the
+one that makes the most of them wins, the order settling equals: at the first parting step a boundary
+slip and a counting slip can pick the same pair, but they rarely agree on the next four too.
 
 1. ``settings`` -- checked before any step: the student's merges use a symbol the reference alphabet
    lacks (bytes vs characters, ``</w>`` attached vs separate, another marker), or another variant's
