@@ -14,7 +14,7 @@ from bpe_core import InputError, load_gpt
 from bpe_core.check import check_merges
 from bpe_core.check_encoder import check_encoding, parse_tokens_or_ids
 from bpe_core.merge_lists import read_merge_list
-from ui import check_view, page, persist, sidebar, training
+from ui import check_view, page, persist, sidebar, training, uploads
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import _
 from ui.panels import pair_table_html
@@ -96,22 +96,39 @@ def merge_report(choice, merges) -> None:
 
 
 def encoder_tokenizer(choice):
-    """The tokenizer picked for the encoder check and its chip source (the sidebar's run, or a GPT model)."""
-    options = ["run"] + [name for name, _label in GPT_MODELS]
-    labels = {"run": _("The sidebar's run (all its merges)"), **dict(GPT_MODELS)}
+    """The tokenizer picked for the encoder check and its chip source (the sidebar's run, an uploaded
+    vocab.json + merges.txt, or a GPT model); ``(None, None)`` when there is none yet (a message was shown)."""
+    options = ["run", "upload"] + [name for name, _label in GPT_MODELS]
+    labels = {"run": _("The sidebar's run (all its merges)"), "upload": _("Upload vocab.json + merges.txt"),
+              **dict(GPT_MODELS)}  # fmt: skip
     pick = st.radio(_("Tokenizer"), options, format_func=labels.__getitem__, horizontal=True, key="check.enc.tok")
     if pick == "run":
         run = training.get_run(choice.corpus, choice.config)
         if run is None:
+            st.info(_("Choose a usable corpus in the sidebar."))
             return None, None
         return tokenizer_at(run), tokens_at(run)
+    if pick == "upload":
+        u1, u2 = st.columns(2)
+        vocab_file = u1.file_uploader("vocab.json", type=["json"], key="check.up.vocab")
+        merges_file = u2.file_uploader("merges.txt", type=["txt"], key="check.up.merges")
+        if vocab_file is None or merges_file is None:
+            st.info(_("Upload both files to encode with them."))
+            return None, None
+        vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
+        digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
+        try:
+            src = uploads.load_gpt2_tokens(digest, vocab_data, merges_data)
+        except InputError as err:
+            st.error(md_escape(_("These files cannot be loaded: {problem}").format(problem=err)))
+            return None, None
+        return src.tok, src
     return load_gpt(pick), gpt_tokens(pick)
 
 
 def encoder_check(choice) -> None:
     tok, src = encoder_tokenizer(choice)
     if tok is None:
-        st.info(_("Choose a usable corpus in the sidebar."))
         return
     text = page.page_text(
         _("Text"), "pg.check.enc.text", SAMPLE_TEXT, height=70, max_chars=20_000,
