@@ -48,12 +48,19 @@ def read_merge_list(data: bytes | str, name: str = "the file") -> MergeList:
         name: how messages name the file.
 
     Raises:
-        InputError: not UTF-8, empty, no recognisable format, or an entry that is not a pair
+        InputError: not UTF-8, empty, no recognisable format, no merges, or an entry that is not a pair
             (a one-line message naming the line or entry).
     """
     text = _text(data, name)
     if not text.strip():
         raise InputError(f"{name} is empty: it holds no merges.")
+    found = _read(text, name)
+    if not found.pairs:
+        raise InputError(f"{name} holds no merges ({found.format} with an empty list).")
+    return found
+
+
+def _read(text: str, name: str) -> MergeList:
     head = text.lstrip()
     if head.startswith(MINBPE_HEADER):
         return MergeList(_minbpe(text, name), "minbpe")

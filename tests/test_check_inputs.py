@@ -73,6 +73,8 @@ def test_id_pairs_in_json_are_minbpe_ids():
     "data,message",
     [
         (b"", "empty"),
+        (b"#version: 0.2\n", "holds no merges"),
+        (b"[]", "holds no merges"),
         (b"\xff\xfe\x00", "not valid UTF-8"),
         (b"a b c\n", "line 1: expected 'left right'"),
         (b'{"vocab": {}}', "holds no list of merges"),
