@@ -118,16 +118,28 @@ def merge_from_right(ids: list, pair: tuple) -> list:
     return out
 
 
+def merge_one_step(ids: list, pair: tuple) -> list:
+    out, i = [], 0
+    while i < len(ids):
+        if i < len(ids) - 1 and (ids[i], ids[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+        else:
+            out.append(ids[i])
+        i += 1  # MISTAKE: after a replacement the scan should move two places
+    return out
+
+
 OTHER_SPLIT = {"whitespace": "none", "none": "whitespace", "gpt2": "whitespace"}
 OTHER_VARIANT = {"eow": "eow-attached", "char": "byte", "byte": "char"}
 
-#: cause -> trainer with exactly that one mistake.
+#: cause -> trainer with exactly that one mistake (two for application-order: right to left, overlapping).
 MISTAKES: dict[str, Callable] = {
     "tie-break": lambda t, s, n: loop(t, s, n, pick=last_of_ties),
     "overlap-counting": lambda t, s, n: loop(t, s, n, stats=stats_no_overlap),
     "word-frequency": lambda t, s, n: loop(t, s, n, stats=stats_per_type),
     "pre-tokenization": lambda t, s, n: loop(t, s, n, split=OTHER_SPLIT[s.pretokenizer]),
     "application-order": lambda t, s, n: loop(t, s, n, apply=merge_from_right),
+    "application-order-overlapping": lambda t, s, n: loop(t, s, n, apply=merge_one_step),
     "settings": lambda t, s, n: loop(t, s, n, symbols=lambda w: symbols_of(w, OTHER_VARIANT[s.variant])),
     "stop-rule": lambda t, s, n: loop(t, s, n, limit=lambda n: n - 1),  # MISTAKE: range(n - 1)
 }

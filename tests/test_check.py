@@ -72,7 +72,10 @@ def test_each_mistake_is_named_at_its_step(corpus, cause):
         assert report.identical and report.cause == "identical"
         assert yours != train_correct(text, settings, n) or report.tie_break == "first-seen"
         return
-    assert (report.cause, report.step) == (cause, step), (report.as_json(), report.detail, report.also)
+    named = cause.removesuffix("-overlapping")
+    assert (report.cause, report.step) == (named, step), (report.as_json(), report.detail, report.also)
+    if cause == "application-order-overlapping":
+        assert report.detail == {"order": "overlapping"}
     assert report.agree == step - 1 and not report.identical
     assert report.yours == (yours[step - 1] if step <= len(yours) else None)
 
@@ -124,3 +127,14 @@ def test_settings_mismatch_is_found_before_any_step():
     report = check_merges(corpus_words(text, cfg), cfg, yours, text)
     assert report.cause == "settings" and report.step == 1
     assert report.detail["variant"] == "char" and report.yours_count == 0
+
+
+def test_overlap_counting_is_named_where_runs_of_one_symbol_decide():
+    # "aaaa" holds (a, a) three times; counted without overlaps, twice: 6 < the 7 of (a, b).
+    text = "aaaa aaaa aaaa ab ab ab ab ab ab ab"
+    settings = Settings("char", "whitespace")
+    yours = MISTAKES["overlap-counting"](text, settings, 3)
+    assert yours[0] == ("a", "b") and train_correct(text, settings, 3)[0] == ("a", "a")
+    cfg = config_of(settings)
+    report = check_merges(corpus_words(text, cfg), cfg, yours, text)
+    assert (report.cause, report.step, report.yours_count, report.reference_count) == ("overlap-counting", 1, 7, 9)
