@@ -4,8 +4,8 @@ difference; bad input -> a message, never an exception."""
 from __future__ import annotations
 
 import pytest
-
 from app_helpers import bodies, body_with, new_app, no_exception, text_of
+
 from bpe_core import load_gpt
 
 PAGE = "app_pages/8_Check_your_BPE.py"
