@@ -17,6 +17,9 @@ from ..inputs import InputError, looks_like_word_counts, parse_word_counts
 from ..merge_lists import read_merge_list
 from ..snapshots import jsonl_line
 from ..trainer import corpus_words
+from .common import UsageError, add_train_options, config_from_args, read_input
+
+NAME = "check"
 
 #: One line per cause for the plain-text report (the app words them at length, in three languages).
 CAUSE_LINES = {
@@ -31,10 +34,10 @@ CAUSE_LINES = {
 }
 
 
-def add_check_parser(sub, add_train_options) -> None:
-    """The ``check`` sub-command's arguments (the train options come from the ``train`` parser's helper)."""
+def add_parser(sub) -> None:
+    """Add ``check`` to the sub-parsers ``sub``."""
     ck = sub.add_parser(
-        "check",
+        NAME,
         help="find the first merge where your own trainer's merges part from the reference, and why",
         description="Train the reference on CORPUS (under each tie-break rule) and compare YOURS with it: the "
         "first merge where they part, both pairs with their counts, and the cause. Exit status 0 identical, "
@@ -68,11 +71,12 @@ def _read_yours(path: str) -> list:
     return read_merge_list(data, name).pairs
 
 
-def cmd_check(args, read_input, config_from_args, usage_error, out=None) -> int:
-    """Run ``check``; returns 0 (identical) or 1 (parted). Raises :class:`InputError` for bad input."""
+def run(args, out=None, err=None) -> int:
+    """Check ``args.yours`` against the reference trained on ``args.corpus``; returns 0 (identical) or 1
+    (parted). Raises :class:`UsageError` (bad settings) or :class:`InputError` (bad input)."""
     out = out or sys.stdout
     if args.corpus == "-" and args.yours == "-":
-        raise usage_error("CORPUS and YOURS cannot both be - (stdin)")
+        raise UsageError("CORPUS and YOURS cannot both be - (stdin)")
     cfg = config_from_args(args)
     yours = _read_yours(args.yours)
     text = read_input(args.corpus)
@@ -86,7 +90,9 @@ def cmd_check(args, read_input, config_from_args, usage_error, out=None) -> int:
     if args.jsonl:
         print(jsonl_line(report.as_json()), file=out)
     elif report.identical:
-        print(f"identical: all {report.merges} merges agree with the reference (tie-break {report.tie_break})", file=out)
+        print(
+            f"identical: all {report.merges} merges agree with the reference (tie-break {report.tie_break})", file=out
+        )
     else:
         print(_plain(report), file=out)
     return 0 if report.identical else 1
