@@ -34,12 +34,12 @@ def cached_check(digest: str, config, yours: tuple, _words: dict, _text: str | N
 
 
 def corpus_text(corpus, config) -> str | None:
-    """The corpus as one text (the ``none`` split of a text corpus), for the other pre-tokenizers; ``None``
-    for a word-count list."""
-    if corpus.is_words:
-        return None
+    """The corpus as one text, for the other pre-tokenizers to split afresh; ``None`` for a word-count list.
+    Split with the ``none`` pre-tokenizer a text is one word seen once; a word-count list stays its words."""
     whole = corpus.words(dataclasses.replace(config, pretokenizer="none", pattern=None))
-    return next(iter(whole), "")
+    if len(whole) == 1 and next(iter(whole.values())) == 1:
+        return next(iter(whole))
+    return None
 
 
 def merges_input():
