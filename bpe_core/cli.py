@@ -8,6 +8,7 @@
         [--eow-style separate|attached] [--eow-marker '</w>'] [--out DIR] [--jsonl]
     python -m bpe_core encode --model DIR|gpt2|cl100k|o200k [FILE] [--jsonl] [--dropout P] [--seed S]
     python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
+    python -m bpe_core compare FILE... --model gpt2,cl100k,o200k[,DIR] [--jsonl]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
@@ -31,6 +32,8 @@ import os
 import sys
 import time
 
+from .cli_compare import add_parser as add_compare_parser
+from .cli_compare import cmd_compare
 from .encoder import Tokenizer
 from .files import load_model, merges_txt_problem, save_model
 from .inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
@@ -59,7 +62,7 @@ def build_parser(prog: str = f"python -m {PROG}", with_app: bool = False) -> arg
         prog=prog,
         description="Byte-Pair Encoding, one merge at a time: train merges on a text file, or encode with a saved model.",
     )
-    commands = "{app,train,encode,handout}" if with_app else "{train,encode,handout}"
+    commands = "{app,train,encode,handout,compare}" if with_app else "{train,encode,handout,compare}"
     sub = parser.add_subparsers(dest="command", metavar=commands, parser_class=_Parser)
     sub.required = True
     if with_app:
@@ -106,6 +109,7 @@ def build_parser(prog: str = f"python -m {PROG}", with_app: bool = False) -> arg
     )
     en.add_argument("--seed", type=int, default=None, metavar="S", help="random seed for --dropout")
     _add_handout_parser(sub)
+    add_compare_parser(sub)
     return parser
 
 
@@ -444,6 +448,8 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
             return cmd_train(args)
         if args.command == "handout":
             return cmd_handout(args)
+        if args.command == "compare":
+            return cmd_compare(args, read_input)
         return cmd_encode(args)
     except UsageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

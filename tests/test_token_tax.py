@@ -4,45 +4,23 @@ tiktoken's on every file, English pays 1.0, character-level tokenizers report <u
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-import tiktoken
 from babel import Locale
+from tiktoken_offline import ENCODINGS, get_encodings
 
 from bpe_core import Tokenizer, TrainConfig, corpus_words, load_gpt, train
 from bpe_core import declaration as decl
 from bpe_core.token_tax import count_tokens, gini, spread, tax_table
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / "test-artifacts" / "tiktoken-cache"
-#: The shipped models and the tiktoken encoding with the same rank file. tiktoken's ``gpt2`` encoding is built
-#: from GPT-2's vocab.bpe / encoder.json (not on this machine); ``r50k_base`` has the same ranks and pattern.
-ENCODINGS = {"gpt2": "r50k_base", "cl100k": "cl100k_base", "o200k": "o200k_base"}
 
 
 @pytest.fixture(scope="module")
 def tiktoken_encodings():
-    """``tiktoken.get_encoding`` for the three encodings, offline: tiktoken's cache is filled with our copies of
-    the rank files under the names tiktoken gives its download URLs, and tiktoken checks their sha256 itself."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    for stem in ENCODINGS.values():
-        url = f"https://openaipublic.blob.core.windows.net/encodings/{stem}.tiktoken"
-        shutil.copyfile(
-            ROOT / "bpe_core" / "models" / f"{stem}.tiktoken", CACHE / hashlib.sha1(url.encode()).hexdigest()
-        )
-    old = os.environ.get("TIKTOKEN_CACHE_DIR")
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(CACHE)
-    try:
-        yield {name: tiktoken.get_encoding(stem) for name, stem in ENCODINGS.items()}
-    finally:
-        if old is None:
-            del os.environ["TIKTOKEN_CACHE_DIR"]
-        else:
-            os.environ["TIKTOKEN_CACHE_DIR"] = old
+    return get_encodings()
 
 
 # ------------------------------------------------------------------------------------------ the files
