@@ -19,22 +19,23 @@ GPT-2 ``vocab.json`` + ``merges.txt``); a directory of that name in the current 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from .files import load_model
-from .inputs import InputError
-from .models import MODEL_NAMES, load_gpt
-from .snapshots import jsonl_line
-from .token_tax import count_tokens, gini, spread
+from ..inputs import InputError
+from ..models import MODEL_NAMES
+from ..snapshots import jsonl_line
+from ..token_tax import count_tokens, gini, spread
+from .common import read_input
+from .encode import load_tokenizer
 
+NAME = "compare"
 DEFAULT_MODELS = ",".join(MODEL_NAMES)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    """Register the ``compare`` sub-command on ``sub`` (an argparse sub-parsers object)."""
+    """Add ``compare`` to the sub-parsers ``sub``."""
     cp = sub.add_parser(
-        "compare",
+        NAME,
         help="characters, UTF-8 bytes and tokens of each file under GPT-2 / GPT-4 / GPT-4o or your model",
         description="Count characters, UTF-8 bytes and tokens of each FILE under each model. Give the same text "
         "in several languages to see the token tax (the first file is the reference).",
@@ -51,21 +52,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return cp
 
 
-def resolve_model(spec: str):
-    """The tokenizer a ``--model`` entry names: an existing directory (a saved model), else a shipped name.
-
-    Raises:
-        InputError: neither (one line, for the user).
-    """
-    if spec in MODEL_NAMES and not os.path.isdir(spec):
-        return load_gpt(spec)
-    if not os.path.exists(spec):
-        raise InputError(
-            f"{spec} is not a model directory (it does not exist) nor a shipped tokenizer ({', '.join(MODEL_NAMES)})."
-        )
-    return load_model(spec)
-
-
 def parse_models(value: str) -> dict:
     """``{name as given: Tokenizer}`` from a comma-separated ``--model`` value (order kept).
 
@@ -77,11 +63,12 @@ def parse_models(value: str) -> dict:
         raise InputError(f"--model {value!r}: give model names or directories separated by commas.")
     if len(set(names)) != len(names):
         raise InputError(f"--model {value!r}: a model is given twice.")
-    return {name: resolve_model(name) for name in names}
+    return {name: load_tokenizer(name) for name in names}
 
 
-def cmd_compare(args, read_input, out=None) -> int:
-    """Run ``compare``; ``read_input(path) -> str`` reads a FILE (the CLI's reader: size limit, UTF-8 check).
+def run(args, out=None, err=None) -> int:
+    """Count each of ``args.files`` under each ``args.model`` and print the table (or JSON lines) to ``out``;
+    returns the exit status.
 
     Raises:
         InputError: a file or model that cannot be used (the CLI prints it on one line, exit status 2).
