@@ -56,9 +56,9 @@ __all__ = [
     "Variant",
 ]
 
-from .compare import MergeOverlap, merge_overlap
 from .encoder import UNK_TOKEN, MergeTree, PieceTrace, Replay, ReplayStep, Tokenizer, TraceStep
 from .files import load_gpt2_files, load_model, save_model, tokenizer_json
+from .merge_agreement import MergeOverlap, merge_overlap
 from .models import MODEL_NAMES, load_gpt
 
 __all__ += [

@@ -137,7 +137,8 @@ class MergeTree:
 
     Attributes:
         token: the token's id.
-        rank: the 1-based rank of the merge that made it, or None for a base symbol.
+        rank: the 1-based rank of the merge that made it (for a :class:`~bpe_core.TrainedRun`: the step
+            that first made it), or None for a base symbol.
         left, right: the trees of the merged pair (None for a base symbol).
     """
 

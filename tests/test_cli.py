@@ -17,7 +17,9 @@ from corpus_excerpts import read_corpus
 from textbook import TEXTBOOK_TEXT
 from tokenizers import Tokenizer as HFTokenizer
 
-from bpe_core.cli import LINE_BATCH_SECONDS, build_parser, cmd_train
+from bpe_core.cli import build_parser
+from bpe_core.cli.train import LINE_BATCH_SECONDS
+from bpe_core.cli.train import run as cmd_train
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -62,7 +62,7 @@ def test_requirements_dev_txt_includes_the_runtime_pins_and_repins_none_of_them(
 
 def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["project"]["scripts"] == {"bpe-explorer": "bpe_core.cli:console_main"}
-    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.models"]
+    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.cli", "bpe_core.models"]
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
         "locales/*/LC_MESSAGES/*.mo",
         "locales/*/LC_MESSAGES/*.po",
