@@ -10,7 +10,7 @@ import re
 import threading
 
 import pytest
-from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, text_of
+from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, shown_step, text_of
 from streamlit.testing.v1 import AppTest
 from textbook import TEXTBOOK_WORDS
 
@@ -22,13 +22,6 @@ from ui.presets import PRESETS, PRESETS_DIR
 from ui.text import esc, md_escape, visible
 from ui.training import RunCache, get_run
 from ui.vocabulary import find_token, merge_tree_html
-
-
-def shown_step(at: AppTest) -> tuple[int, int]:
-    label = body_with(at, "bpe-step-label")
-    m = re.search(r'data-step="(\d+)">Step ([\d,]+) <span class="of">of ([\d,]+)', label)
-    assert m, label
-    return int(m.group(1)), int(m.group(3).replace(",", ""))
 
 
 def merge_line(at: AppTest) -> str:
@@ -363,7 +356,7 @@ def _tiny_run(cfg=TINY):
 
 def _corpus(name: str, load) -> Corpus:
     """A corpus whose words come from ``load(config)`` (the test decides when and what)."""
-    return Corpus(digest_of(name), 1000, name, load)
+    return Corpus(digest_of(name), 1000, name, _load=load)
 
 
 def test_run_cache_trains_once_for_concurrent_sessions():

@@ -90,18 +90,30 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
     ]
     if run.num_steps:
         first = run.snapshot(1)
-        sentence = ngettext(
-            "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
-            "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
-            first.count,
-        )
+        if first.ties > 1:  # say the tie and the rule that picks, or the class thinks e + s simply won
+            sentence = ngettext(
+                "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} time); the "
+                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} times); the "
+                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                first.count,
+            )
+        else:
+            sentence = ngettext(
+                "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
+                "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
+                first.count,
+            )
         lines.append(
-            "<div class='bpe-reason'>"
+            f"<div class='bpe-reason' id='bpe-next-merge' data-ties='{first.ties}'>"
             + _fill(
                 sentence,
                 left=chip_html(run, first.left, mode, presentation),
                 right=chip_html(run, first.right, mode, presentation),
                 count=f"{first.count:,}",
+                ties=f"{first.ties:,}",
+                rule=esc_raw(rule_name(first.tie_break)),
+                short=esc_raw(tie_short(first.tie_break)),
             )
             + "</div>"
         )
