@@ -20,9 +20,9 @@ STEP1 = {
     "en": "Step 1: e + s occurs 6 times in newest and 3 times in widest, 9 times in all. 2 other pairs occur 9 "
     "times too (s + t, t + </w>), so the tie-break rule decides which one is merged (see below).",
     "zh-Hans": "第 1 步：e + s 在 newest 中出现 6 次，在 widest 中出现 3 次，共 9 次。另有 2 个符号对也出现 9 次"
-    "（s + t、t + </w>），因此由并列规则决定合并哪一个（见下文）。",
+    "（s + t、t + </w>），因此由同分取舍规则决定合并哪一个（见下文）。",
     "zh-Hant": "第 1 步：e + s 在 newest 中出現 6 次，在 widest 中出現 3 次，共 9 次。另有 2 個符號對也出現 9 次"
-    "（s + t、t + </w>），因此由並列規則決定合併哪一個（見下文）。",
+    "（s + t、t + </w>），因此由同分取捨規則決定合併哪一個（見下文）。",
 }
 
 
@@ -76,6 +76,28 @@ def test_page_shows_the_textbook_merges_computed_by_bpe_core(lang):
     utf8 = at.table[3].value
     row = utf8[utf8.iloc[:, 0] == "你"].iloc[0]
     assert (row.iloc[2], row.iloc[3]) == ("e4 bd a0", "3")
+    # The edge rows, computed: a four-byte ideograph, a three-byte heart, é in two spellings.
+    bytes_of = {c: (cp, h, n) for c, cp, h, n in zip(*(utf8.iloc[:, i] for i in range(4)))}
+    assert bytes_of["\U00020bb7"] == ("U+20BB7", "f0 a0 ae b7", "4")
+    assert bytes_of["\u2764"] == ("U+2764", "e2 9d a4", "3")
+    assert bytes_of["\u2764\ufe0f"][2] == "6"
+    assert bytes_of["\u00e9"] == ("U+00E9", "c3 a9", "2")
+    assert bytes_of["e\u0301"] == ("U+0065 U+0301", "65 cc 81", "3")
+    # The tie agreement of first-seen and Hugging Face order on the textbook corpus, computed.
+    note = next(b.proto.body for b in at.get("html") if "how-tie-agreement" in b.proto.body)
+    assert "data-same='6' data-steps='15'" in note
+
+
+def test_five_stages_the_missing_marker_and_the_relatives():
+    at = open_page("en")
+    text = "\n".join(m.value for m in at.markdown)
+    assert "1. Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word" in text
+    assert "4. Repeat from stage 3" in text
+    assert "**Where did </w> go?**" in text and "Ġ (U+0120)" in text
+    assert "SentencePiece BPE with byte fallback (Llama 1 and 2, Mistral 7B, Gemma)" in text
+    assert "at inference it is switched off" in text
+    assert "almost all Chinese characters" not in text and "every later step" not in text
+    assert "are above U+FFFF and take four bytes, like 𠮷" in text
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
