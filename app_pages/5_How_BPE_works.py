@@ -86,7 +86,7 @@ def intro() -> None:
 
 def algorithm() -> None:
     # "Stage" here, "step k" in the stepper (the corpus after merge k), "merge k" for the k-th merge learned.
-    st.header(_("The algorithm in five stages"))
+    st.header(_("The algorithm in five stages"), anchor="algorithm")
     stages = (
         _("Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word: the word-frequency "
           "table (low 5, lower 2 …). Merges never cross a word's edge."),
@@ -182,7 +182,7 @@ def up_close(run, mode: str, present: bool) -> None:
 
 
 def overlaps(mode: str, present: bool) -> None:
-    st.header(_("Overlapping pairs: a a a"))
+    st.header(_("Overlapping pairs: a a a"), anchor="overlaps")
     run = train(OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
     snap = run.snapshot(1)
     st.markdown(
@@ -201,7 +201,7 @@ def overlaps(mode: str, present: bool) -> None:
 
 
 def tie_rules(mode: str, present: bool) -> None:
-    st.header(_("When the tie-break rule matters"))
+    st.header(_("When the tie-break rule matters"), anchor="tie-break")
     st.markdown(
         _(
             "Often two or more pairs share the highest count: they are tied, and only one can be merged at this "
@@ -259,7 +259,7 @@ def tie_rules(mode: str, present: bool) -> None:
 
 def stopping() -> list:
     """When training stops, on two examples; returns their runs (the developers' part names their codes)."""
-    st.header(_("When training stops"))
+    st.header(_("When training stops"), anchor="stopping")
     st.markdown(
         _(
             "Training stops after the number of merges you asked for, when the vocabulary reaches the size you "
@@ -282,7 +282,7 @@ def stopping() -> list:
 
 
 def byte_level() -> None:
-    st.header(_("Byte-level BPE and Chinese"))
+    st.header(_("Byte-level BPE and Chinese"), anchor="byte-level")
     st.markdown(
         _(
             "Character BPE starts from the characters of the corpus. A Chinese corpus holds thousands of different "
