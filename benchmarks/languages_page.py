@@ -77,7 +77,7 @@ def main() -> None:
 
     at = new_app()
     no_exception(at)
-    at.switch_page("app_pages/8_Languages.py")
+    at.switch_page("app_pages/9_Languages.py")
     t0 = time.perf_counter()
     at.run()
     first_view = time.perf_counter() - t0

@@ -13,7 +13,7 @@ from bpe_core import declaration as decl
 from bpe_core import load_gpt
 from bpe_core.token_tax import tax_table
 
-PAGE = "app_pages/8_Languages.py"
+PAGE = "app_pages/9_Languages.py"
 
 
 def open_languages(lang: str = "en") -> AppTest:
