@@ -89,7 +89,7 @@ def step_view(every: float | None, choice: Choice) -> None:
         return
     stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
-    step = stepper.step_controls(run, presentation=present, training=not live.finished)
+    step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
     in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
