@@ -6,10 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
-from ..files import load_model
 from ..inputs import InputError
 from ..models import MODEL_NAMES, load_gpt
-from ..snapshots import jsonl_line
 from .common import UsageError, read_input, readable
 
 NAME = "encode"
@@ -51,6 +49,8 @@ def load_tokenizer(model: str):
         raise InputError(
             f"{model} is not a model directory (it does not exist) nor a shipped tokenizer ({', '.join(MODEL_NAMES)})."
         )
+    from ..files import load_model  # (imported when used: see cli/train.py)
+
     return load_model(model)
 
 
@@ -62,9 +62,11 @@ def run(args, out=None, err=None) -> int:
     tok = load_tokenizer(args.model)
     text = read_input(args.file)
     ids = tok.encode(text, dropout=args.dropout, seed=args.seed)
-    distinct = dict.fromkeys(ids)  # each token is spelled once, however often it occurs
+    distinct = list(dict.fromkeys(ids))  # each token is spelled once, however often it occurs
     if args.jsonl:
-        wire = {i: tok.token_wire(i) for i in distinct}
+        from ..snapshots import jsonl_line
+
+        wire = dict(zip(distinct, tok.token_wires(distinct)))
         print(jsonl_line({"ids": ids, "tokens": list(map(wire.__getitem__, ids))}), file=out)
     else:
         shown = {i: readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in distinct}

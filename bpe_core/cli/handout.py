@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 
 from ..inputs import InputError
-from ..trainer import Trainer
 from .common import UsageError, add_train_options, config_from_args, read_words
 
 NAME = "handout"
@@ -47,6 +46,7 @@ def run(args, out=None, err=None) -> int:
     """Train the first ``--merges`` merges of ``args.file`` and write the handout; returns the exit status."""
     out = out or sys.stdout
     from ..handout import handout_html
+    from ..trainer import Trainer  # (imported when used: see cli/train.py)
 
     merges = 10 if args.merges is None else args.merges
     if not 1 <= merges <= HANDOUT_MAX_MERGES:
