@@ -12,7 +12,7 @@ Five formats are recognised by their content (never by the file name):
 * ``json`` -- a JSON list of pairs: ``[["a", "b"], ...]`` (strings), or ``[[97, 98], ...]`` (ids, read as
   minbpe's: 0-255 bytes, then 256 + i for merge i); a ``bpe_explorer.json`` manifest's ``merges`` too.
 * ``merges.txt`` -- GPT-2 / Hugging Face: an optional ``#version`` first line, then ``left right`` per line
-  (read by :mod:`bpe_core.files`).
+  (read by :mod:`bpe_core.gpt2_files`).
 
 Every reader returns the merges as ``(left, right)`` pairs of *wire* strings, the spelling
 ``train --jsonl`` and ``merges.txt`` use: text for char/eow, GPT-2 ``bytes_to_unicode`` aliases for bytes
@@ -25,7 +25,7 @@ import json
 from typing import NamedTuple
 
 from .byte_display import to_gpt2
-from .files import _parse_merges, _text
+from .gpt2_files import parse_merges, read_text
 from .inputs import InputError
 
 FORMATS = ("minbpe", "tokenizer.json", "jsonl", "json", "merges.txt")
@@ -51,7 +51,7 @@ def read_merge_list(data: bytes | str, name: str = "the file") -> MergeList:
         InputError: not UTF-8, empty, no recognisable format, no merges, or an entry that is not a pair
             (a one-line message naming the line or entry).
     """
-    text = _text(data, name)
+    text = read_text(data, name)
     if not text.strip():
         raise InputError(f"{name} is empty: it holds no merges.")
     found = _read(text, name)
@@ -74,7 +74,8 @@ def _read(text: str, name: str) -> MergeList:
         if doc is not None:
             return _from_json(doc, name)
         return MergeList(_jsonl(text, name), "jsonl")
-    return MergeList([(left, right) for _, left, right in _parse_merges(text, name)], "merges.txt")
+    parsed = parse_merges(text, name)
+    return MergeList(list(zip(parsed.lefts, parsed.rights)), "merges.txt")
 
 
 # ------------------------------------------------------------------------------------------ minbpe
