@@ -209,11 +209,9 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if marks:
         table = run.pair_table(max(0, step - 1))
         ranked = [(rank, (a, b, c)) for rank, (a, b, c) in enumerate(table, start=1)]
-        rows = [r for r in ranked[:limit]]
-        present = {(a, b) for _r, (a, b, _c) in rows}
-        rows += [r for r in ranked[limit:] if (r[1][0], r[1][1]) in marks]
+        rows = ranked[:limit] + [r for r in ranked[limit:] if (r[1][0], r[1][1]) in marks]
         known = {(a, b) for _r, (a, b, _c) in ranked}
-        rows += [(None, (a, b, 0)) for a, b in marks if (a, b) not in known and (a, b) not in present]
+        rows += [(None, (a, b, 0)) for a, b in marks if (a, b) not in known]
         best = table[0][2] if table else 0
         ties = sum(1 for row in table if row[2] == best)
     else:
