@@ -11,7 +11,6 @@ model directory with these.
 from __future__ import annotations
 
 import json
-from itertools import repeat
 from operator import add
 from typing import NamedTuple
 
@@ -76,14 +75,13 @@ def parse_merges(merges_text, name: str = "merges.txt") -> ParsedMerges:
         text = text.partition("\n")[2]
         first = 2
     body = text.removesuffix("\n")
-    lines = body.split("\n")
-    # The usual file: one space on every line and no empty token; split all lines at once.
-    if body and set(map(str.count, lines, repeat(" "))) == {1}:
-        words = body.replace("\n", " ").split(" ")
-        if "" not in words:
-            return ParsedMerges(words[0::2], words[1::2], range(first, first + len(lines)), body)
+    # The usual file, split at once: it is exactly "left right" lines if they join back into the same text.
+    words = body.split()
+    lefts, rights = words[0::2], words[1::2]
+    if body and "\n".join(map(" ".join, zip(lefts, rights))) == body:
+        return ParsedMerges(lefts, rights, range(first, first + len(lefts)), body)
     lefts, rights, numbers = [], [], []
-    for lineno, line in enumerate(lines, start=first):
+    for lineno, line in enumerate(body.split("\n"), start=first):
         if not line.strip():
             continue
         parts = line.split(" ")
