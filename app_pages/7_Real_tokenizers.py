@@ -76,10 +76,15 @@ def replay_part(all_models, text, mode, present) -> None:
     replay_section(next(m for m in all_models if m.key == key), text, mode, present)
 
 
+def is_word_list(choice) -> bool:
+    """The corpus is a word-count list (typed as one, or a textbook preset): already words."""
+    return choice.source == "words" or (choice.preset is not None and choice.preset.is_word_counts)
+
+
 def rediscovery_part(choice, mode, present) -> None:
     st.header(_("3 · Did your training rediscover GPT-2?"))
     try:
-        config = make_config(choice.settings, choice.corpus.is_words, variant="byte", pretokenizer="gpt2",
+        config = make_config(choice.settings, is_word_list(choice), variant="byte", pretokenizer="gpt2",
                              num_merges=REDISCOVERY_MERGES, vocab_size=None)  # fmt: skip
     except InputError as err:
         st.error(md_escape(str(err)))
@@ -88,7 +93,7 @@ def rediscovery_part(choice, mode, present) -> None:
     if run is None:
         return
     # Said from what ran: a word-count list has no pre-tokenizer and no leading spaces, and may stop early.
-    st.caption(md_escape(rediscovery_caption(run, choice.label, choice.corpus.is_words, REDISCOVERY_MERGES, tr())))
+    st.caption(md_escape(rediscovery_caption(run, choice.label, is_word_list(choice), REDISCOVERY_MERGES, tr())))
     rediscovery(tokenizer_at(run), load_gpt("gpt2"), present, mode, n=REDISCOVERY_MERGES)
 
 

@@ -375,8 +375,9 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         self.token_value(tid)
         return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
-    def merge_rank(self, tid: int) -> int | None:
-        """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
+    def merge_number(self, tid: int) -> int | None:
+        """The number ``k`` (from 1) of the merge that made token ``tid``, or None for a base symbol. In a
+        byte-level rank file that token's rank and id is ``255 + k`` (:mod:`bpe_core.facts`)."""
         rank = self._token_ranks().get(tid)
         return None if rank is None else rank + 1
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .i18n import N_
@@ -272,3 +273,36 @@ def rediscovery_caption(run, corpus: str, words_source: bool, gpt2_merges: int,
         ).format(n=f"{run.num_steps:,}", m=f"{gpt2_merges:,}")
     )
     return " ".join(parts)
+
+
+#: Byte values that never occur in UTF-8: C0 and C1 (they could only start an over-long two-byte form)
+#: and F5-FF (they would start a code point above U+10FFFF). Byte-level BPE has all 256 as base tokens anyway.
+UTF8_UNUSED_BYTES = (0xC0, 0xC1, *range(0xF5, 0x100))
+
+
+@dataclass(frozen=True)
+class IdeographCount:
+    """CJK unified ideographs in the Unicode version of this Python's :mod:`unicodedata`: ``bmp`` up
+    to U+FFFF (three UTF-8 bytes each), ``supplementary`` above it (four bytes each)."""
+
+    unicode_version: str
+    bmp: int
+    supplementary: int
+
+
+@cache
+def ideograph_count() -> IdeographCount:
+    """Count the code points whose Unicode name starts with ``CJK UNIFIED IDEOGRAPH`` (the blocks
+    U+3400 and up), below and above U+FFFF. About a second the first time; cached."""
+    import unicodedata
+
+    bmp = supp = 0
+    for cp in range(0x3400, 0x40000):
+        if 0xA000 <= cp < 0x20000 and not (0xF900 <= cp < 0xFB00):
+            continue  # no unified ideograph between Yi and the supplementary ideographic plane
+        if unicodedata.name(chr(cp), "").startswith("CJK UNIFIED IDEOGRAPH"):
+            if cp <= 0xFFFF:
+                bmp += 1
+            else:
+                supp += 1
+    return IdeographCount(unicodedata.unidata_version, bmp, supp)

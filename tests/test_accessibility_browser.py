@@ -53,6 +53,9 @@ def summary(found: list[dict]) -> str:
 def test_no_wcag_a_or_aa_violation(app_server, page, name, path, lang):
     open_app(page, f"{app_server}/{path}&lang={lang}")
     assert_no_exception(page)
+    # Streamlit loads widget code lazily, showing grey placeholders until then: axe checks the real widgets.
+    page.wait_for_load_state("networkidle")
+    page.wait_for_selector("[data-testid=stSkeleton]", state="detached")
     page.evaluate("document.fonts.ready.then(() => true)")  # text sizes final before axe measures them
     found, report = violations(page)
     out = ARTIFACTS_DIR / "axe" / f"{lang}-{name}.txt"

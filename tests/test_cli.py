@@ -234,8 +234,8 @@ def console(*args) -> subprocess.CompletedProcess:
 def test_console_script_is_the_same_cli_plus_app(textbook, tmp_path):
     helped = console("--help")
     assert helped.returncode == 0 and helped.stdout.decode().startswith("usage: bpe-explorer")
-    assert "{app,train,encode,handout}" in helped.stdout.decode()
-    assert "{train,encode,handout}" in cli("--help").stdout.decode()  # python -m bpe_core: no app
+    assert "{app,train,encode,handout,check,compare}" in helped.stdout.decode()
+    assert "{train,encode,handout,check,compare}" in cli("--help").stdout.decode()  # python -m bpe_core: no app
     for args in (["train", textbook, "--variant", "eow", "--merges", "5", "--jsonl"], ["train", textbook]):
         ours, theirs = console(*args), cli(*args)
         assert ours.returncode == theirs.returncode == 0

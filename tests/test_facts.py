@@ -15,6 +15,8 @@ from bpe_core import TrainConfig, corpus_words, load_gpt, train
 from bpe_core.facts import (
     NUM_BYTES,
     SPECIAL_TOKENS,
+    UTF8_UNUSED_BYTES,
+    ideograph_count,
     merge_of_rank,
     numbering_legend,
     rank_of_merge,
@@ -172,3 +174,24 @@ def test_rediscovery_caption_from_the_run():
     assert ("stopped after" in text) == (prose.num_steps < 100)
     zh = rediscovery_caption(short, "课本", True, 100, translations("zh-Hans"))
     assert "12" in zh and "100" in zh and "Byte-level" not in zh
+
+
+def test_bytes_that_never_occur_in_utf8():
+    """Every code point (surrogates aside) encoded: exactly C0, C1 and F5-FF never occur."""
+    seen = set()
+    for cp in range(0x110000):
+        if not 0xD800 <= cp <= 0xDFFF:
+            seen.update(chr(cp).encode("utf-8"))
+    assert tuple(sorted(set(range(256)) - seen)) == UTF8_UNUSED_BYTES
+    assert len(UTF8_UNUSED_BYTES) == 13
+
+
+def test_most_encoded_ideographs_are_above_u_ffff():
+    import unicodedata
+
+    c = ideograph_count()
+    assert c.unicode_version == unicodedata.unidata_version
+    every = sum(1 for cp in range(0x110000) if unicodedata.name(chr(cp), "").startswith("CJK UNIFIED IDEOGRAPH"))
+    assert c.bmp + c.supplementary == every
+    assert c.supplementary > c.bmp > 20_000  # the common ones are in the BMP, most are not
+    assert len(chr(0x4E00).encode()) == 3 and len(chr(0x20000).encode()) == 4

@@ -101,7 +101,7 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
 
 def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     """A picker over the distinct tokens of ``ids`` and the merge tree of the chosen one."""
-    options = [t for t in dict.fromkeys(ids) if model.tok.merge_rank(t) is not None]
+    options = [t for t in dict.fromkeys(ids) if model.tok.merge_number(t) is not None]
     if not options:
         return
     options.sort(key=lambda t: -len(model.tok.token_value(t)))
