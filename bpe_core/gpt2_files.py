@@ -1,5 +1,5 @@
 """Reading GPT-2-style model files: ``vocab.json`` (``{token: id}``) and ``merges.txt`` (``left right`` per
-line, in rank order, after an optional ``#version`` line), as Hugging Face and OpenAI's GPT-2 write them.
+line, in merge order, after an optional ``#version`` line), as Hugging Face and OpenAI's GPT-2 write them.
 
 Byte-level tokens are written in GPT-2's ``bytes_to_unicode`` alphabet (``Ġthe`` is `` the``). A file of
 GPT-2's size (50,000 merges) is checked and turned into tables with C-speed operations over whole
