@@ -11,6 +11,7 @@ model directory with these.
 from __future__ import annotations
 
 import json
+from itertools import islice
 from operator import add
 from typing import NamedTuple
 
@@ -102,7 +103,15 @@ def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.t
         InputError: naming the first merge whose tokens or result are not in ``vocab``.
     """
     get, lefts, rights = vocab.get, merges.lefts, merges.rights
-    ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
+    made = list(map(add, lefts, rights))
+    # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 255 + k):
+    # the results are checked by comparing strings in order, without looking each one up.
+    first, last = 256, 256 + len(made)
+    written = list(islice(vocab, first, last))
+    if written == made and list(islice(vocab.values(), first, last)) == list(range(first, last)):
+        ids = list(map(get, lefts)), list(map(get, rights)), list(range(first, last))
+    else:
+        ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, made))
     if not any(None in side for side in ids):
         return ids
     for lineno, left, right in zip(merges.lines, lefts, rights):
