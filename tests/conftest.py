@@ -9,6 +9,12 @@ Real-browser tests (mark them ``@pytest.mark.browser``) use:
 * ``page`` (per test): a fresh context + page (1280x900, light theme); on failure
   a screenshot goes to ``test-artifacts/failures/``.
 
+* ``postgres_cluster`` (session): a throwaway PostgreSQL cluster (``tests/postgres_server.py``), started once,
+  removed at the end; ``postgres_url``: its running database's URL (started again if a test stopped it).
+* ``store_target`` (per test, parametrised ``sqlite`` / ``postgresql``): where a fresh, empty store goes -- a
+  file under ``tmp_path``, or the cluster's database with every table dropped. The store's tests take it, so the
+  same tests run on both engines.
+
 Helpers (``from browser import ...``): ``open_app``, ``wait_for_app``,
 ``assert_no_exception``, ``save_screenshot``.
 
@@ -52,6 +58,49 @@ def app_server(tmp_path_factory):
         yield url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One PostgreSQL cluster for the whole session (a missing server is a failure saying what to install)."""
+    from postgres_server import PostgresCluster, PostgresSetupError
+
+    error, cluster = None, None
+    try:
+        cluster = PostgresCluster()
+        cluster.start()
+    except PostgresSetupError as exc:
+        error = str(exc)
+    if error is not None:
+        if cluster is not None:
+            cluster.remove()
+        pytest.fail(f"could not start PostgreSQL:\n{error}", pytrace=False)
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster):
+    """The URL of the session's PostgreSQL database, running (a test that stopped it leaves it to be restarted)."""
+    if not postgres_cluster.is_running():
+        postgres_cluster.start()
+    return postgres_cluster.url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_target(request, tmp_path):
+    """A fresh store's place on each engine (see the module docstring)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "s.sqlite3")
+    import psycopg
+
+    url = request.getfixturevalue("postgres_url")
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+    return url
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""ui.corpus_store: the SQLite store of corpus texts (a real file in tmp_path) and texts packed into URLs."""
+"""ui.corpus_store: the store of corpus texts (a real SQLite file in tmp_path, and a real PostgreSQL database: the
+same tests on both engines, ``store_target`` in conftest), old store files, and texts packed into URLs."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ CHINESE = corpus_slice("hongloumeng.txt", 3_000, 2_000) + " 👨\u200d👩\u200d
 ENGLISH = corpus_slice("pg16457.txt", 30_000, 20_000)
 
 
-def test_round_trip_and_content_ids(tmp_path):
-    store = CorpusStore(tmp_path / "s.sqlite3")
+def test_round_trip_and_content_ids(store_target):
+    store = CorpusStore(store_target)
     cid = store.put(CHINESE, "text")
     assert is_corpus_id(cid) and len(cid) == 16 and cid == corpus_id(CHINESE, "text")
     assert store.get(cid) == (CHINESE, "text")
@@ -44,15 +45,16 @@ def test_round_trip_and_content_ids(tmp_path):
     assert store.get("'; DROP TABLE corpora; --") is None and store.get("A" * 16) is None
 
 
-def test_bad_kinds_are_refused(tmp_path):
-    store = CorpusStore(tmp_path / "s.sqlite3")
+def test_bad_kinds_are_refused(store_target):
+    store = CorpusStore(store_target)
     for kind in ("", "Text", "a b", "x" * 40):
         with pytest.raises(ValueError):
             store.put("abc", kind)
 
 
-def test_the_store_outlives_the_object_and_the_process(tmp_path):
-    path = tmp_path / "deep" / "folder" / "s.sqlite3"  # folders created on demand
+def test_the_store_outlives_the_object_and_the_process(store_target, tmp_path):
+    sqlite = not store_target.startswith("postgresql:")
+    path = tmp_path / "deep" / "folder" / "s.sqlite3" if sqlite else store_target  # folders created on demand
     cid = CorpusStore(path).put(ENGLISH, "upload")
     assert CorpusStore(path).get(cid) == (ENGLISH, "upload")
     script = (
@@ -64,8 +66,9 @@ def test_the_store_outlives_the_object_and_the_process(tmp_path):
         [sys.executable, "-c", script, str(path), cid], capture_output=True, text=True, cwd=root, check=True
     )
     assert proc.stdout.split() == [str(len(ENGLISH)), "upload"]
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if sqlite:
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def _texts(n: int, size: int = 4_000) -> list[str]:
@@ -80,10 +83,10 @@ def _stored_size(text: str) -> int:
     return len(zlib.compress(text.encode("utf-8"), 6))
 
 
-def test_least_recently_used_texts_are_evicted_first(tmp_path):
+def test_least_recently_used_texts_are_evicted_first(store_target):
     a, b, c, d = _texts(4)
     bound = _stored_size(a) + _stored_size(b) + _stored_size(c) + 10
-    store = CorpusStore(tmp_path / "s.sqlite3", max_bytes=bound)
+    store = CorpusStore(store_target, max_bytes=bound)
     ia, ib, ic = store.put(a), store.put(b), store.put(c)
     assert store.ids() == [ia, ib, ic]
     assert store.get(ia) == (a, "text")  # a is now the most recently used: b goes first
@@ -97,10 +100,10 @@ def test_least_recently_used_texts_are_evicted_first(tmp_path):
     assert ia not in store and ic in store and id_d in store
 
 
-def test_total_size_stays_under_the_bound(tmp_path):
+def test_total_size_stays_under_the_bound(store_target):
     texts = _texts(30, 3_000)
     bound = 5 * _stored_size(texts[0])
-    store = CorpusStore(tmp_path / "s.sqlite3", max_bytes=bound)
+    store = CorpusStore(store_target, max_bytes=bound)
     for t in texts:
         cid = store.put(t)
         assert store.total_bytes() <= bound
@@ -110,8 +113,8 @@ def test_total_size_stays_under_the_bound(tmp_path):
         store.put(_texts(1, 20_000)[0])  # larger than the whole bound alone
 
 
-def test_concurrent_writers_and_readers_from_threads(tmp_path):
-    path = tmp_path / "s.sqlite3"
+def test_concurrent_writers_and_readers_from_threads(store_target):
+    path = store_target
     texts = _texts(64, 500)
     results: dict = {}
     errors: list = []
@@ -224,3 +227,101 @@ def test_a_crafted_token_cannot_inflate_past_the_limit():
     assert len(token) <= 4 * PACK_MAX_CHARS
     with pytest.raises(PackedTextError, match="too large"):
         unpack_text(token)
+
+
+# ------------------------------------------------------------------------------------ schema versions
+# The store file of the release at commit 227bbe0 (before schema versions were kept): its schema SQL and its put(),
+# copied from that code, so the test builds exactly such a file.
+SCHEMA_227BBE0 = """
+CREATE TABLE IF NOT EXISTS corpora (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    data BLOB NOT NULL,        -- zlib-compressed UTF-8
+    size INTEGER NOT NULL,     -- len(data): what the bound counts
+    created REAL NOT NULL,     -- Unix time
+    used INTEGER NOT NULL      -- use sequence number: larger = more recently used
+);
+CREATE INDEX IF NOT EXISTS corpora_used ON corpora(used);
+"""
+
+
+def _old_store_file(path: Path, texts: list[tuple[str, str]]) -> list[str]:
+    """A store file as the code at 227bbe0 made it (WAL mode, its schema, its rows); the ids of ``texts``."""
+    import time
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA_227BBE0} COMMIT;")
+    ids = []
+    for text, kind in texts:
+        data = zlib.compress(text.encode("utf-8"), 6)
+        used = conn.execute("SELECT COALESCE(MAX(used), 0) + 1 FROM corpora").fetchone()[0]
+        conn.execute(
+            "INSERT INTO corpora(id, kind, data, size, created, used) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET used = excluded.used",
+            (corpus_id(text, kind), kind, data, len(data), time.time(), used),
+        )
+        ids.append(corpus_id(text, kind))
+    conn.close()
+    return ids
+
+
+def test_a_store_file_of_the_first_release_opens_with_its_links_kept(tmp_path):
+    from ui.live_class import Classes
+
+    path = tmp_path / "old.sqlite3"
+    ids = _old_store_file(path, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])
+    store = CorpusStore(path)
+    assert store.schema_version() == corpus_store.SCHEMA_VERSION == 2
+    assert store.get(ids[0]) == (CHINESE, "text") and store.get(ids[1]) == ("low 5\nlower 2\n", "words")
+    assert store.ids() == ids  # the use order is kept too
+    code, _key = Classes(store).start({"corpus": ids[0]}, 0, ids[0])  # the newer tables are there
+    assert Classes(CorpusStore(path)).state(code).params == {"corpus": ids[0]}
+
+
+def test_a_store_from_a_newer_release_is_refused(store_target):
+    from contextlib import closing
+
+    store = CorpusStore(store_target)
+    with closing(store.connect()) as conn:
+        conn.execute("UPDATE store_meta SET value = '99' WHERE name = 'schema_version'")
+    with pytest.raises(StoreError, match="schema version 99"):
+        CorpusStore(store_target)
+
+
+def test_sessions_opening_a_new_postgres_store_at_the_same_moment_all_succeed(postgres_url):
+    import psycopg
+
+    errors: list = []
+    for _round in range(4):
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("DROP SCHEMA public CASCADE")
+            conn.execute("CREATE SCHEMA public")
+        barrier = threading.Barrier(6)
+
+        def opener(barrier: threading.Barrier) -> None:
+            try:
+                barrier.wait()
+                CorpusStore(postgres_url).put("low lower", "text")
+            except BaseException as err:
+                errors.append(err)
+                barrier.abort()
+
+        threads = [threading.Thread(target=opener, args=(barrier,)) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    assert CorpusStore(postgres_url).ids() == [corpus_id("low lower")]
+
+
+def test_the_database_url_switches_the_default_store_to_postgres(postgres_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_EXPLORER_STORE", str(tmp_path / "unused.sqlite3"))
+    monkeypatch.setenv("BPE_EXPLORER_DATABASE_URL", postgres_url)
+    assert corpus_store.default_target() == postgres_url
+    cid = corpus_store.put("a text every server sees", "text")
+    assert CorpusStore(postgres_url).get(cid) == ("a text every server sees", "text")
+    assert not (tmp_path / "unused.sqlite3").exists()
+    monkeypatch.setenv("BPE_EXPLORER_DATABASE_URL", " ")
+    assert corpus_store.default_target() == str(tmp_path / "unused.sqlite3")

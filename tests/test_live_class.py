@@ -1,4 +1,4 @@
-"""ui.live_class: a live class in a real SQLite file (tmp_path) -- codes, teacher keys, rounds, picks counted once,
+"""ui.live_class: a live class in a real SQLite file (tmp_path) and in a real PostgreSQL database -- codes, teacher keys, rounds, picks counted once,
 tallies, summary, CSV, expiry and many threads picking at once. No Streamlit."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import random
-import sqlite3
 import threading
 import time
+from contextlib import closing
 
 import pytest
 from textbook import TEXTBOOK_WORDS
@@ -46,8 +46,8 @@ class Clock:
 
 
 @pytest.fixture
-def store(tmp_path):
-    return CorpusStore(tmp_path / "s.sqlite3")
+def store(store_target):
+    return CorpusStore(store_target)  # each test runs on SQLite and on PostgreSQL (conftest.store_target)
 
 
 @pytest.fixture
@@ -85,8 +85,8 @@ def test_start_gives_a_code_and_a_secret_key(classes):
     assert (state.params, state.step, state.students, state.open_round, state.ended) == (PARAMS, 3, 0, None, False)
     assert classes.is_teacher(code, key) and not classes.is_teacher(code, key2) and not classes.is_teacher(code, code)
     # Only the key's hash is stored.
-    with sqlite3.connect(classes.store.path) as conn:
-        dump = "\n".join(conn.iterdump())
+    with closing(classes.store.connect()) as conn:
+        dump = repr([conn.execute(f"SELECT * FROM {t}").fetchall() for t in ("classes", "class_students")])
     assert key not in dump and code in dump
 
 
@@ -266,8 +266,8 @@ def test_expiry_counts_from_teacher_actions_only(store, clock, monkeypatch):
     assert expiry_seconds() == 12 * 3600
 
 
-def test_a_live_class_corpus_is_never_evicted(tmp_path, clock):
-    store = CorpusStore(tmp_path / "small.sqlite3", max_bytes=3_000)
+def test_a_live_class_corpus_is_never_evicted(store_target, clock):
+    store = CorpusStore(store_target, max_bytes=3_000)
     classes = Classes(store, expiry_s=100, clock=clock)
 
     def noise(seed):  # incompressible: each text takes about 1,500 bytes of the 3,000

@@ -8,9 +8,15 @@
   (:meth:`CorpusStore.pin`) until a time: eviction never removes a pinned text.
 * :func:`put` / :func:`get` -- the same on the store of this server: its file is ``BPE_EXPLORER_STORE`` (default
   ``corpora.sqlite3`` under the user's cache directory, ``$XDG_CACHE_HOME`` or ``~/.cache``, in ``bpe-explorer/``),
-  its bound ``BPE_EXPLORER_STORE_MAX_BYTES`` (default 200 MB).
+  its bound ``BPE_EXPLORER_STORE_MAX_BYTES`` (default 200 MB). With ``BPE_EXPLORER_DATABASE_URL`` set
+  (``postgresql://...``) the store is that PostgreSQL database instead, shared by every app server
+  (:mod:`ui.store_db`: the one interface over both engines; it raises :class:`ui.store_db.StoreUnavailable` when
+  the database cannot be reached).
 * :func:`pack_text` / :func:`unpack_text` -- a short text carried in the URL itself (zlib + URL-safe base64), so such
   a link works on any server.
+
+The schema is made on first use and carries a version (table ``store_meta``, :data:`SCHEMA_VERSION`): a file
+from an earlier release (version 1: ``corpora`` only, no ``store_meta``) gets the newer tables and keeps its texts.
 
 Safe with many sessions and threads: every call opens its own connection (SQLite connections are not shared between
 threads), writes run in ``BEGIN IMMEDIATE`` transactions and wait up to :data:`BUSY_TIMEOUT_S` for a lock.
@@ -33,6 +39,8 @@ from pathlib import Path
 
 from bpe_core.inputs import env_positive_int
 
+from . import store_db
+
 STORE_ENV = "BPE_EXPLORER_STORE"
 MAX_BYTES_ENV = "BPE_EXPLORER_STORE_MAX_BYTES"
 #: Default bound of the stored (compressed) texts, in bytes.
@@ -51,6 +59,9 @@ UNPACK_MAX_BYTES = 1_000_000
 _PACK_PREFIX = "z"  # format tag: zlib then URL-safe base64 without padding
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 
+#: The store's schema version: 1 = ``corpora`` only (the first release); 2 = with ``corpus_pins`` and ``store_meta``.
+SCHEMA_VERSION = 2
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpora (
     id TEXT PRIMARY KEY,
@@ -67,11 +78,16 @@ CREATE TABLE IF NOT EXISTS corpus_pins (
     corpus_id TEXT NOT NULL,
     until REAL NOT NULL        -- Unix time after which the pin no longer holds
 );
+-- What the store knows about itself: name 'schema_version' -> the version number as text.
+CREATE TABLE IF NOT EXISTS store_meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 
 class StoreError(RuntimeError):
-    """The store cannot keep a text (larger than the whole bound)."""
+    """The store cannot keep a text (larger than the whole bound), or its schema is newer than this code."""
 
 
 class PackedTextError(ValueError):
@@ -107,28 +123,50 @@ def default_max_bytes() -> int:
 
 
 class CorpusStore:
-    """Texts by content id in one SQLite file, bounded in size with least-recently-used eviction.
+    """Texts by content id in one SQLite file or one PostgreSQL database, bounded in size with least-recently-used
+    eviction.
 
     Args:
-        path: the database file (created with its folder on first use).
+        path: the database file (created with its folder on first use), or a ``postgresql://`` URL
+            (:func:`ui.store_db.is_database_url`).
         max_bytes: bound on the total stored size (compressed bytes of every text).
+
+    Raises:
+        StoreError: the schema is newer than this code knows. ui.store_db.StoreUnavailable: PostgreSQL cannot be
+            reached (nothing is kept: a later call tries again).
     """
 
     def __init__(self, path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES):
         if max_bytes < 1:
             raise ValueError("max_bytes must be at least 1")
-        self.path = Path(path)
         self.max_bytes = int(max_bytes)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if store_db.is_database_url(str(path)):
+            self.url, self.path, self.engine = str(path), None, "postgresql"
+            self._db = store_db.postgres(self.url)
+        else:
+            self.url, self.path, self.engine = None, Path(path), "sqlite"
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(self.connect()) as conn:
-            _use_wal(conn)
+            if self.engine == "sqlite":
+                _use_wal(conn)
             # In a write transaction taken up front (which waits for the lock), so two first opens do not race.
-            conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executescript(_SCHEMA) if self.engine == "postgresql" else _sqlite_script(conn, _SCHEMA)
+                _stamp_version(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
-    def connect(self) -> sqlite3.Connection:
-        """A new connection to the store's file (autocommit: callers open their own ``BEGIN IMMEDIATE``),
-        waiting up to :data:`BUSY_TIMEOUT_S` for a lock. Other tables kept in the same file (the live
-        classes, :mod:`ui.class_db`) use it too. Close it after use; never share it between threads."""
+    def connect(self):
+        """A new connection to the store (autocommit: callers open their own ``BEGIN IMMEDIATE``). SQLite: a
+        ``sqlite3.Connection`` to the file, waiting up to :data:`BUSY_TIMEOUT_S` for a lock; PostgreSQL: a
+        :class:`ui.store_db.PostgresConnection` (the same ``execute`` / ``executescript`` / ``close``, the same
+        SQL). Other tables kept in the same database (the live classes, :mod:`ui.class_db`) use it too. Close it
+        after use; never share it between threads."""
+        if self.engine == "postgresql":
+            return self._db.connect()
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
@@ -222,6 +260,11 @@ class CorpusStore:
         with closing(self.connect()) as conn:
             return conn.execute("SELECT 1 FROM corpora WHERE id = ?", (corpus_id,)).fetchone() is not None
 
+    def schema_version(self) -> int:
+        """The schema version recorded in the store (:data:`SCHEMA_VERSION` once this code opened it)."""
+        with closing(self.connect()) as conn:
+            return int(conn.execute("SELECT value FROM store_meta WHERE name = 'schema_version'").fetchone()[0])
+
     def total_bytes(self) -> int:
         """Total stored size (compressed bytes)."""
         with closing(self.connect()) as conn:
@@ -256,6 +299,28 @@ def _use_wal(conn: sqlite3.Connection) -> None:
         delay = min(2 * delay, 0.05)
 
 
+def _sqlite_script(conn: sqlite3.Connection, script: str) -> None:
+    # executescript would COMMIT the open transaction first; these statements run inside it.
+    for statement in store_db.split_script(script):
+        conn.execute(statement)
+
+
+def _stamp_version(conn) -> int:
+    """Record :data:`SCHEMA_VERSION` in a store that has none or an older one; return the version found before
+    (1 for a store from before versions were kept, or a new one). Raises :class:`StoreError` when it is newer."""
+    row = conn.execute("SELECT value FROM store_meta WHERE name = 'schema_version'").fetchone()
+    found = int(row[0]) if row else 1
+    if found > SCHEMA_VERSION:
+        raise StoreError(f"the store has schema version {found}; this release knows up to {SCHEMA_VERSION}")
+    # Versions 1 -> 2 only added tables, made above with CREATE TABLE IF NOT EXISTS; a later step goes here.
+    conn.execute(
+        "INSERT INTO store_meta(name, value) VALUES ('schema_version', ?) "
+        "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+        (str(SCHEMA_VERSION),),
+    )
+    return found
+
+
 def _next_use(conn: sqlite3.Connection) -> int:
     # A counter rather than the clock: two uses in the same microsecond still have an order.
     return conn.execute("SELECT COALESCE(MAX(used), 0) + 1 FROM corpora").fetchone()[0]
@@ -266,9 +331,19 @@ def _store(path: str, max_bytes: int) -> CorpusStore:
     return CorpusStore(path, max_bytes)
 
 
+def default_target() -> str:
+    """``BPE_EXPLORER_DATABASE_URL`` when set (PostgreSQL, shared by every app server), else :func:`default_path`."""
+    url = os.environ.get(store_db.DATABASE_URL_ENV, "").strip()
+    return url or str(default_path())
+
+
 def default_store() -> CorpusStore:
-    """This server's store (:func:`default_path`, :func:`default_max_bytes`), opened once per setting."""
-    return _store(str(default_path()), default_max_bytes())
+    """This server's store (:func:`default_target`, :func:`default_max_bytes`), opened once per setting.
+
+    Raises:
+        ui.store_db.StoreUnavailable: PostgreSQL cannot be reached (not remembered: the next call tries again).
+    """
+    return _store(default_target(), default_max_bytes())
 
 
 def put(text: str, kind: str = "text") -> str:

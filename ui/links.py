@@ -1,7 +1,8 @@
 """Links that keep the corpus: the URL parameter naming the session's own text, and reading it back.
 
-A pasted text, an uploaded file or a word-count list is kept in this server's corpus store
-(:mod:`ui.corpus_store`, SQLite: it outlives the session and a restart) and the URL carries ``corpus=<id>``.
+A pasted text, an uploaded file or a word-count list is kept in the corpus store (:mod:`ui.corpus_store`: this
+server's SQLite file, or the PostgreSQL database all servers share; it outlives the session and a restart) and the
+URL carries ``corpus=<id>``.
 A short pasted text travels in the URL itself instead (``text=<packed>``, zlib + base64url), so such a link works
 on any server. Opening a link whose corpus is gone (an unknown id, a damaged packed text) gives a message, never
 another corpus.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from . import corpus_store
+from . import corpus_store, store_db
 from .i18n import _
 
 #: The store's kind of each sidebar source, and back.
@@ -70,6 +71,8 @@ def open_link(params: dict[str, str]) -> Linked | None:
         cid = params["corpus"].strip()
         try:
             got = corpus_store.get(cid)
+        except store_db.StoreUnavailable:  # the link is fine: it opens once the database is back
+            return Linked("paste", None, {"corpus": cid[:64]}, store_db.unavailable_message())
         except (sqlite3.Error, OSError):
             got = None
         if got is None:
@@ -82,7 +85,11 @@ def open_link(params: dict[str, str]) -> Linked | None:
 def link_ref(source: str, text: str, pack: bool = True) -> dict[str, str]:
     """The URL parameter naming ``text`` of ``source``: ``{"text": packed}`` for a short pasted text (when
     ``pack``), else ``{"corpus": id}`` after keeping the text in the store; ``{}`` when the store cannot keep
-    it (the link then names no corpus)."""
+    it (the link then names no corpus).
+
+    Raises:
+        ui.store_db.StoreUnavailable: the shared store cannot be reached now (the caller says so and tries later).
+    """
     if pack and source == "paste":
         token = corpus_store.pack_text(text)
         if token is not None:

@@ -22,7 +22,7 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import class_view, hints, i18n, links, persist, quiz, uploads
+from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
 from .pattern_preview import PREVIEW_CHARS
@@ -177,7 +177,11 @@ def _link_for(source: str, digest: str, text: str) -> dict:
     cached = ss.get(K.K_LINK_CACHE)
     if cached is not None and cached[:2] == (source, digest):
         return cached[2]
-    ref = links.link_ref(source, text)
+    try:
+        ref = links.link_ref(source, text)
+    except store_db.StoreUnavailable:  # not remembered: a later run makes the link
+        st.warning(store_db.unavailable_message())
+        return {}
     ss[K.K_LINK_CACHE] = (source, digest, ref)
     return ref
 
