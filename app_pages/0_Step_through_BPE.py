@@ -24,6 +24,7 @@ from ui import (
 from ui.explain import rules_html
 from ui.i18n import _
 from ui.sidebar import Choice
+from ui.store_db import StoreUnavailable, unavailable_message
 from ui.text import md_escape
 
 
@@ -85,24 +86,31 @@ def take_aways(run, step: int, present: bool) -> None:
 def class_bar(klass, run, present: bool) -> None:
     """A live class's row above the step control: the teacher's controls, or who the student is."""
     class_view.view_marker(klass)
-    if class_view.is_teacher():
-        class_round.teacher_controls(klass, run, persist.get_step(), present)
-    else:
-        class_round.student_bar(klass, persist.get_step())
+    try:
+        if class_view.is_teacher():
+            class_round.teacher_controls(klass, run, persist.get_step(), present)
+        else:
+            class_round.student_bar(klass, persist.get_step())
+    except StoreUnavailable:  # it went down since the class was read: say so, keep stepping
+        st.error(unavailable_message())
 
 
 def class_step(klass, run, step: int, mode: str, present: bool) -> bool:
     """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
     panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
-    if klass.ended:
-        class_round.summary_view(klass, run, mode)
-        return False
-    if klass.open_round is not None:
-        class_round.question_view(klass, run, step, mode, present)
+    try:
+        if klass.ended:
+            class_round.summary_view(klass, run, mode)
+            return False
+        if klass.open_round is not None:
+            class_round.question_view(klass, run, step, mode, present)
+            return True
+        revealed = class_view.classes().tally(klass.code, step + 1)
+        if revealed is not None and revealed.state == "revealed":
+            class_round.reveal_view(klass, run, revealed, mode, present)
+    except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
+        st.error(unavailable_message())
         return True
-    revealed = class_view.classes().tally(klass.code, step + 1)
-    if revealed is not None and revealed.state == "revealed":
-        class_round.reveal_view(klass, run, revealed, mode, present)
     return False
 
 

@@ -128,3 +128,36 @@ def test_the_links_of_an_sqlite_store_move_into_postgres(postgres_url, tmp_path)
         )
         assert proc.returncode == 2 and proc.stderr.startswith("store_migrate: error:")
         assert "Traceback" not in proc.stderr
+
+
+def _param(at, name: str) -> str:
+    value = at.query_params[name]
+    return value[0] if isinstance(value, list) else value
+
+
+def test_class_actions_say_so_while_postgres_is_down(shared, postgres_cluster):
+    teacher = new_app()
+    teacher.button(key="class-start").click().run()
+    no_exception(teacher)
+    code = _param(teacher, "class")
+
+    postgres_cluster.stop()
+    student = new_app(**{"class": code})  # joining
+    no_exception(student)
+    assert UNREACHABLE in errors(student)
+    student.button(key="stepper.next").click().run()  # the preset still steps
+    no_exception(student)
+    assert shown_step(student).step == 1
+    other = new_app()
+    other.button(key="class-start").click().run()  # starting another class
+    no_exception(other)
+    assert UNREACHABLE in errors(other) and "class" not in other.query_params
+    teacher.button(key="stepper.next").click().run()  # the teacher's step
+    no_exception(teacher)
+    assert UNREACHABLE in errors(teacher)
+
+    postgres_cluster.start()
+    _until(lambda: corpus_store.default_store().ids())
+    joined = new_app(**{"class": code})
+    no_exception(joined)
+    assert not joined.error and _param(joined, "class") == code

@@ -22,6 +22,7 @@ from .i18n import _, ngettext
 from .live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
+from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw
 
 #: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).
@@ -81,6 +82,8 @@ def _pick(merge: int, option: int) -> None:
         cv.classes().pick(cv.code(), st.session_state.get(cv.K_SID) or "", merge, option)
     except (ClassError, ValueError):
         st.toast(cv.refused_message())
+    except StoreUnavailable:
+        st.toast(unavailable_message())
 
 
 def student_bar(state: ClassState, step: int) -> None:

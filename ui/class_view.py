@@ -40,6 +40,7 @@ from .live_class import (
     new_student_id,
     normalize_code,
 )
+from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw, md_escape
 
 #: Seconds between two polls of a class tab.
@@ -50,6 +51,8 @@ TEACHER_PARAM = "teacher"
 STUDENT_COOKIE = "bpe_student"
 _KEY_COOKIE = "bpe_teach_"  # + the class code
 #: URL parameters of the teacher's page that are not the class's corpus and settings.
+#: The message key (:data:`K_MSG`) of "the shared store is unreachable".
+STORE_DOWN = "store-unreachable"
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
 K_CODE, K_KEY, K_SID, K_FOLLOW, K_SEEN = "class.code", "class.key", "class.sid", "class.follow", "class.seen"
@@ -120,6 +123,9 @@ def enter() -> None:
         return
     try:
         state = classes().state(wanted) if wanted else None
+    except StoreUnavailable:  # the code stays in the URL: a reload tries again
+        ss()[K_MSG] = STORE_DOWN
+        return
     except (UnknownClass, sqlite3.Error, OSError):
         state = None
     if state is None:
@@ -131,13 +137,18 @@ def enter() -> None:
     ss()[K_MSG] = None
     ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = wanted, None, True, None
     key = key or st.context.cookies.get(_KEY_COOKIE + wanted)
-    if key and classes().is_teacher(wanted, key):
-        ss()[K_KEY] = key
-        ss()[K_COOKIE] = (_KEY_COOKIE + wanted, key)
-    else:
-        if key and st.query_params.get(TEACHER_PARAM):
-            ss()[K_MSG] = "teacher"
-        _join_as_student(wanted)
+    try:
+        if key and classes().is_teacher(wanted, key):
+            ss()[K_KEY] = key
+            ss()[K_COOKIE] = (_KEY_COOKIE + wanted, key)
+        else:
+            if key and st.query_params.get(TEACHER_PARAM):
+                ss()[K_MSG] = "teacher"
+            _join_as_student(wanted)
+    except StoreUnavailable:
+        ss()[K_CODE] = ss()[K_KEY] = None
+        ss()[K_MSG] = STORE_DOWN
+        return
     params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
     lang = st.query_params.get("lang")
     # The class's step too: a teacher resuming from a teacher link must not send the class back to step 0.
@@ -159,7 +170,9 @@ def messages() -> None:
     msg = ss().get(K_MSG)
     if not msg:
         return
-    if msg == "teacher":
+    if msg == STORE_DOWN:
+        st.error(unavailable_message())
+    elif msg == "teacher":
         st.warning(_("This teacher link is not valid for this class: you joined as a student."))
     else:
         st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
@@ -189,7 +202,11 @@ def join_box(expanded: bool = False) -> None:
 def _start(params: dict, step: int) -> None:
     params = {k: v for k, v in params.items() if k not in _NOT_CLASS}
     cid = params.get("corpus") if corpus_store.is_corpus_id(params.get("corpus", "")) else None
-    new_code, key = classes().start(params, step, cid)
+    try:
+        new_code, key = classes().start(params, step, cid)
+    except StoreUnavailable:
+        ss()[K_MSG] = STORE_DOWN
+        return
     ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = new_code, key, True, None
     ss()[K_COOKIE] = (_KEY_COOKIE + new_code, key)
     ss()[K_WHOLE] = True  # pressed in the step view: the page's polling fragment starts with a whole-page run
@@ -229,6 +246,8 @@ def _teacher_do(action) -> None:
         ss()[K_MSG] = "teacher"
     except (ClassError, ValueError):
         st.toast(refused_message())
+    except StoreUnavailable:
+        st.toast(unavailable_message())
 
 
 def set_display(flag: str) -> None:
@@ -248,6 +267,9 @@ def prepare_step(num_steps: int) -> ClassState | None:
         return None
     try:
         state = classes().state(c)
+    except StoreUnavailable:  # the session stays in its class; the step view steps on its own meanwhile
+        st.error(unavailable_message())
+        return None
     except UnknownClass:
         ss()[K_CODE] = ss()[K_KEY] = None
         ss()[K_MSG] = c
@@ -296,8 +318,13 @@ def view_marker(state: ClassState) -> None:
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
     c = code()
-    got = classes().poll(c) if c else None
-    if got is None:
+    try:
+        got = classes().poll(c) if c else None
+    except StoreUnavailable:
+        got = False
+    if got is False:
+        sig = "unreachable"  # a change of signature: the step view reruns and says so
+    elif got is None:
         sig = "gone"
     else:
         sig = f"{got.version}.{got.activity}" if is_teacher() else str(got.version)
