@@ -8,7 +8,8 @@
 # reused; packages are (re)installed only when a requirements*.txt file changed
 # (the hash is kept in .venv/.requirements.sha256).  `test` also makes sure a
 # Chromium for Playwright exists: `chromium`/`chromium-browser` from PATH, else
-# (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download.
+# (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download; and a PostgreSQL
+# server for the shared-store tests (as root on Debian/Ubuntu: apt-get's `postgresql`).
 #
 # Environment: PYTHON=/path/to/python3 picks the interpreter used for .venv
 # (default: the newest Python >= 3.10 among python3, python3.N and python on PATH).
@@ -241,6 +242,21 @@ ensure_browser() {
     fi
 }
 
+# --- PostgreSQL for the shared-store tests ------------------------------------------
+# The tests start their own throwaway cluster with initdb/pg_ctl, which Debian keeps off PATH in
+# /usr/lib/postgresql/<version>/bin; only the server package is needed, no running service.
+postgres_ok() {
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { have initdb && have pg_ctl; }
+}
+
+ensure_postgres() {
+    postgres_ok && return 0
+    if is_root && is_apt_system; then
+        apt_install postgresql || log "apt-get could not install postgresql"
+    fi
+    postgres_ok || log "warning: no PostgreSQL server (initdb/pg_ctl) found; the shared-store tests will fail (Debian/Ubuntu: apt-get install postgresql)"
+}
+
 # --- commands -------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 cmd=$1
@@ -262,6 +278,7 @@ case "$cmd" in
         acquire_lock
         ensure_venv dev
         ensure_browser
+        ensure_postgres
         release_lock
         trap - EXIT INT TERM
         # Lint first (configured in pyproject.toml): a style slip fails the run like a test.
