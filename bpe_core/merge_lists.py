@@ -74,7 +74,8 @@ def _read(text: str, name: str) -> MergeList:
         if doc is not None:
             return _from_json(doc, name)
         return MergeList(_jsonl(text, name), "jsonl")
-    return MergeList(list(zip(*parse_merges(text, name)[:2])), "merges.txt")
+    merges = parse_merges(text, name)
+    return MergeList(list(zip(merges.lefts, merges.rights)), "merges.txt")
 
 
 # ------------------------------------------------------------------------------------------ minbpe

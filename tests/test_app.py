@@ -356,7 +356,7 @@ def _tiny_run(cfg=TINY):
 
 def _corpus(name: str, load) -> Corpus:
     """A corpus whose words come from ``load(config)`` (the test decides when and what)."""
-    return Corpus(digest_of(name), 1000, name, load)
+    return Corpus(digest_of(name), 1000, name, _load=load)
 
 
 def test_run_cache_trains_once_for_concurrent_sessions():

@@ -119,3 +119,18 @@ def test_developer_part_is_marked():
     outside = "\n".join(page_texts(at))
     for name in ("tie_break", "TrainConfig", "bpe_core", "first-seen"):
         assert name not in outside
+
+
+def test_examples_are_trained_once_and_reused_on_every_rerun():
+    from ui.training import examples_cache, shared_cache
+
+    sessions = [open_page(lang) for lang in LANGUAGES]  # every example, in every language, trained (or cached)
+    cache = examples_cache()
+    trained, class_runs = cache.trainings, len(shared_cache())
+    assert trained >= 8 and len(cache) == trained  # each example trained once, none evicted
+    for at in sessions:
+        at.run()  # a rerun: any click on the page
+        assert not at.exception
+    open_page("zh-Hant")  # a new session
+    assert cache.trainings == trained and len(cache) == trained
+    assert len(shared_cache()) == class_runs  # the examples never take a place in the class's run cache
