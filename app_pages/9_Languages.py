@@ -10,6 +10,7 @@ import streamlit as st
 from bpe_core import InputError, clean_text
 from bpe_core import declaration as decl
 from bpe_core.token_tax import tax_table
+from ui import language_links as ll
 from ui import language_training as lt
 from ui import languages as lg
 from ui import page, persist, sidebar, training
@@ -19,6 +20,8 @@ from ui.text import md_escape
 
 K_PICK = "lang.pick"  # the language read as chips (the selectbox; a click on a table row sets it)
 K_TABLE = "lang.table"
+K_ARTICLE = "lang.article"
+K_URL_LAST = "lang.url_last"  # the article and language this page last wrote into the URL
 
 
 def explanation() -> None:
@@ -49,7 +52,7 @@ def explanation() -> None:
 
 def article_picker():
     options = [None, *range(0, decl.ARTICLES + 1)]
-    return st.selectbox(_("Text"), options, format_func=lg.section_label, key="lang.article")
+    return st.selectbox(_("Text"), options, format_func=lg.section_label, key=K_ARTICLE)
 
 
 def _row_clicked(keys: list[str]) -> None:
@@ -60,8 +63,12 @@ def _row_clicked(keys: list[str]) -> None:
         st.session_state[K_PICK] = keys[rows[0]]
 
 
-def declaration_part(all_models, mode, present) -> None:
+def declaration_part(all_models, mode, present) -> dict[str, str]:
+    """The Declaration's table, spread, chart and chips; returns the article and language for the URL."""
     names = lg.current_names()
+    params = {k: st.query_params[k] for k in st.query_params}
+    for note in ll.adopt(params, st.session_state.get(K_URL_LAST), st.session_state, (K_ARTICLE, K_PICK), names):
+        st.warning(note)
     choice = article_picker()
     sections = lg.sections_of(choice)
     tables = [lg.gpt_table(sections), lg.own_table(all_models[0], sections)]
@@ -82,13 +89,16 @@ def declaration_part(all_models, mode, present) -> None:
     st.dataframe(view.spread, hide_index=True, width="stretch", column_config=lg.column_formats(view.spread))
     st.subheader(_("The tax of every language (English = 1.0, the dashed line)"))
     st.vega_lite_chart(view.chart, width="stretch")
-    reading_part(order, choice, sections, names, mode, present)
+    key = reading_part(order, choice, sections, names, mode, present)
+    st.session_state[K_URL_LAST] = ll.url_values(choice, key)
+    return st.session_state[K_URL_LAST]
 
 
-def reading_part(order, choice, sections, names, mode, present) -> None:
+def reading_part(order, choice, sections, names, mode, present) -> str:
+    """The picked language as text and as chips under each tokenizer; returns its key."""
     st.header(_("Read a language as tokens"))
     if K_PICK not in st.session_state:
-        st.session_state[K_PICK] = "cmn_hans"
+        st.session_state[K_PICK] = ll.DEFAULT_LANGUAGE
     key = st.selectbox(_("Language"), list(decl.KEYS), format_func=names, key=K_PICK)
     one = decl.load(key)
     ref = decl.load(decl.REFERENCE)
@@ -112,6 +122,7 @@ def reading_part(order, choice, sections, names, mode, present) -> None:
         cols = tab.columns(len(texts))
         for col, (k, text) in zip(cols, texts):
             col.html(lg.chips_for(m, text, mode, present, css_id=f"lang-toks-{m.key}-{k}"))
+    return key
 
 
 def training_part(names) -> None:
@@ -185,7 +196,6 @@ if not choice.ok:
 own_run = training.get_run(choice.corpus, choice.config)
 if own_run is None:
     st.stop()
-sidebar.write_url(choice)
 st.caption(
     _(
         "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "
@@ -194,6 +204,6 @@ st.caption(
 )
 explanation()
 all_models = models(own_run)
-declaration_part(all_models, mode, present)
+sidebar.write_url(choice, extra=declaration_part(all_models, mode, present))
 training_part(lg.current_names())
 own_texts_part(all_models[1:] + all_models[:1], mode, present)

@@ -109,3 +109,43 @@ def test_training_plain_and_fair_side_by_side_on_held_out_articles():
     assert len(merges) == 30 and set(merges.iloc[:, 2]) <= {
         Locale.parse(v).get_display_name("en") for v in decl.LOCALES.values()
     }
+
+
+def open_with(**params) -> AppTest:
+    """The Languages page opened from a link carrying ``params`` (beside the interface language)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = "en"
+    at.run()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page(PAGE).run()
+    no_exception(at)
+    return at
+
+
+def test_article_and_language_travel_in_the_url():
+    at = open_with(article="3", language="arb")
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.selectbox(key="lang.article").value == 3 and at.selectbox(key="lang.pick").value == "arb"
+    assert at.query_params["article"] == "3" and at.query_params["language"] == "arb"
+    body_with(at, "lang-toks-o200k-arb")
+    # The learner's picks go into the URL, and a rerun with that URL keeps them (the URL does not win back).
+    at.selectbox(key="lang.article").set_value(0).run()
+    at.selectbox(key="lang.pick").set_value("tha").run()
+    assert at.query_params["article"] == "preamble" and at.query_params["language"] == "tha"
+    at.run()
+    assert at.selectbox(key="lang.article").value == 0 and at.selectbox(key="lang.pick").value == "tha"
+    # The whole Declaration is written as article=all.
+    at.selectbox(key="lang.article").set_value(None).run()
+    assert at.query_params["article"] == "all"
+
+
+def test_bad_url_values_give_a_message_and_the_default():
+    at = open_with(article="99", language="klingon<b>")
+    no_exception(at)
+    notes = [w.value for w in at.warning]
+    assert len(notes) == 2, notes
+    assert "article='99'" in notes[0] and "whole Declaration" in notes[0]
+    assert "klingon\\<b\\>" in notes[1] and "Chinese" in notes[1]
+    assert at.selectbox(key="lang.article").value is None and at.selectbox(key="lang.pick").value == "cmn_hans"
+    assert at.query_params["article"] == "all" and at.query_params["language"] == "cmn_hans"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bpe_core import TrainedRun
+from bpe_core.scripts import has_right_to_left
 
 from . import memo
 from .i18n import _, current_language, ngettext
@@ -283,3 +284,16 @@ def tokens_html(tokens, ids, mode: str = "utf8", presentation: bool = False, wit
         more = f"<span class='bpe-muted'>{esc_raw(text)}</span>"
     ident = f" id='{esc_raw(css_id)}'" if css_id else ""
     return f"<div class='bpe-toks'{ident}>{''.join(parts)}{more}</div>"
+
+
+def rtl_note() -> str:
+    """The one note said wherever chips show right-to-left tokens (plain text: escape it for HTML)."""
+    return _(
+        "Arabic, Hebrew and Urdu read right to left, but chips show tokens in logical order (the order they are "
+        "stored), left to right."
+    )
+
+
+def run_rtl_note(run: TrainedRun) -> str | None:
+    """:func:`rtl_note` when ``run``'s corpus holds a right-to-left letter, else ``None`` (found once per run)."""
+    return rtl_note() if memo.once(run, "has_rtl", lambda: has_right_to_left(run.words)) else None

@@ -14,7 +14,7 @@ from bpe_core import TrainedRun
 from bpe_core.measures import total_words
 
 from . import memo, persist
-from .chips import chip_html, chips_html
+from .chips import chip_html, chips_html, run_rtl_note
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import N_, _, current_language, ngettext
 from .text import CLIP_CHARS, esc, esc_raw
@@ -283,6 +283,9 @@ def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentat
     if rest > 0:
         text = ngettext("… and {n} more word type", "… and {n} more word types", rest).format(n=f"{rest:,}")
         more = f"<div class='bpe-muted'>{esc_raw(text)}</div>"
+    note = run_rtl_note(run)
+    if note:
+        more += f"<div class='bpe-muted'>{esc_raw(note)}</div>"
     title = ngettext("The word type this merge changed", "The {n} word types this merge changed", snap.words_changed)
     return (
         f"<div class='bpe-changed' id='bpe-changed'><div class='bpe-changed-title'>"
@@ -385,5 +388,8 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
             )
     if n_words > limit:
         parts.append(_("Showing {shown} of {n}.").format(shown=f"{limit:,}", n=f"{n_words:,}"))
+    note = run_rtl_note(run)
+    if note:
+        parts.append(note)
     head = " ".join(parts)
     st.html(f"<p class='bpe-muted'>{esc_raw(head)}</p>" + corpus_table_html(run, step, mode, presentation, limit))

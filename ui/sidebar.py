@@ -162,10 +162,11 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     return params
 
 
-def write_url(choice: Choice, step: int | None = None) -> None:
-    """Write ``choice`` (and ``step``, default the session's step) into the browser's URL; call it at
-    the end of a page, once the step is known. Only writes when something changed."""
-    params = url_params(choice, step)
+def write_url(choice: Choice, step: int | None = None, extra: dict[str, str] | None = None) -> None:
+    """Write ``choice`` (and ``step``, default the session's step) into the browser's URL, with a page's own
+    parameters ``extra`` (the Languages page's article and language); call it at the end of a page, once the
+    step is known. Only writes when something changed."""
+    params = {**url_params(choice, step), **(extra or {})}
     if {k: st.query_params[k] for k in st.query_params} != params:
         st.query_params.from_dict(params)
     persist.ss()[K.K_URL] = params
