@@ -156,6 +156,11 @@ def training_part(names) -> None:
     with st.spinner(_("Training…")):
         runs = {rule: lt.trained(key[0], merges, rule) for rule in ("plain", "fair")}
     lt.results(runs, names)
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+    rule = c1.radio(_("Merge rule"), list(lt.RULE_LABELS), format_func=lambda r: _(lt.RULE_LABELS[r]), index=1,
+                    horizontal=True, key="lang.train.rule")  # fmt: skip
+    if c2.button(_("Step through this training"), key="lang.train.step"):
+        lt.open_in_stepper(rule, weights, merges)
 
 
 def own_texts_part(order, mode, present) -> None:

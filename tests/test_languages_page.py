@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import declaration as decl
 from bpe_core import load_gpt
+from bpe_core.fair_bpe import byte_share_weights, train_mix
 from bpe_core.token_tax import tax_table
 
 PAGE = "app_pages/9_Languages.py"
@@ -149,3 +150,32 @@ def test_bad_url_values_give_a_message_and_the_default():
     assert "klingon\\<b\\>" in notes[1] and "Chinese" in notes[1]
     assert at.selectbox(key="lang.article").value is None and at.selectbox(key="lang.pick").value == "cmn_hans"
     assert at.query_params["article"] == "all" and at.query_params["language"] == "cmn_hans"
+
+
+def test_step_through_the_fair_training_and_its_link():
+    at = open_languages("en")
+    at.number_input(key="lang.train.n").set_value(60).run()
+    at.button(key="lang.train.go").click().run()
+    at.button(key="lang.train.step").click().run()  # the fair rule is picked by default
+    no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.query_params["variant"] == "byte" and at.query_params["merges"] == "60" and "corpus" in at.query_params
+    # Step 1: the merge card says which language the merge served, as the mix trainer chose it.
+    at.query_params["step"] = "1"
+    link = dict(at.query_params)
+    weights = byte_share_weights(decl.texts(range(0, 21)))
+    served = train_mix(decl.texts(range(0, 21)), 60, "fair", weights).served
+    first = Locale.parse(decl.LOCALES[served[0]]).get_display_name("en")
+    # The link opens the same training in a new session (the mix is kept in the corpus store).
+    again = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in link.items():
+        again.query_params[k] = v
+    again.run()
+    no_exception(again)
+    card = body_with(again, "bpe-merge-card")
+    assert f"This merge served {first}" in card
+    assert at.radio(key="w.rule").value == "fair" and again.radio(key="w.rule").value == "fair"
+    # The plain rule from the sidebar: another training, with its own link.
+    again.radio(key="w.rule").set_value("plain").run()
+    no_exception(again)
+    assert not again.error and again.query_params["corpus"] != link["corpus"]

@@ -17,6 +17,7 @@ from . import memo, persist
 from .chips import chip_html, chips_html, run_rtl_note
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import N_, _, current_language, ngettext
+from .languages import language_name
 from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
@@ -135,8 +136,14 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         f"<div class='bpe-merge' id='bpe-merge' data-count='{snap.count}'>"
         f"<span class='op'>{label}</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
     )
-    reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
-    reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
+    served = served_line(run, step)
+    if run.mix_rule == "fair":  # the fair rule's reason replaces "the highest count" (it is not the reason)
+        reason_html = f"<div class='bpe-reason bpe-served'>{esc_raw(served)}</div>"
+    else:
+        reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
+        reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
+        if served:
+            reason_html += f"<div class='bpe-muted bpe-served'>{esc_raw(served)}</div>"
     stats = _(
         "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
     ).format(
@@ -148,7 +155,7 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     )
     stats_html = f"<div class='bpe-muted'>{esc_raw(stats)}</div>"
     rule = ""
-    if not presentation:
+    if not presentation and run.mix_rule != "fair":
         all_rules = _("All the rules")
         rule = (
             "<div class='bpe-rule'>"
@@ -162,6 +169,22 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         last = _("Last merge.")
         stop = f"<div class='bpe-reason'><b>{esc_raw(last)}</b> {esc_raw(stop_reason_text(run))}</div>"
     return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
+
+
+def served_line(run: TrainedRun, step: int) -> str:
+    """For a language-mix training (``run.served``), which language merge ``step`` served, in the interface
+    language; ``""`` for any other run."""
+    if run.served is None or not 1 <= step <= len(run.served):
+        return ""
+    name = language_name(run.served[step - 1], current_language())
+    if run.mix_rule == "fair":
+        return _(
+            "This merge served {language}: fair BPE takes the most frequent pair of the language whose text is "
+            "then the longest in tokens (the count is the pair's count in the whole mix)."
+        ).format(language=name)
+    return _("Plain BPE: the pair with the highest count in the whole mix, most frequent in {language}.").format(
+        language=name
+    )
 
 
 def _merge_chips(run: TrainedRun, snap, step: int, mode: str, presentation: bool) -> str:
