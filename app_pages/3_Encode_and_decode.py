@@ -258,7 +258,7 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
 choice = page.start_page(_("Encode and decode"), "🔁")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("Encode and decode"))
+    page.page_title(_("Encode and decode"))
 run = training.get_run(choice.corpus, choice.config)
 if run is None:
     st.stop()
