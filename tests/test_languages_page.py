@@ -179,3 +179,24 @@ def test_step_through_the_fair_training_and_its_link():
     again.radio(key="w.rule").set_value("plain").run()
     no_exception(again)
     assert not again.error and again.query_params["corpus"] != link["corpus"]
+
+
+def test_a_mix_link_in_chinese_and_the_sidebars_merge_rule():
+    from ui import corpus_store
+    from ui import language_training as lt
+
+    cid = corpus_store.put(lt.default_mix(), "mix")  # all 20 languages, equal byte shares, the fair rule
+    params = {"corpus": cid, "variant": "byte", "pre": "gpt2", "merges": "20", "step": "1", "lang": "zh-Hant"}
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.radio(key="w.source").value == "mix" and at.radio(key="w.rule").value == "fair"
+    assert "這次合併服務於" in body_with(at, "bpe-merge-card")
+    # Other settings than byte-level with GPT-2's pieces: a clear message, no training.
+    at.query_params["variant"] = "char"
+    at.run()
+    no_exception(at)
+    assert any("位元組級 BPE" in e.value for e in at.error)

@@ -133,16 +133,21 @@ def is_mix_config(config) -> bool:
 STEPPER_PAGE = "app_pages/0_Step_through_BPE.py"
 
 
+def mix_settings(merges: int = DEFAULT_MERGES) -> dict:
+    """The sidebar's settings for a language-mix training: byte-level, GPT-2's pre-tokenizer, ``merges`` merges."""
+    from .settings import preset_settings
+
+    return {**preset_settings(None), "variant": "byte", "pre": "gpt2", "limit": "merges", "merges": int(merges)}
+
+
 def open_in_stepper(rule: str, weights: dict, merges: int) -> None:
     """Make the session's corpus this mix trained by ``rule`` (byte-level, GPT-2's pre-tokenizer, ``merges``
     merges) and open the stepper on it, at step 0."""
     from . import persist
-    from .settings import preset_settings
 
     ss = persist.ss()
     ss[persist.K_SOURCE], ss[persist.K_MIX], ss[persist.K_LINK_GONE] = "mix", mix_spec(rule, weights), None
-    ss[persist.K_SETTINGS] = {**preset_settings(None), "variant": "byte", "pre": "gpt2", "limit": "merges",
-                              "merges": int(merges)}  # fmt: skip
+    ss[persist.K_SETTINGS] = mix_settings(merges)
     persist.set_step(0)
     st.switch_page(STEPPER_PAGE)
 

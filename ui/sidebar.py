@@ -202,6 +202,8 @@ def _on_source() -> None:
     ss[K.K_LINK_GONE] = None
     if ss[K.K_SOURCE] == "preset":
         ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    elif ss[K.K_SOURCE] == "mix":  # the settings a language mix trains with
+        ss[K.K_SETTINGS] = lt.mix_settings()
     persist.set_step(0)
 
 
