@@ -19,11 +19,11 @@ RULE_SECTIONS = {
     "settings": ("byte-level", N_("Byte-level BPE and Chinese")),
     "tie-break": ("tie-break", N_("When the tie-break rule matters")),
     "overlap-counting": ("overlaps", N_("Overlapping pairs: a a a")),
-    "word-frequency": ("algorithm", N_("The algorithm in five steps")),
-    "pre-tokenization": ("algorithm", N_("The algorithm in five steps")),
+    "word-frequency": ("algorithm", N_("The algorithm in five stages")),
+    "pre-tokenization": ("algorithm", N_("The algorithm in five stages")),
     "application-order": ("overlaps", N_("Overlapping pairs: a a a")),
     "stop-rule": ("stopping", N_("When training stops")),
-    "unknown": ("algorithm", N_("The algorithm in five steps")),
+    "unknown": ("algorithm", N_("The algorithm in five stages")),
 }
 CAUSE_NAMES = {
     "settings": N_("Settings"),
