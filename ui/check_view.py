@@ -70,8 +70,8 @@ def cause_sentence(report, config) -> str:
         said = _("Both pairs occur {count} times: a tie, so a tie-break rule decides. The reference uses "
                  "“{rule}”.").format(count=f"{report.reference_count:,}", rule=_(TIE_LABELS[report.tie_break]))  # fmt: skip
         if rules:
-            names = ", ".join(f"“{_(TIE_LABELS[r])}”" for r in rules)
-            return said + " " + _("Your pair is the one {rules} picks.").format(rules=names)
+            names = ", ".join(_(TIE_LABELS[r]) for r in rules)
+            return said + " " + _("Your pair is the one “{rules}” picks.").format(rules=names)
         return said + " " + _("None of the known rules picks your pair: look at how your code chooses among equals.")
     if cause == "overlap-counting":
         return _("Your counts look like a run such as a a a held the pair (a, a) once. It holds it twice: "
