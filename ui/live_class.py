@@ -33,6 +33,7 @@ import io
 import json
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import closing, contextmanager
@@ -223,8 +224,17 @@ class Classes:
         self.store = store
         self.expiry_s = int(expiry_s or expiry_seconds())
         self.clock = clock
+        self._readers = threading.local()
         with closing(store.connect()) as conn:
             class_db.create_schema(conn)
+
+    def _reader(self):
+        """This thread's connection for polls, kept open: opening one costs more than the read itself. (WAL: each
+        read sees every transaction committed before it; the connection is closed with its thread.)"""
+        conn = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = self._readers.conn = self.store.connect()
+        return conn
 
     @contextmanager
     def _tx(self):
@@ -411,8 +421,7 @@ class Classes:
     def poll(self, code: str) -> Poll | None:
         """The counters of class ``code``, or ``None`` when it is unknown or expired. One read, no write: a poll
         does not keep a class alive."""
-        with closing(self.store.connect()) as conn:
-            row = class_db.poll_row(conn, code)
+        row = class_db.poll_row(self._reader(), code)
         if row is None or row[4] < self.clock() - self.expiry_s:
             return None
         return Poll(row[0], row[1], row[2], bool(row[3]))
