@@ -22,7 +22,7 @@ from .i18n import _, ngettext
 from .live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
-from .text import esc_raw, md_escape
+from .text import esc_raw
 
 #: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).
 FIRST_SCREEN = 4
@@ -79,8 +79,8 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
 def _pick(merge: int, option: int) -> None:
     try:
         cv.classes().pick(cv.code(), st.session_state.get(cv.K_SID) or "", merge, option)
-    except (ClassError, ValueError) as err:
-        st.toast(md_escape(str(err)))
+    except (ClassError, ValueError):
+        st.toast(cv.refused_message())
 
 
 def student_bar(state: ClassState, step: int) -> None:

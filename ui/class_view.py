@@ -213,14 +213,19 @@ def start_box(params: dict, step: int) -> None:
 
 
 # ------------------------------------------------------------------------------------ teacher actions
+def refused_message() -> str:
+    """What a person reads when the class did not take an action (its state changed meanwhile)."""
+    return _("The class did not take this: it changed in the meantime (a question closed, the class ended).")
+
+
 def _teacher_do(action) -> None:
     """Run a teacher action with the session's key; the server refuses one without it (shown, nothing changed)."""
     try:
         action(code(), ss().get(K_KEY) or "")
     except NotTeacher:
         ss()[K_MSG] = "teacher"
-    except ClassError as err:
-        st.toast(md_escape(str(err)))
+    except (ClassError, ValueError):
+        st.toast(refused_message())
 
 
 def set_display(flag: str) -> None:
@@ -327,9 +332,11 @@ def teacher_url(class_code: str, key: str) -> str:
     return f"{join_url(class_code)}&{urlencode({TEACHER_PARAM: key})}"
 
 
-def qr_svg(url: str) -> str:
-    """The QR code of ``url`` as inline SVG (``segno``, error correction M) that scales with its box."""
-    return segno.make(url, error="m").svg_inline(scale=1, omitsize=True, border=2)
+def qr_img(url: str) -> str:
+    """The QR code of ``url`` as an ``<img>`` of an SVG data URI (``segno``, error correction M) that scales with
+    its box (the page's HTML sanitizer keeps an image, not inline SVG)."""
+    data = segno.make(url, error="m").svg_data_uri(scale=1, omitsize=True, border=2)
+    return f"<img src='{data}' alt='{esc_raw(_('QR code of the join link'))}'>"
 
 
 def join_html(class_code: str, big: bool) -> str:
@@ -337,7 +344,7 @@ def join_html(class_code: str, big: bool) -> str:
     url = join_url(class_code)
     css = "bpe-class-join big" if big else "bpe-class-join"
     return (
-        f"<div class='{css}' id='bpe-class-join'><div class='qr'>{qr_svg(url)}</div><div>"
+        f"<div class='{css}' id='bpe-class-join'><div class='qr'>{qr_img(url)}</div><div>"
         f"<div class='bpe-muted'>{esc_raw(_('Class code'))}</div>"
         f"<div class='code' id='bpe-class-code'>{esc_raw(class_code)}</div>"
         f"<div class='link'>{esc_raw(url)}</div></div></div>"
