@@ -6,7 +6,7 @@ summary. One test: a class is one story, and its own server (restarted in the mi
 from __future__ import annotations
 
 import pytest
-from browser import StreamlitServer, assert_no_exception, open_app, save_screenshot
+from browser import StreamlitServer, assert_no_exception, save_screenshot
 
 from ui.corpus_store import CorpusStore
 from ui.live_class import Classes
@@ -71,7 +71,7 @@ def _class_story(browser, server, url, store):
     try:
         # The teacher starts a class on the default preset.
         teacher = new_page()
-        open_app(teacher, url)
+        _open(teacher, url)
         teacher.get_by_text("Live class", exact=True).click()
         _click(teacher, "Start a class", "#bpe-class-code")
         code = teacher.locator("#bpe-class-code").inner_text().strip()
@@ -84,7 +84,7 @@ def _class_story(browser, server, url, store):
         laptop, phone, third = new_page(), new_page(390, 844), new_page()
         for page in (laptop, phone):
             _open(page, f"{url}/?class={code}", "#bpe-class-status")
-        open_app(third, url)
+        _open(third, url)
         third.get_by_text("Join a class", exact=True).click()
         third.get_by_label("Class code").fill(code.lower())
         third.get_by_label("Nickname (optional)").fill("<b>Zoë</b>")

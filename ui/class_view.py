@@ -140,7 +140,9 @@ def enter() -> None:
         _join_as_student(wanted)
     params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
     lang = st.query_params.get("lang")
-    st.query_params.from_dict({**params, PARAM: wanted, **({"lang": lang} if lang else {})})
+    # The class's step too: a teacher resuming from a teacher link must not send the class back to step 0.
+    extra = {"step": str(state.step), PARAM: wanted, **({"lang": lang} if lang else {})}
+    st.query_params.from_dict({**params, **extra})
 
 
 def _join_as_student(wanted: str) -> None:
