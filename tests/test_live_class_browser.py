@@ -86,8 +86,8 @@ def _class_story(browser, server, url, store):
             _open(page, f"{url}/?class={code}", "#bpe-class-status")
         _open(third, url)
         third.get_by_text("Join a class", exact=True).click()
-        third.get_by_label("Class code").fill(code.lower())
-        third.get_by_label("Nickname (optional)").fill("<b>Zoë</b>")
+        third.get_by_role("textbox", name="Class code").fill(code.lower())
+        third.get_by_role("textbox", name="Nickname (optional)").fill("<b>Zoë</b>")
         _click(third, "Join", "#bpe-class-status")
         third.locator("#bpe-class-status").get_by_text("you are <b>Zoë</b>").wait_for()
         _wait_attr(teacher, "bpe-class-status", "data-students", "3")
@@ -145,7 +145,7 @@ def _class_story(browser, server, url, store):
         version = classes.poll(code).version
         _open(other, f"{url}/?class=ZZZZZZ")
         other.get_by_text("There is no class ZZZZZZ on this server").wait_for()
-        assert other.get_by_label("Class code").count() == 1
+        assert other.get_by_role("textbox", name="Class code").count() == 1
         assert classes.poll(code).version == version
 
         # The end: the summary on every screen, each student's own score.
