@@ -85,7 +85,7 @@ def intro() -> None:
 
 
 def algorithm() -> None:
-    st.header(_("The algorithm in five steps"))
+    st.header(_("The algorithm in five steps"), anchor="algorithm")
     steps = (
         _("Split every word of the corpus into characters, and put the end-of-word marker </w> after each word."),
         _("Count every pair of adjacent symbols, weighted by how often its word occurs in the corpus."),
@@ -162,7 +162,7 @@ def up_close(run, mode: str, present: bool) -> None:
 
 
 def overlaps(mode: str, present: bool) -> None:
-    st.header(_("Overlapping pairs: a a a"))
+    st.header(_("Overlapping pairs: a a a"), anchor="overlaps")
     run = train(OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
     snap = run.snapshot(1)
     st.markdown(
@@ -181,7 +181,7 @@ def overlaps(mode: str, present: bool) -> None:
 
 
 def tie_rules(mode: str, present: bool) -> None:
-    st.header(_("When the tie-break rule matters"))
+    st.header(_("When the tie-break rule matters"), anchor="tie-break")
     st.markdown(
         _(
             "Often two or more pairs share the highest count: they are tied, and only one can be merged at this "
@@ -230,7 +230,7 @@ def tie_rules(mode: str, present: bool) -> None:
 
 def stopping() -> list:
     """When training stops, on two examples; returns their runs (the developers' part names their codes)."""
-    st.header(_("When training stops"))
+    st.header(_("When training stops"), anchor="stopping")
     st.markdown(
         _(
             "Training stops after the number of merges you asked for, when the vocabulary reaches the size you "
@@ -253,7 +253,7 @@ def stopping() -> list:
 
 
 def byte_level() -> None:
-    st.header(_("Byte-level BPE and Chinese"))
+    st.header(_("Byte-level BPE and Chinese"), anchor="byte-level")
     st.markdown(
         _(
             "Character BPE starts from the characters of the corpus. A Chinese corpus holds thousands of different "

@@ -47,12 +47,13 @@ class TieRule:
 TIE_RULES: dict[str, TieRule] = {
     "first-seen": TieRule(
         name=N_("first-seen"),
-        label=N_("first-seen (textbook, minbpe, tiktoken)"),
+        label=N_("first-seen (textbook, minbpe, tiktoken's educational trainer)"),
         short=N_("the pair that appears first in the corpus wins"),
         why=N_("its first occurrence comes earliest in the corpus"),
         rule=N_(
             "Ties go to the pair seen first: word types in order of first appearance, then left to right "
-            "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe)."
+            "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe). How OpenAI "
+            "trained the GPT tokenizers is not published, so no GPT tokenizer is known to follow this rule."
         ),
     ),
     "hf": TieRule(
@@ -63,15 +64,20 @@ TIE_RULES: dict[str, TieRule] = {
         rule=N_(
             "Ties go to the smallest (id_left, id_right): ids go to the characters sorted by code point (byte-level: "
             "by the GPT-2 alias character), then to the end-of-word symbols, then to merged tokens in creation order "
-            "(Hugging Face tokenizers' BpeTrainer)."
+            "(Hugging Face tokenizers' BpeTrainer). With the end-of-word marker attached, Hugging Face numbers the "
+            "x</w> symbols in a hash map's order (huggingface/tokenizers#1794) where this app uses code-point order, "
+            "so the rule is Hugging Face's for characters, bytes and a separate marker only."
         ),
     ),
     "lexical": TieRule(
         name=N_("lexical"),
         label=N_("lexical (subword-nmt)"),
-        short=N_("the lexicographically largest (left, right) pair of strings wins"),
-        why=N_("it is the lexicographically largest pair of strings"),
-        rule=N_("Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe)."),
+        short=N_("the (left, right) pair of strings that comes last in code-point order wins"),
+        why=N_("its pair of strings comes last in code-point order (Z before a)"),
+        rule=N_(
+            "Ties go to the (left, right) pair of strings that comes last in code-point order, where Z comes "
+            "before a (subword-nmt's learn_bpe)."
+        ),
     ),
 }
 

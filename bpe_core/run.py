@@ -26,6 +26,7 @@ from itertools import chain, islice
 from typing import NamedTuple
 
 from .tiebreak import TieKey
+from .traces import MergeTree
 
 _SHIFT = 32  # the trainer stores a pair (left, right) as the int left << 32 | right (faster to hash than a tuple)
 _MASK = (1 << _SHIFT) - 1
@@ -525,19 +526,15 @@ class TrainedRun:
         snaps = self.snapshots if step is None else self.snapshots[: self._clamp(step)]
         return [(s.left, s.right) for s in snaps]
 
-    def merge_tree(self, tid: int) -> dict:
-        """How a token was built: ``{"id", "step", "children": [left_tree, right_tree]}``.
-
-        Base symbols have ``step`` 0 and no children; ``step`` is the merge that first made the token.
-        """
+    def merge_tree(self, tid: int) -> MergeTree:
+        """How token ``tid`` was built (:class:`~bpe_core.traces.MergeTree`, the one tree type of
+        ``bpe_core``): a base symbol has ``rank`` None and no children; a merged token has ``rank`` = the
+        step whose merge first made it, and the trees of that merge's pair. Raises ``IndexError`` for an id
+        outside the vocabulary."""
         src = self.created_from[tid]
         if src is None:
-            return {"id": tid, "step": 0, "children": []}
-        return {
-            "id": tid,
-            "step": self.created_step[tid],
-            "children": [self.merge_tree(src[0]), self.merge_tree(src[1])],
-        }
+            return MergeTree(tid)
+        return MergeTree(tid, self.created_step[tid], self.merge_tree(src[0]), self.merge_tree(src[1]))
 
     def series(self) -> dict[str, list[int]]:
         """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of

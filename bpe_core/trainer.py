@@ -138,7 +138,6 @@ class Trainer:
             raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
         word_start = array("q", accumulate(lengths, initial=0))
         run._init_corpus(word_list, freqs, word_start, values, base_ids)
-        self._n_base = len(values)
 
         # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
         # order, each word's symbols in order): its token (-1 once merged into the token on its left),

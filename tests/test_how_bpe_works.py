@@ -20,9 +20,9 @@ STEP1 = {
     "en": "Step 1: e + s occurs 6 times in newest and 3 times in widest, 9 times in all. 2 other pairs occur 9 "
     "times too (s + t, t + </w>), so the tie-break rule decides which one is merged (see below).",
     "zh-Hans": "第 1 步：e + s 在 newest 中出现 6 次，在 widest 中出现 3 次，共 9 次。另有 2 个符号对也出现 9 次"
-    "（s + t、t + </w>），因此由并列规则决定合并哪一个（见下文）。",
+    "（s + t、t + </w>），因此由同分取舍规则决定合并哪一个（见下文）。",
     "zh-Hant": "第 1 步：e + s 在 newest 中出現 6 次，在 widest 中出現 3 次，共 9 次。另有 2 個符號對也出現 9 次"
-    "（s + t、t + </w>），因此由並列規則決定合併哪一個（見下文）。",
+    "（s + t、t + </w>），因此由同分取捨規則決定合併哪一個（見下文）。",
 }
 
 

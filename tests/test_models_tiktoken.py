@@ -93,7 +93,7 @@ def test_every_token_is_its_own_merge_and_ids_are_ranks(name):
     for k in (0, 1, 1000, tok.num_merges - 1):
         left, right = tok.merges[k]
         assert ranks[left] < 256 + k and ranks[right] < 256 + k and ranks[left + right] == 256 + k
-        assert tok.merge_rank(256 + k) == k + 1
+        assert tok.merge_number(256 + k) == k + 1
     # A token encodes to itself through the merges alone (what the whole-token short cut assumes).
     for tid in range(256, len(ranks), 997):
         start = [tok.vocab[bytes((b,))] for b in tok.values[tid]]

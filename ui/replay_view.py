@@ -9,10 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
+from bpe_core.facts import numbering_legend, rank_of_merge
 
 from . import persist
 from .chips import chip_html, token_label, tokens_html
-from .i18n import _, ngettext
+from .i18n import _, ngettext, tr
 from .text import esc_raw, visible
 
 #: Most nodes of a merge tree drawn (a 100-byte token would be too wide to read).
@@ -71,14 +72,15 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         new_token = step.token
         sentence = esc_raw(
             ngettext(
-                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} time.",
-                "{model}'s merge #{number}, {left} + {right} → {new}, applies here {n} times.",
+                "{model}'s merge {number} (rank and id {rank}), {left} + {right} → {new}, applies here {n} time.",
+                "{model}'s merge {number} (rank and id {rank}), {left} + {right} → {new}, applies here {n} times.",
                 step.count,
             )
         )
         head = sentence.format(
             model=esc_raw(model.label),
             number=f"{step.rank:,}",
+            rank=f"{rank_of_merge(step.rank):,}",
             left=chip_html(src, step.left, mode, present),
             right=chip_html(src, step.right, mode, present),
             new=chip_html(src, step.token, mode, present, "new"),
@@ -93,12 +95,13 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         + tokens_html(src, ids, mode, present, new_token=new_token, css_id="rt-replay-tokens")
         + f"</div><p class='bpe-muted' id='rt-replay-count' data-tokens='{len(ids)}'>{esc_raw(count)}</p></div>"
     )
+    st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
 
 def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     """A picker over the distinct tokens of ``ids`` and the merge tree of the chosen one."""
-    options = [t for t in dict.fromkeys(ids) if model.tok.merge_rank(t) is not None]
+    options = [t for t in dict.fromkeys(ids) if model.tok.merge_number(t) is not None]
     if not options:
         return
     options.sort(key=lambda t: -len(model.tok.token_value(t)))
@@ -113,10 +116,10 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     tree = model.tok.merge_tree(tid)
     ranks = tree.ranks()
     line = ngettext(
-        "{n} merge built this token; their ranks: {numbers}.",
-        "{n} merges built this token; their ranks: {numbers}.",
+        "{n} merge built this token: merge {numbers}.",
+        "{n} merges built this token: merges {numbers}.",
         len(ranks),
-    ).format(n=len(ranks), numbers=", ".join(f"#{r:,}" for r in ranks))
+    ).format(n=len(ranks), numbers=", ".join(f"{r:,}" for r in ranks))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 
