@@ -25,7 +25,7 @@ import json
 from typing import NamedTuple
 
 from .byte_display import to_gpt2
-from .files import _parse_merges, _text
+from .gpt2_files import parse_merges, read_text
 from .inputs import InputError
 
 FORMATS = ("minbpe", "tokenizer.json", "jsonl", "json", "merges.txt")
@@ -51,7 +51,7 @@ def read_merge_list(data: bytes | str, name: str = "the file") -> MergeList:
         InputError: not UTF-8, empty, no recognisable format, no merges, or an entry that is not a pair
             (a one-line message naming the line or entry).
     """
-    text = _text(data, name)
+    text = read_text(data, name)
     if not text.strip():
         raise InputError(f"{name} is empty: it holds no merges.")
     found = _read(text, name)
@@ -74,7 +74,7 @@ def _read(text: str, name: str) -> MergeList:
         if doc is not None:
             return _from_json(doc, name)
         return MergeList(_jsonl(text, name), "jsonl")
-    return MergeList([(left, right) for _, left, right in _parse_merges(text, name)], "merges.txt")
+    return MergeList(list(zip(*parse_merges(text, name)[:2])), "merges.txt")
 
 
 # ------------------------------------------------------------------------------------------ minbpe

@@ -59,7 +59,7 @@ def test_the_folder_read_back_matches_the_shipped_model(gpt2_folder):
     tok, shipped = load_model(gpt2_folder), load_gpt("gpt2")
     assert tok.merges == shipped.merges and tok.num_merges == 50_000
     assert {v: i for v, i in tok.vocab.items() if i < 50256} == shipped.vocab
-    assert tok.merge_rank(50255) == 50_000 and tok.merge_tree(50255).token == 50255
+    assert tok.merge_number(50255) == 50_000 and tok.merge_tree(50255).token == 50255
     ids = list(range(0, 50257, 97))
     assert tok.token_wires(ids) == [tok.token_wire(i) for i in ids] == to_gpt2_many([tok.values[i] for i in ids])
 
