@@ -118,7 +118,11 @@ def step_view(every: float | None, choice: Choice) -> None:
     klass = class_view.prepare_step(run.num_steps)  # a live class sets the step (following, or the teacher's)
     if klass is not None:
         class_bar(klass, run, present)
-    step = stepper.step_controls(run, presentation=present, training=not live.finished)
+    if klass is not None:  # the class's CSS keeps a student's step row on one line on a phone
+        with st.container(key="class-stepper-teacher" if class_view.is_teacher() else "class-stepper-student"):
+            step = stepper.step_controls(run, presentation=present, training=not live.finished)
+    else:
+        step = stepper.step_controls(run, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
     if klass is not None:

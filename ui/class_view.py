@@ -172,6 +172,7 @@ def _join_clicked() -> None:
     raw = ss().get("w.class.join.code", "")
     ss()[K_NICK] = clean_nickname(ss().get("w.class.join.nick", ""))
     st.query_params[PARAM] = raw.strip()[:40]
+    ss()[K_WHOLE] = True  # the box may be in the step view (a fragment): joining is the whole page's run
 
 
 def join_box(expanded: bool = False) -> None:
