@@ -41,6 +41,11 @@ def _click(page, name: str, then: str) -> None:
     page.locator(then).first.wait_for()
 
 
+def _next(page, step: int) -> None:
+    page.locator(".st-key-stepper-next button").click()
+    page.locator(f"#bpe-step-label[data-step='{step}']").wait_for()
+
+
 def _pick(page, option: int) -> None:
     page.locator(f".st-key-class-pick-{option} button").click()
     page.locator(f".st-key-class-pick-{option} [data-testid='stBaseButton-primary']").wait_for()
@@ -95,7 +100,7 @@ def _class_story(browser, server, url, store):
 
         # Three steps: every student follows.
         for step in (1, 2, 3):
-            _click(teacher, "Next ▶", f"#bpe-step-label[data-step='{step}']")
+            _next(teacher, step)
             for page in students:
                 _wait_step(page, step)
 
@@ -149,7 +154,7 @@ def _class_story(browser, server, url, store):
         assert classes.poll(code).version == version
 
         # The end: the summary on every screen, each student's own score.
-        _click(teacher, "Next ▶", "#bpe-step-label[data-step='4']")
+        _next(teacher, 4)
         for page in students:
             _wait_step(page, 4)
         teacher.get_by_role("button", name="More", exact=True).click()
