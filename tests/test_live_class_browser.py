@@ -42,7 +42,7 @@ def _click(page, name: str, then: str) -> None:
 
 
 def _next(page, step: int) -> None:
-    page.locator(".st-key-stepper-next button").click()
+    page.locator(".st-key-stepper-next button:visible").first.click()
     page.locator(f"#bpe-step-label[data-step='{step}']").wait_for()
 
 
