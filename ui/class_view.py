@@ -172,7 +172,6 @@ def _join_clicked() -> None:
     raw = ss().get("w.class.join.code", "")
     ss()[K_NICK] = clean_nickname(ss().get("w.class.join.nick", ""))
     st.query_params[PARAM] = raw.strip()[:40]
-    ss()[K_WHOLE] = True  # the box may be in the step view (a fragment): joining is the whole page's run
 
 
 def join_box(expanded: bool = False) -> None:
@@ -192,7 +191,6 @@ def _start(params: dict, step: int) -> None:
     new_code, key = classes().start(params, step, cid)
     ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = new_code, key, True, None
     ss()[K_COOKIE] = (_KEY_COOKIE + new_code, key)
-    ss()[K_WHOLE] = True  # pressed in the step view: the page's polling fragment starts with a whole-page run
     _keep_in_url()
 
 
