@@ -120,9 +120,9 @@ def step_view(every: float | None, choice: Choice) -> None:
         class_bar(klass, run, present)
     if klass is not None:  # the class's CSS keeps a student's step row on one line on a phone
         with st.container(key="class-stepper-teacher" if class_view.is_teacher() else "class-stepper-student"):
-            step = stepper.step_controls(run, presentation=present, training=not live.finished)
+            step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     else:
-        step = stepper.step_controls(run, presentation=present, training=not live.finished)
+        step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
     if klass is not None:

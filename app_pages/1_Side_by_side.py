@@ -152,7 +152,7 @@ def step_view(every: float | None, choice: Choice, runs: list) -> None:
     stepper.check_timer(False, every)
     mode, present = choice.display.byte_mode, choice.display.presentation
     # One step control for all three: it counts to the longest run; a shorter one shows why it stopped.
-    step = stepper.step_controls(max(runs, key=lambda r: r.num_steps), presentation=present, key="sbs")
+    step = stepper.step_controls(max(r.num_steps for r in runs), presentation=present, key="sbs")
     sidebar.write_url(choice, step)
     for col, variant, run in zip(st.columns(3, gap="medium"), VARIANTS, runs):
         with col:

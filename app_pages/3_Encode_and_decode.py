@@ -9,7 +9,7 @@ import streamlit as st
 
 from bpe_core import InputError
 from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
-from ui import page, persist, sidebar, training
+from ui import page, persist, sidebar, stepper, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import _, ngettext
@@ -100,21 +100,14 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
         st.info(said + (" " + _("Use more merges (the slider above).") if k < run.num_steps else ""))
         return
     name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
-    j = max(0, min(len(plan), int(persist.kept(name, 0))))
-
-    def go(value: int) -> None:
-        persist.put(name, max(0, min(len(plan), value)))
-
-    cols = st.columns([1, 1, 1, 1, 4], vertical_alignment="center")
-    cols[0].button(_("⏮ Start"), key="enc.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
-    cols[1].button(_("◀ Back"), key="enc.prev", on_click=go, args=(j - 1,), disabled=j == 0, width="stretch")
-    cols[2].button(_("Apply ▶"), key="enc.next", on_click=go, args=(j + 1,), disabled=j >= len(plan), width="stretch")
-    cols[3].button(_("End ⏭"), key="enc.last", on_click=go, args=(len(plan),), disabled=j >= len(plan), width="stretch")
     applied = ngettext("Applied {j} of {n} merge", "Applied {j} of {n} merges", len(plan))
-    cols[4].html(
-        f"<div class='bpe-step-label' id='enc-replay-label' data-applied='{j}'>"
-        f"{esc_raw(applied.format(j=f'{j:,}', n=f'{len(plan):,}'))}</div>"
-    )
+
+    def label(j: int) -> str:
+        return (f"<div class='bpe-step-label' id='enc-replay-label' data-applied='{j}'>"
+                f"{esc_raw(applied.format(j=f'{j:,}', n=f'{len(plan):,}'))}</div>")  # fmt: skip
+
+    j = stepper.step_controls(len(plan), key="enc", store=stepper.KeptStep(name), label=label, unit="merge",
+                              presentation=present, autoplay=False)  # fmt: skip
     if j == 0:
         rank, new_token = 0, None
         if run.variant.is_bytes:

@@ -87,7 +87,7 @@ def merge_report(choice, merges) -> None:
         st.caption(md_escape(_("Also possible: {causes}.").format(causes=names)))
     cols = st.columns([3, 2])
     with cols[0]:
-        st.subheader(_("The pair table before merge {step}").format(step=f"{report.step:,}"))
+        st.subheader(_("The pair table"))
         marks = check_view.marks_of(report)
         st.html(pair_table_html(report.run, report.step, mode, present, limit=8, marks=marks))
     with cols[1]:

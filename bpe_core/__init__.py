@@ -31,7 +31,8 @@ from .variants import EOW_STYLES, VARIANTS, Variant
 #: is first used (PEP 562), so ``python -m bpe_core encode`` does not load the trainer, nor ``train`` the GPT
 #: models: start-up is most of a short command's time.
 _LAZY = {
-    "run": ("TrainedRun", "VocabEntry", "WordRow"),
+    "run": ("TrainedRun",),
+    "run_records": ("VocabEntry", "WordRow"),
     "trainer": ("RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train"),
     "encoder": ("UNK_TOKEN", "MergeTree", "PieceTrace", "Replay", "ReplayStep", "Tokenizer", "TraceStep"),
     "models": ("MODEL_NAMES", "load_gpt"),

@@ -30,6 +30,7 @@ class TieRule:
 
     Attributes:
         name: the rule's short name in a sentence (``"first-seen"``; translated where shown).
+        title: the rule's name for learners, without code names (``"First seen"``).
         label: the rule's name with who uses it, for a picker.
         short: one clause, the rule in a merge card (``"the pair that appears first ... wins"``).
         why: why the rule picked the winner (``"its first occurrence comes earliest ..."``).
@@ -37,6 +38,7 @@ class TieRule:
     """
 
     name: str
+    title: str
     label: str
     short: str
     why: str
@@ -47,6 +49,7 @@ class TieRule:
 TIE_RULES: dict[str, TieRule] = {
     "first-seen": TieRule(
         name=N_("first-seen"),
+        title=N_("First seen"),
         label=N_("first-seen (textbook, minbpe, tiktoken's educational trainer)"),
         short=N_("the pair that appears first in the corpus wins"),
         why=N_("its first occurrence comes earliest in the corpus"),
@@ -58,6 +61,7 @@ TIE_RULES: dict[str, TieRule] = {
     ),
     "hf": TieRule(
         name=N_("hf"),
+        title=N_("Hugging Face order"),
         label=N_("hf (Hugging Face tokenizers)"),
         short=N_("the pair with the smallest (left id, right id) wins"),
         why=N_("it has the smallest pair of token ids"),
@@ -71,6 +75,7 @@ TIE_RULES: dict[str, TieRule] = {
     ),
     "lexical": TieRule(
         name=N_("lexical"),
+        title=N_("Dictionary order"),
         label=N_("lexical (subword-nmt)"),
         short=N_("the (left, right) pair of strings that comes last in code-point order wins"),
         why=N_("its pair of strings comes last in code-point order (Z before a)"),

@@ -50,7 +50,8 @@ from operator import add, and_, eq, gt, itemgetter, mul, ne, setitem
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
 from .pretokenize import word_counts
-from .run import _MASK, _SHIFT, MergeStep, TrainedRun
+from .run import TrainedRun
+from .run_records import _MASK, _SHIFT, MergeStep
 from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
 
 __all__ = [

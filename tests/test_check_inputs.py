@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+from hf_reference import hf_setup
 
 from bpe_core import InputError, load_gpt, save_model, train
 from bpe_core.byte_display import from_gpt2
@@ -108,11 +108,7 @@ def test_merges_exported_by_this_project_check_identical_under_first_seen(tmp_pa
 
 def test_merges_of_hugging_face_tokenizers_check_identical_under_hf(tmp_path):
     text = named_excerpt("english", 12_000)
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(
-        vocab_size=256 + 150, min_frequency=2, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
-    )
+    tok, trainer = hf_setup("byte", vocab_size=256 + 150, min_frequency=2)
     tok.train_from_iterator([text], trainer)
     tok.save(str(tmp_path / "tokenizer.json"))
     tok.model.save(str(tmp_path))  # vocab.json + merges.txt, with the #version line

@@ -7,7 +7,7 @@ import hashlib
 import json
 
 import pytest
-from test_models_tiktoken import TEXTS, ref
+from tiktoken_offline import TEXTS, ref
 
 from bpe_core.apply_merges import bpe_leftmost
 from bpe_core.byte_display import to_gpt2, to_gpt2_many

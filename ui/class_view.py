@@ -164,8 +164,8 @@ def messages() -> bool:
     if msg == "teacher":
         st.warning(_("This teacher link is not valid for this class: you joined as a student."))
         return False
-        st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
-                             "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
+    st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
+                         "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
     return True
 
 

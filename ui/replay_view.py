@@ -11,7 +11,7 @@ import streamlit as st
 from bpe_core import load_gpt, merge_overlap
 from bpe_core.facts import numbering_legend, rank_of_merge
 
-from . import persist
+from . import persist, stepper
 from .chips import chip_html, token_label, tokens_html
 from .i18n import _, ngettext, tr
 from .text import esc_raw, visible
@@ -25,25 +25,11 @@ def _step_label(j: int, n: int) -> str:
     return f"<div class='bpe-step-label' id='rt-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
 
 
-def replay_controls(name: str, n: int) -> int:
-    """First / Prev / Next / Last buttons (arrow keys: Prev and Next), a label and a slider over
-    ``0..n`` merges, kept in the session under ``name``; returns the step."""
-    j = max(0, min(n, int(persist.kept(name, 0))))
-
-    def go(value: int) -> None:
-        persist.put(name, max(0, min(n, value)))
-
-    cols = st.columns([1, 1, 1, 1, 3], vertical_alignment="center")
-    cols[0].button(_("⏮ First"), key="rt.first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
-    cols[1].button(_("◀ Prev"), key="rt.prev", on_click=go, args=(j - 1,), disabled=j == 0, width="stretch",
-                   shortcut="Left", help=_("Previous merge (← key)"))  # fmt: skip
-    cols[2].button(_("Next ▶"), key="rt.next", on_click=go, args=(j + 1,), disabled=j >= n, width="stretch",
-                   shortcut="Right", help=_("Next merge (→ key)"))  # fmt: skip
-    cols[3].button(_("Last ⏭"), key="rt.last", on_click=go, args=(n,), disabled=j >= n, width="stretch")
-    cols[4].html(_step_label(j, n))
-    if n > 0:
-        st.slider(_("Jump to merge"), 0, n, key=persist.seed(name, j), on_change=persist.keep, args=(name,))
-    return j
+def replay_controls(name: str, n: int, present: bool = False) -> int:
+    """The step control (:func:`ui.stepper.step_controls`, stepper ``rt``) over the ``0..n`` merges of a
+    replay, its step kept in the session under ``name``; returns the step."""
+    return stepper.step_controls(n, key="rt", store=stepper.KeptStep(name), label=lambda j: _step_label(j, n),
+                                 unit="merge", presentation=present, autoplay=False)  # fmt: skip
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
@@ -62,7 +48,7 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
         return
     name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
-    j = replay_controls(name, n)
+    j = replay_controls(name, n, present)
     src = model.src
     if j == 0:
         head = esc_raw(_("Start: the text as single bytes. Each step applies the next merge, in rank order."))

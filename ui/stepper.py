@@ -1,23 +1,54 @@
-"""The step control: First / Prev / Next / Last (the arrow keys press Prev and Next), the big
-"Step k of n" label, a slider and a number box to jump, and autoplay. The step lives in the session
-(:func:`ui.persist.get_step`), so every page with a step control shows the same step.
+"""The one step control of the app: First / Prev / Next / Last (← / → press Prev and Next), a label
+("Step k of n"), a slider and a number box to jump, and (on the stepper pages) autoplay. Every stepper
+draws it -- the stepper page and Side by side (the training steps), the real tokenizers' replay and the
+Encode page's replay (the merges that fire on a text) -- so clamping, buttons, keys, quick presses and
+session state behave the same everywhere::
 
-A page draws its step control inside a fragment (:func:`step_fragment`), so a step reruns only the
-parts that change with it. While the run is still training the fragment reruns every second, so that
-the newly trained merges can be reached. Autoplay is kept by the browser: while it is on, the step
-label carries the seconds per step (``data-autoplay``) and the app's script presses Next at that beat
-(``static/text_box_guard.js``, part 5). A timer on the server moved on after each rerun, whose time
-varies, so the steps came unevenly (0.33 to 0.6 s apart at 0.5 s per step); one in the browser holds
-the beat, and the press shows the step at once where the steps around it were sent ahead
-(:mod:`ui.step_ahead`)."""
+    step = stepper.step_controls(run.num_steps)                       # the session's step (ui.persist)
+    j = stepper.step_controls(len(replay), key="rt", store=stepper.KeptStep(name),
+                              label=lambda j: my_label_html(j), unit="merge", autoplay=False)
+
+**Where the step lives.** ``store`` is any object with ``get() -> int`` and ``set(step: int)``
+(:class:`StepStore`). :data:`SESSION` is the session's own step (:func:`ui.persist.get_step`: every page
+with the training steps shows the same one); :class:`KeptStep` keeps a step under a name of its own. A
+store may read its step from elsewhere: a live class gives a follower a store whose ``get`` returns the
+teacher's step (set from outside, on every rerun) until the student presses a button, whose ``set``
+then switches the student to a step of their own; "Follow the teacher" is that store switched back.
+The control writes to the store only when a press, a jump or a clamp changes the step.
+
+**How far one may step.** ``n`` is the last step there is; ``limit`` (optional) the last step a press or
+a jump may reach (a live class: never past an open question). Next and Last stop there, the slider and the
+number box end there, and a stored step beyond it is clamped to it. ``locked=True`` draws every control
+disabled (a screen that only follows).
+
+**Quick presses are never lost.** A press moves from the store's step, not the one drawn, so two quick
+presses of → move two steps; a slider or number box value that arrives in the same message as a button
+press is stale and ignored (:func:`_from_widget`). In the browser the app's script
+(``static/text_box_guard.js``, parts 2-4) turns ← / → into clicks on the buttons of the container
+``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
+drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
+and holds a press until the server has drawn the one before.
+
+**Autoplay** (``autoplay=True``) is kept by the browser: while it is on, the step label carries the
+seconds per step (``data-autoplay``) and the app's script presses Next at that beat (part 5). A timer on
+the server moved on after each rerun, whose time varies, so the steps came unevenly (0.33 to 0.6 s apart
+at 0.5 s per step); one in the browser holds the beat.
+
+**Fragments.** A page draws its step control and what depends on the step inside a fragment
+(:func:`step_fragment`), so a step reruns only those parts. While the run is still training the fragment
+reruns every second, so that the newly trained merges can be reached.
+
+**Phones.** The buttons sit in a container ``st-key-<key>-stepbar``: below 640 px, where Streamlit stacks
+columns, ``static/app.css`` keeps the four buttons in one row (the label above them, the slider
+below, the number box and autoplay side by side under it).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import streamlit as st
-
-from bpe_core import TrainedRun
 
 from . import persist, zoom
 from .i18n import _
@@ -28,27 +59,64 @@ _SPEEDS = (0.5, 1.0, 2.0, 3.0)
 #: the progress bar show up at this pace).
 TRAINING_REFRESH_S = 1.0
 
-
-def _go(target: str, n: int) -> None:
-    # From the session's step, not the one drawn: two quick presses of → move two steps. A step a link
-    # asked for beyond the merges trained so far counts as the last one trained.
-    step = min(persist.get_step(), n)
-    new = {"first": 0, "prev": step - 1, "next": step + 1, "last": n}[target]
-    persist.set_step(max(0, min(n, new)))
+#: The four buttons, in order; a button's widget key is ``<key>.<name>``.
+BUTTONS = ("first", "prev", "next", "last")
 
 
-_BUTTONS = ("first", "prev", "next", "last")
+class StepStore(Protocol):
+    """Where a step control's step lives: ``get()`` the step (an int, maybe beyond the run while it
+    trains), ``set(step)`` a new one (already clamped by the control)."""
+
+    def get(self) -> int: ...
+
+    def set(self, step: int) -> None: ...
 
 
-def _from_widget(widget: str, n: int, key: str) -> None:
+class _SessionStep:
+    """The session's step (:func:`ui.persist.get_step`), shared by every page with the training steps."""
+
+    def get(self) -> int:
+        return persist.get_step()
+
+    def set(self, step: int) -> None:
+        persist.set_step(step)
+
+
+#: The session's step, the default store.
+SESSION: StepStore = _SessionStep()
+
+
+class KeptStep:
+    """A step kept in the session under ``name`` (:func:`ui.persist.kept`; 0 until set): a replay's own
+    step, which other pages do not share."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def get(self) -> int:
+        return int(persist.kept(self.name, 0))
+
+    def set(self, step: int) -> None:
+        persist.put(self.name, int(step))
+
+
+def _go(target: str, last: int, store: StepStore) -> None:
+    # From the store's step, not the one drawn: two quick presses of → move two steps. A step a link
+    # asked for beyond the merges trained so far counts as the last one reachable.
+    step = min(store.get(), last)
+    new = {"first": 0, "prev": step - 1, "next": step + 1, "last": last}[target]
+    store.set(max(0, min(last, new)))
+
+
+def _from_widget(widget: str, last: int, key: str, store: StepStore) -> None:
     # Every message the page sends carries the slider and the number box as the page has them. A press
     # made just after another can leave before the page has taken the server's new step into them: they
     # still hold the step before, and moved the step back there, so the press only redid the one before
     # it (six → pressed at once lost a step in about one try of seven). A drag or a typed step is a
     # message of its own, so when a step button came in the same message, the button wins.
-    if any(st.session_state.get(f"{key}.{b}") for b in _BUTTONS):
+    if any(st.session_state.get(f"{key}.{b}") for b in BUTTONS):
         return
-    persist.set_step(max(0, min(n, int(st.session_state[widget]))))
+    store.set(max(0, min(last, int(st.session_state[widget]))))
 
 
 def timer_seconds(training: bool) -> float | None:
@@ -94,64 +162,111 @@ def step_label_html(step: int, n: int, training: bool = False, autoplay: float |
     return f'<div class="{css}" id="bpe-step-label" data-step="{int(step)}"{beat}>{text}</div>'
 
 
-def step_controls(run: TrainedRun, presentation: bool = False, key: str = "stepper", training: bool = False) -> int:
-    """Draw the step control for ``run`` (the slider and number box hidden in presentation mode) and
-    return the current step, clamped to ``0..run.num_steps``. ``key`` prefixes the widget keys
-    (``stepper.next``...). Presentation mode adds the zoom picker (:func:`ui.zoom.zoom_control`) to
-    the row.
+def _helps(unit: str) -> dict[str, str]:
+    """The buttons' tooltips; ``unit``: what one press moves, a training "step" or a "merge" replayed."""
+    if unit == "merge":
+        return {
+            "first": _("First: no merge applied yet"),
+            "prev": _("Previous merge (← key)"),
+            "next": _("Next merge (→ key)"),
+            "last": _("Last merge"),
+        }
+    return {
+        "first": _("First: step 0, the starting segmentation"),
+        "prev": _("Previous step (← key)"),
+        "next": _("Next step (→ key)"),
+        "last": _("Last step"),
+    }
 
-    ``training``: ``run`` is a view of a run still training. A step asked for beyond it (a link to
-    step 5,000) is then kept in the session, and shown once trained, and autoplay waits for
-    more merges instead of stopping at the last one (the browser presses Next, see the module's
-    docstring; here autoplay only switches off at the end)."""
-    n = run.num_steps
-    asked = persist.get_step()
-    step = max(0, min(n, asked))
-    if not training or asked <= n:
-        persist.set_step(step)
+
+def step_controls(
+    n: int,
+    *,
+    key: str = "stepper",
+    store: StepStore = SESSION,
+    label: Callable[[int], str] | None = None,
+    unit: str = "step",
+    presentation: bool = False,
+    training: bool = False,
+    autoplay: bool = True,
+    limit: int | None = None,
+    locked: bool = False,
+) -> int:
+    """Draw the step control over steps ``0..n`` and return the current step (clamped).
+
+    Args:
+        n: the last step (the run's merges so far; a replay's merges).
+        key: prefix of the widget keys (``stepper.next``, ``rt.slider``...) and of the CSS class the app's
+            script finds the buttons by; one per page.
+        store: where the step lives (:class:`StepStore`; default the session's step, :data:`SESSION`).
+        label: the HTML of the label for step k (default :func:`step_label_html`, which tests and the
+            app's script read as ``#bpe-step-label``).
+        unit: ``"step"`` (training steps) or ``"merge"`` (a replay): the buttons' tooltips.
+        presentation: First and Last as icons, no slider or number box (one screen per step); with
+            ``autoplay``, the autoplay toggle and the zoom picker (:func:`ui.zoom.zoom_control`) join the row.
+        training: ``n`` is the end of a run still training. A step asked for beyond it (a link to step
+            5,000) is then kept in the store, and shown once trained, and autoplay waits for more merges
+            instead of stopping at the last one.
+        autoplay: draw the autoplay toggle and its speed (the stepper pages).
+        limit: the last step a press or a jump may reach (``None``: ``n``); a stored step beyond it is
+            clamped to it.
+        locked: draw every control disabled (the step is set from outside).
+    """
+    last = n if limit is None else max(0, min(n, int(limit)))
+    asked = store.get()
+    step = max(0, min(last, asked))
+    if asked != step and not (training and limit is None and asked > n):
+        store.set(step)
     auto = f"{key}.autoplay"
-    if persist.kept(auto, False) and step >= n and not training:
+    if autoplay and persist.kept(auto, False) and ((step >= last and not training) or locked):
         persist.put(auto, False)  # nothing left to play
 
     # Presentation mode draws First and Last as icons (their tooltips name them). In normal mode autoplay
     # moves to the slider's row, so the four labels stay whole in Chinese beside the sidebar at 1024 px.
-    widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if presentation else [1, 1.5, 1.5, 1, 2.3]
-    cols = st.columns(widths, vertical_alignment="center")
-    go = {t: (t, n) for t in _BUTTONS}
-    cols[0].button("⏮" if presentation else _("⏮ First"), key=f"{key}.first", on_click=_go, args=go["first"],
-                   disabled=step == 0, width="stretch", help=_("First: step 0, the starting segmentation"))  # fmt: skip
-    cols[1].button(_("◀ Prev"), key=f"{key}.prev", on_click=_go, args=go["prev"], disabled=step == 0,
-                   shortcut="Left", width="stretch", help=_("Previous step (← key)"))  # fmt: skip
-    cols[2].button(_("Next ▶"), key=f"{key}.next", on_click=_go, args=go["next"], disabled=step >= n,
-                   shortcut="Right", width="stretch", help=_("Next step (→ key)"))  # fmt: skip
-    cols[3].button("⏭" if presentation else _("Last ⏭"), key=f"{key}.last", on_click=_go, args=go["last"],
-                   disabled=step >= n, width="stretch", help=_("Last step"))  # fmt: skip
-    with cols[4]:
-        st.html(step_label_html(step, n, training, autoplay_speed(key)))
-
+    with_row = presentation and autoplay
+    widths = [0.6, 1.5, 1.5, 0.6, 2.8, 1.3, 1.3] if with_row else [1, 1.5, 1.5, 1, 2.3]
+    helps = _helps(unit)
+    texts = {"first": _("⏮ First"), "prev": _("◀ Prev"), "next": _("Next ▶"), "last": _("Last ⏭")}
     if presentation:
-        with cols[5]:
-            _autoplay_controls(key, step, n, presentation, training)
-        zoom.zoom_control(cols[6])
-    else:
-        c1, c2, c3 = st.columns([4, 1.3, 1.7], vertical_alignment="bottom")
-        if n > 0:
+        texts.update(first="⏮", last="⏭")
+    off = {"first": step <= 0, "prev": step <= 0, "next": step >= last, "last": step >= last}
+    keys = {"prev": "Left", "next": "Right"}
+    with st.container(key=f"{key}.stepbar"):
+        cols = st.columns(widths, vertical_alignment="center")
+        for col, which in zip(cols, BUTTONS):
+            col.button(texts[which], key=f"{key}.{which}", on_click=_go, args=(which, last, store),
+                       disabled=locked or off[which], shortcut=keys.get(which), width="stretch",
+                       help=helps[which])  # fmt: skip
+        beat = autoplay_speed(key) if autoplay else None
+        cols[4].html(label(step) if label else step_label_html(step, n, training, beat))
+        if with_row:
+            with cols[5]:
+                _autoplay_controls(key, step, last, presentation, training, locked)
+            zoom.zoom_control(cols[6])
+    if presentation:
+        return step
+    with st.container(key=f"{key}.stepjump"):
+        cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
+        if last > 0:
             slider_key, box_key = f"{key}.slider", f"{key}.box"
             st.session_state[slider_key] = step
             st.session_state[box_key] = step
-            c1.slider(_("Jump to step"), 0, n, key=slider_key, on_change=_from_widget, args=(slider_key, n, key))
-            c2.number_input(_("Step"), min_value=0, max_value=n, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, n, key))  # fmt: skip
-        with c3:
-            _autoplay_controls(key, step, n, presentation, training)
+            jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
+            cols[0].slider(jump, 0, last, key=slider_key, on_change=_from_widget, args=(slider_key, last, key, store),
+                      disabled=locked)  # fmt: skip
+            cols[1].number_input(_("Step"), min_value=0, max_value=last, step=1, key=box_key, on_change=_from_widget,
+                            args=(box_key, last, key, store), disabled=locked)  # fmt: skip
+        if autoplay:
+            with cols[2]:
+                _autoplay_controls(key, step, last, presentation, training, locked)
     return step
 
 
-def _autoplay_controls(key: str, step: int, n: int, presentation: bool, training: bool) -> None:
+def _autoplay_controls(key: str, step: int, last: int, presentation: bool, training: bool, locked: bool) -> None:
     """The autoplay toggle and (normal mode) its speed, kept in the session (:func:`autoplay_speed`
     reads them)."""
     auto, speed_name = f"{key}.autoplay", f"{key}.speed"
-    st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=step >= n and not training,
+    st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=locked or (step >= last and not training),
               on_change=persist.keep, args=(auto,))  # fmt: skip
     if not presentation:
         st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),

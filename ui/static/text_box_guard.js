@@ -100,7 +100,7 @@
     if (!which || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (!doc.getElementById("bpe-step-label")) return; // no stepper
+    if (!doc.querySelector(".bpe-step-label")) return; // no stepper on this page
     var button = stepButton(which);
     if (button) { // Streamlit's shortcut presses it (not when disabled), or part 4 does
       if (!button.disabled || queue.length || busy()) pressed(which, e); // a step shown at once counts
