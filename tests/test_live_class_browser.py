@@ -162,7 +162,7 @@ def _class_story(browser, server, url, store):
 
         # The end: the summary on every screen, each student's own score.
         step = _next(teacher)
-        assert step == merge  # past the revealed question: its merge is shown now
+        assert step >= merge  # past the revealed question: its merge may be shown now
         for page in students:
             _wait_step(page, step)
         teacher.get_by_role("button", name="More", exact=True).click()
