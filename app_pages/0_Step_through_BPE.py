@@ -30,7 +30,7 @@ from ui.text import md_escape
 def header(choice: Choice) -> None:
     """The title and the corpus line (input messages appear under it)."""
     if not choice.display.presentation:
-        st.title(_("BPE Explorer"))
+        page.page_title(_("BPE Explorer"))
     if choice.ok:
         st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
 

@@ -388,7 +388,7 @@ def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
 choice = page.start_page(_("BPE vs BBPE"), "🔤")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("BPE vs byte-level BPE"))
+    page.page_title(_("BPE vs byte-level BPE"))
 st.caption(
     _(
         "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE, as in GPT-2, "

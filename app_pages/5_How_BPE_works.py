@@ -20,7 +20,7 @@ from ui.chips import chip_html
 from ui.corpus import text_corpus, words_corpus
 from ui.explain import merge_reason, stop_reason_text
 from ui.i18n import _, current_language, join_list, ngettext, tr
-from ui.page import start_page
+from ui.page import page_title, start_page
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
 from ui.sidebar import write_url
@@ -76,7 +76,7 @@ def doc_section(doc: str, start: str, stop: str | None = None) -> str:
 
 
 def intro() -> None:
-    st.title(_("How BPE works"))
+    page_title(_("How BPE works"))
     st.markdown(
         _(
             "Byte-Pair Encoding (BPE) builds a vocabulary of subwords from a corpus: it counts which two symbols "

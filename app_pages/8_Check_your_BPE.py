@@ -152,7 +152,7 @@ def encoder_check(choice) -> None:
 
 choice = page.start_page(_("Check your BPE"), "🩺")
 if not choice.display.presentation:
-    st.title(_("Check your BPE"))
+    page.page_title(_("Check your BPE"))
 st.markdown(
     _("Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
       "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it.")

@@ -179,7 +179,7 @@ def own_texts_part(order, mode, present) -> None:
 choice = page.start_page(_("Languages"), "🌐")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("The same text in 20 languages: every language's token bill"))
+    page.page_title(_("The same text in 20 languages: every language's token bill"))
 if not choice.ok:
     st.stop()
 own_run = training.get_run(choice.corpus, choice.config)

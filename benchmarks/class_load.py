@@ -51,14 +51,7 @@ _CODE = re.compile(r"id='bpe-class-code'>([A-Z0-9]{6})<")
 _QUESTION = re.compile(r"id='bpe-class-question' data-merge='(\d+)' data-state='(\w+)'")
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 
 def cpu_seconds(pid: int) -> float:

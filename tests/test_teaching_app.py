@@ -54,3 +54,27 @@ def test_no_note_in_english():
     at = new_app()
     at.radio(key="w.source").set_value("upload").run()
     assert not any("Streamlit's own" in c.value for c in at.sidebar.caption)
+
+
+def test_every_titled_page_draws_its_title_with_the_gloss():
+    """One place writes a page's title: ui.page.page_title, which adds the 词元（token） gloss in Chinese."""
+    from pathlib import Path
+
+    pages = sorted(Path(__file__).resolve().parent.parent.glob("app_pages/*.py"))
+    assert len(pages) >= 8
+    for script in pages:
+        source = script.read_text(encoding="utf-8")
+        assert "st.title(" not in source, script.name
+    assert sum("page_title(" in p.read_text(encoding="utf-8") for p in pages) == len(pages)
+
+
+@pytest.mark.parametrize("lang, term", [("zh-Hans", "词元"), ("zh-Hant", "詞元")])
+def test_the_first_token_on_a_page_is_glossed(lang, term):
+    """In the page's own drawing order, the first text with 词元 is the gloss 词元（token）."""
+    from test_i18n_pages import texts
+
+    for name in ("how", "bbpe"):
+        at = open_page(name, lang=lang)
+        no_exception(at)
+        first = next(t for t in texts(at.main, "") if term in t)
+        assert first.startswith(f"{term}（token）"), first
