@@ -8,7 +8,7 @@ Inputs (the sidebar, k, the text, ids) -> a tokenizer and its traces (bpe_core) 
 import streamlit as st
 
 from bpe_core import InputError
-from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
+from bpe_core.replay import parse_ids, replay_ids, replay_merges, unknown_symbols
 from ui import page, persist, sidebar, stepper, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
@@ -91,7 +91,7 @@ def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:
 
 def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -> None:
     st.subheader(_("2 · Replay the merges, one at a time"))
-    plan = replay_ranks(traces)
+    plan = replay_merges(traces)
     if not plan:
         if run.variant.is_bytes:
             said = _("No merge applies to this text: every word stays split into its bytes.")
@@ -109,7 +109,7 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
     j = stepper.step_controls(len(plan), key="enc", store=stepper.KeptStep(name), label=label, unit="merge",
                               presentation=present, autoplay=False)  # fmt: skip
     if j == 0:
-        rank, new_token = 0, None
+        number, new_token = 0, None
         if run.variant.is_bytes:
             start = _("Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
                       "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank.")  # fmt: skip
@@ -119,12 +119,12 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
                       "rank.")  # fmt: skip
         head = f"<div class='bpe-reason'>{esc_raw(start)}</div>"
     else:
-        rank, left, right, token, places = plan[j - 1]
+        number, left, right, token, places = plan[j - 1]
         new_token = token
-        rank_label = _("Rank {rank}:").format(rank=f"{rank:,}")
+        rank_label = _("Rank {rank}:").format(rank=f"{number:,}")
         where = ngettext("{n} place", "{n} places", places).format(n=f"{places:,}")
         head = (
-            f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'>"
+            f"<div class='bpe-merge' id='enc-replay-merge' data-merge='{number}'>"
             f"<span class='op'>{esc_raw(rank_label)}</span>"
             f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
             f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
@@ -133,12 +133,12 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
             "</span></div><div class='bpe-muted'>"
             + esc_raw(
                 _("The lowest-ranked pair left in the text: training learned it at step {rank}.").format(
-                    rank=f"{rank:,}"
+                    rank=f"{number:,}"
                 )
             )  # fmt: skip
             + "</div>"
         )
-    now = replay_ids(traces, rank)
+    now = replay_ids(traces, number)
     count = ngettext("{n} token.", "{n} tokens.", len(now)).format(n=f"{len(now):,}")
     st.html(
         f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"

@@ -1,9 +1,9 @@
-"""Looking at an encoding step by step: the merges it applied in rank order, the ids after each one,
+"""Looking at an encoding step by step: the merges it applied (lowest merge number first), the ids after each one,
 token ids typed by a user, the symbols a character-level model cannot encode, and finding a token
 by the way it is shown.
 
 ``traces`` are the per-pre-token traces of :meth:`bpe_core.encoder.Tokenizer.encode_with_trace`
-(each with ``start`` ids and ``steps`` carrying ``rank``, ``left``, ``right``, ``token``,
+(each with ``start`` ids and ``steps`` carrying ``merge_number``, ``left``, ``right``, ``token``,
 ``positions`` and ``tokens``).
 """
 
@@ -15,27 +15,27 @@ from collections.abc import Callable
 from .inputs import InputError
 
 
-def replay_ranks(traces) -> list[tuple[int, int, int, int, int]]:
-    """The merges an encoding applied, in rank order: ``[(rank, left, right, token, places)]``
-    (token ids; ``places``: occurrences rewritten, over all pre-tokens)."""
+def replay_merges(traces) -> list[tuple[int, int, int, int, int]]:
+    """The merges an encoding applied, lowest merge number first: ``[(merge_number, left, right, token, places)]``
+    (merge numbers from 1, :mod:`bpe_core.facts`; token ids; ``places``: occurrences rewritten, over all pre-tokens)."""
     found: dict = {}
     for trace in traces:
         for s in trace.steps:
-            entry = found.get(s.rank)
+            entry = found.get(s.merge_number)
             if entry is None:
-                found[s.rank] = [s.rank, s.left, s.right, s.token, len(s.positions)]
+                found[s.merge_number] = [s.merge_number, s.left, s.right, s.token, len(s.positions)]
             else:
                 entry[4] += len(s.positions)
     return [tuple(found[r]) for r in sorted(found)]
 
 
-def replay_ids(traces, upto_rank: int) -> list[int]:
-    """The whole text's ids once every merge of rank <= ``upto_rank`` was applied (0: base symbols)."""
+def replay_ids(traces, upto_merge: int) -> list[int]:
+    """The whole text's ids once every merge numbered <= ``upto_merge`` was applied (0: base symbols)."""
     out: list[int] = []
     for trace in traces:
         ids = trace.start
         for s in trace.steps:
-            if s.rank > upto_rank:
+            if s.merge_number > upto_merge:
                 break
             ids = s.tokens
         out.extend(ids)

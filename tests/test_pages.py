@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import Tokenizer
-from bpe_core.replay import replay_ranks
+from bpe_core.replay import replay_merges
 from ui.presets import PRESETS
 from ui.uploads import text_box_guard_html
 
@@ -330,9 +330,9 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     assert f"data-tokens='{len(ids)}'" in body_with(at, "enc-summary")
 
     # Replay: Apply twice shows the text after the two lowest-ranked merges it uses.
-    plan = replay_ranks(traces)
-    ranks = sorted({s.rank for tr in traces for s in tr.steps})
-    assert [p[0] for p in plan] == ranks and ranks[:3] == [1, 2, 3]
+    plan = replay_merges(traces)
+    numbers = sorted({s.merge_number for tr in traces for s in tr.steps})
+    assert [p[0] for p in plan] == numbers and numbers[:3] == [1, 2, 3]
     at.button(key="enc.next").click().run()
     at.button(key="enc.next").click().run()
     assert "data-applied='2'" in body_with(at, "enc-replay-label")
@@ -341,11 +341,11 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     for tr in traces:
         cur = tr.start
         for s in tr.steps:
-            if s.rank <= ranks[1]:
+            if s.merge_number <= numbers[1]:
                 cur = s.tokens
         expected.extend(cur)
     assert token_ids(element(replay, "enc-replay")) == expected
-    assert f"data-rank='{ranks[1]}'" in replay
+    assert f"data-merge='{numbers[1]}'" in replay
     at.button(key="enc.last").click().run()
     assert token_ids(element(body_with(at, "id='enc-replay'"), "enc-replay")) == ids
 

@@ -6,7 +6,7 @@ import pytest
 
 from bpe_core import InputError, TrainConfig, train
 from bpe_core.encoder import Tokenizer
-from bpe_core.replay import find_token, parse_ids, replay_ids, replay_ranks, token_index, unknown_symbols
+from bpe_core.replay import find_token, parse_ids, replay_ids, replay_merges, token_index, unknown_symbols
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
@@ -18,7 +18,7 @@ def textbook():
 def test_replay_reaches_the_encoding():
     tok = Tokenizer.from_run(textbook())
     ids, traces = tok.encode_with_trace("lowest newer lowest")
-    plan = replay_ranks(traces)
+    plan = replay_merges(traces)
     assert [r for r, *_ in plan] == sorted({r for r, *_ in plan})
     assert replay_ids(traces, 0) == [t for trace in traces for t in trace.start]
     assert replay_ids(traces, plan[-1][0]) == ids

@@ -11,12 +11,13 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import TrainedRun
+from bpe_core.explain import rule_name
 from bpe_core.measures import total_words
 
 from . import memo, persist
 from .chips import chip_html, chips_html, run_rtl_note
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
-from .i18n import N_, _, current_language, ngettext
+from .i18n import _, current_language, ngettext, tr
 from .languages import language_name
 from .text import CLIP_CHARS, esc, esc_raw
 
@@ -29,15 +30,6 @@ ROW_TOKENS = 96
 #: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
 #: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
 WORD_CHARS = 24
-
-
-#: The tie-break rules by their short names (the run's ``config.tie_break``), as the merge card names them.
-RULE_NAMES = {"first-seen": N_("first-seen"), "hf": N_("Hugging Face"), "lexical": N_("lexical")}
-
-
-def rule_name(rule: str) -> str:
-    """A tie-break rule's short name in the session's language (an unknown rule as it is)."""
-    return _(RULE_NAMES[rule]) if rule in RULE_NAMES else rule
 
 
 def _n(sentence: str, n: int) -> str:
@@ -113,7 +105,7 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
                 right=chip_html(run, first.right, mode, presentation),
                 count=f"{first.count:,}",
                 ties=f"{first.ties:,}",
-                rule=esc_raw(rule_name(first.tie_break)),
+                rule=esc_raw(rule_name(first.tie_break, tr())),
                 short=esc_raw(tie_short(first.tie_break)),
             )
             + "</div>"
@@ -161,7 +153,7 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
             "<div class='bpe-rule'>"
             + _(
                 "<b>Rules:</b> the highest count wins; overlapping windows all count; ties: <b>{rule}</b>, {what}."
-            ).format(rule=esc_raw(rule_name(snap.tie_break)), what=esc_raw(tie_short(snap.tie_break)))
+            ).format(rule=esc_raw(rule_name(snap.tie_break, tr())), what=esc_raw(tie_short(snap.tie_break)))
             + f"<details><summary>{esc_raw(all_rules)}</summary>{rules_html(run)}</details></div>"
         )
     stop = ""

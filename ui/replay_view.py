@@ -65,8 +65,8 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         )
         head = sentence.format(
             model=esc_raw(model.label),
-            number=f"{step.rank:,}",
-            rank=f"{rank_of_merge(step.rank):,}",
+            number=f"{step.merge_number:,}",
+            rank=f"{rank_of_merge(step.merge_number):,}",
             left=chip_html(src, step.left, mode, present),
             right=chip_html(src, step.right, mode, present),
             new=chip_html(src, step.token, mode, present, "new"),
@@ -100,23 +100,23 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     if tid is None:
         return
     tree = model.tok.merge_tree(tid)
-    ranks = tree.ranks()
+    numbers = tree.merge_numbers()
     line = ngettext(
         "{n} merge built this token: merge {numbers}.",
         "{n} merges built this token: merges {numbers}.",
-        len(ranks),
-    ).format(n=len(ranks), numbers=", ".join(f"{r:,}" for r in ranks))
+        len(numbers),
+    ).format(n=len(numbers), numbers=", ".join(f"{r:,}" for r in numbers))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 
 def merge_tree_html(model, tree, mode: str, present: bool) -> str:
-    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge rank."""
+    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge number."""
     if len(model.tok.token_value(tree.token)) > MAX_TREE_LEAVES:
         return ""
 
     def node(t) -> str:
-        label = _("#{number}").format(number=f"{t.rank:,}") if t.rank is not None else _("byte")
-        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.rank is not None else ""
+        label = _("#{number}").format(number=f"{t.merge_number:,}") if t.merge_number is not None else _("byte")
+        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.merge_number is not None else ""
         return f"<li>{chip_html(model.src, t.token, mode, present)}<span class='stepnum'>{esc_raw(label)}</span>{kids}</li>"
 
     return f"<ul class='bpe-tree' id='rt-tree'>{node(tree)}</ul>"
