@@ -10,14 +10,19 @@ import streamlit as st
 
 from bpe_core import InputError, clean_text
 from bpe_core.measures import (
+    bytes_per_token,
     code_points,
     corpus_size,
     first_single_token_step,
     graphemes,
-    multibyte_counts,
+    multibyte_by_frequency,
     partial_corpus_tokens,
     partial_series,
     partial_token_ids,
+    partial_tokens,
+    round_trip,
+    tokens_per_character,
+    unknown_tokens,
     used_bytes,
 )
 from bpe_core.replay import unknown_symbols
@@ -64,7 +69,7 @@ def cleaned(text: str, limit: int | None = None) -> str:
 # ------------------------------------------------------------------------------ inputs -> runs
 def train_pair(choice):
     """The page's inputs (train on its own text, or on the sidebar corpus) and the two runs, character
-    and byte level, with the config used; stops the page (with a message) when they cannot be made."""
+    and byte level; stops the page (with a message) when they cannot be made."""
     label = choice.label or _("not usable")
     sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({label})").format(label=label)}
     src_col, merges_col = st.columns([3, 1], vertical_alignment="bottom")
@@ -113,7 +118,7 @@ def train_pair(choice):
     runs = training.get_runs([(corpus, c) for c in configs])
     if any(r is None for r in runs):
         st.stop()
-    return runs[0], runs[1], cfg
+    return runs[0], runs[1]
 
 
 # ------------------------------------------------------------------------------ 1. base alphabet
@@ -154,7 +159,7 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
 
 
 # ------------------------------------------------------------------------------ 2. unseen text
-def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
+def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
     st.subheader(_("2 · Text with characters it never saw"))
     st.text_input(_("Text to encode with both trained models"), key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
                   on_change=persist.keep, args=("pg.bbpe.unseen",))  # fmt: skip
@@ -163,11 +168,8 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
         return
     char_tok, byte_tok = tokenizer_at(char_run), tokenizer_at(byte_run)
     char_ids, byte_ids = char_tok.encode(unseen), byte_tok.encode(unseen)
-    n_unk = sum(1 for t in char_ids if t == char_tok.unk_id)
-    char_back, byte_back = char_tok.decode(char_ids), byte_tok.decode(byte_ids)
-    n_partial = sum(1 for t in byte_ids if byte_run.is_partial(t))
-    # The whitespace pre-tokenizer drops whitespace, so no model can give it back.
-    dropped = cfg.resolved_pretokenizer == "whitespace" and any(c.isspace() for c in unseen)
+    n_unk, n_partial = unknown_tokens(char_tok, char_ids), partial_tokens(byte_tok, byte_ids)
+    char_back, byte_back = round_trip(char_tok, unseen, char_ids), round_trip(byte_tok, unseen, byte_ids)
     left, right = st.columns(2, gap="medium")
     with left:
         if n_unk:
@@ -191,14 +193,13 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
                     n=f"{len(char_ids):,}"
                 )
             )  # fmt: skip
-            + f"<div class='bpe-text'>{esc_raw(char_back)}</div></div>"
+            + f"<div class='bpe-text'>{esc_raw(char_back.decoded)}</div></div>"
         )
     with right:
-        same = byte_back == unseen
-        if same:
+        same = byte_back.same
+        if byte_back.exact:
             back = _("Decoded back: exactly the input.")
-        elif dropped and byte_back == "".join(unseen.split()):
-            same = True
+        elif byte_back.but_whitespace:
             back = _("Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
                      "training and encoding).")  # fmt: skip
         else:
@@ -220,7 +221,7 @@ def unseen_text(char_run, byte_run, cfg, mode: str, present: bool) -> None:
                     n=f"{len(byte_ids):,}", verdict=back
                 )
             )  # fmt: skip
-            + f"<div class='bpe-text'>{esc_raw(byte_back)}</div></div>"
+            + f"<div class='bpe-text'>{esc_raw(byte_back.decoded)}</div></div>"
         )
 
 
@@ -239,9 +240,8 @@ def rate_line(values: dict, steps: tuple[int, int], attr: str) -> str:
 def rates(char_run, byte_run, present: bool) -> None:
     st.subheader(_("3 · As merges grow"))
     chars, data = memo.once(char_run, "corpus_size", lambda: corpus_size(char_run))
-    char_tokens, byte_tokens = char_run.series()["corpus_tokens"], byte_run.series()["corpus_tokens"]
-    per_char = {_(CHAR): [t / chars for t in char_tokens], _(BYTE): [t / chars for t in byte_tokens]}
-    per_token = {_(CHAR): [data / t for t in char_tokens], _(BYTE): [data / t for t in byte_tokens]}
+    per_char = {_(CHAR): tokens_per_character(char_run, chars), _(BYTE): tokens_per_character(byte_run, chars)}
+    per_token = {_(CHAR): bytes_per_token(char_run, data), _(BYTE): bytes_per_token(byte_run, data)}
     steps = (char_run.num_steps, byte_run.num_steps)
     left, right = st.columns(2, gap="medium")
     with left:
@@ -306,14 +306,13 @@ def _step_cell(step) -> str:
 
 def one_token_when(char_run, byte_run) -> None:
     st.subheader(_("5 · When does each character become one token?"))
-    counts = multibyte_counts(char_run)
-    order = sorted(counts, key=lambda g: -counts[g])  # stable: first appearance breaks ties
+    order = multibyte_by_frequency(char_run)
     rows = []
-    for g in order[:MAX_ROWS]:
+    for g, count in order[:MAX_ROWS]:
         cps = " ".join(cp for _, cp, _, _ in code_points(g))
         rows.append(
             f"<tr><td class='big'>{esc(g)}</td><td class='bpe-cp'>{esc_raw(cps)}</td>"
-            f"<td class='num'>{len(g.encode('utf-8'))}</td><td class='num'>{counts[g]:,}</td>"
+            f"<td class='num'>{len(g.encode('utf-8'))}</td><td class='num'>{count:,}</td>"
             f"{_step_cell(first_single_token_step(char_run, g))}{_step_cell(first_single_token_step(byte_run, g))}</tr>"
         )
     if not rows:
@@ -389,10 +388,10 @@ st.caption(
         "large language models) starts from all 256 byte values of UTF-8. Same text, same settings, two alphabets."
     )
 )
-char_run, byte_run, cfg = train_pair(choice)
+char_run, byte_run = train_pair(choice)
 sidebar.write_url(choice)
 base_alphabet(char_run, byte_run, mode, present)
-unseen_text(char_run, byte_run, cfg, mode, present)
+unseen_text(char_run, byte_run, mode, present)
 rates(char_run, byte_run, present)
 pieces(byte_run, mode, present)
 one_token_when(char_run, byte_run)

@@ -119,6 +119,7 @@ def upload_and_encode(mode: str, present: bool) -> None:
     u1, u2 = st.columns(2)
     vocab_file = u1.file_uploader("vocab.json", type=["json"], key="files.up.vocab")
     merges_file = u2.file_uploader("merges.txt", type=["txt"], key="files.up.merges")
+    uploads.streamlit_words_note(_("Upload both files of one model: its vocab.json and its merges.txt."))
     if vocab_file is None or merges_file is None:
         st.info(_("Upload both files to encode with them."))
         return

@@ -11,12 +11,14 @@ from dataclasses import replace
 
 import streamlit as st
 
-from bpe_core import RULES, TrainConfig, corpus_words, train
+from bpe_core import RULES, TrainConfig
+from bpe_core.explain import TIE_RULES, merge_explanation
 from bpe_core.i18n import format_number
 from ui import training
 from ui.chips import chip_html
+from ui.corpus import text_corpus, words_corpus
 from ui.explain import merge_reason, stop_reason_text
-from ui.i18n import N_, _, current_language, join_list, ngettext
+from ui.i18n import _, current_language, join_list, ngettext
 from ui.page import start_page
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
@@ -29,14 +31,6 @@ OVERLAP = {"aaa": 1, "aaaa": 1}
 GAGE = {"aaabdaaabac": 1}
 # Three anagrams: e+a, a+t and t+e each occur twice, and each tie-break rule picks a different one.
 TIE_TEXT = "eat tea ate"
-TIE_RULES = {
-    "first-seen": (N_("First seen"), N_("the tied pair that appears first in the corpus")),
-    "hf": (
-        N_("Hugging Face order"),
-        N_("the tied pair whose symbols come first when symbols are numbered by code point"),
-    ),
-    "lexical": (N_("Dictionary order"), N_("the tied pair that comes last in dictionary order")),
-}
 # The byte-level example in the script the reader reads (every character here is 3 UTF-8 bytes either way).
 CHINESE_TEXT = {"zh-Hant": "我們 你們 他們 你們好 你好"}
 CHINESE_TEXT_DEFAULT = "我们 你们 他们 你们好 你好"
@@ -45,6 +39,14 @@ UTF8_EXAMPLES = ("a", "é", "你", "😀")
 TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
 PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
+
+
+def trained(corpus: dict[str, int] | str, config: TrainConfig):
+    """The run of one of this page's fixed examples (word counts, or a text split by ``config``), trained once
+    per server and then reused from :func:`ui.training.examples_cache` (not on every rerun)."""
+    label = _("How BPE works")
+    source = text_corpus(corpus, label) if isinstance(corpus, str) else words_corpus(corpus, label)
+    return training.get_run(source, config, training.examples_cache())
 
 
 def textbook_config(tie_break: str = "first-seen", num_merges: int | None = SHOWN_MERGES) -> TrainConfig:
@@ -85,7 +87,7 @@ def intro() -> None:
 
 
 def algorithm() -> None:
-    st.header(_("The algorithm in five steps"))
+    st.header(_("The algorithm in five steps"), anchor="algorithm")
     steps = (
         _("Split every word of the corpus into characters, and put the end-of-word marker </w> after each word."),
         _("Count every pair of adjacent symbols, weighted by how often its word occurs in the corpus."),
@@ -112,8 +114,7 @@ def worked_example(run) -> None:
     st.subheader(ngettext("The first merge", "The first {n} merges", len(merges)).format(n=num(len(merges))))
     st.table(merges, hide_index=True)
     first = run.snapshot(1)
-    per_word = {word: freq * sum(1 for x, y in zip(before, before[1:]) if (x, y) == (first.left, first.right))
-                for _idx, word, freq, before, _after in run.changed_words(1)}  # fmt: skip
+    per_word = {share.word: share.total for share in merge_explanation(run, 1, max_words=len(TEXTBOOK)).shares}
     others = [pair_text(run, a, b) for a, b in first.tied if (a, b) != (first.left, first.right)]
     st.markdown(
         ngettext(
@@ -162,8 +163,8 @@ def up_close(run, mode: str, present: bool) -> None:
 
 
 def overlaps(mode: str, present: bool) -> None:
-    st.header(_("Overlapping pairs: a a a"))
-    run = train(OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
+    st.header(_("Overlapping pairs: a a a"), anchor="overlaps")
+    run = trained(OVERLAP, TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=1))
     snap = run.snapshot(1)
     st.markdown(
         _(
@@ -181,7 +182,7 @@ def overlaps(mode: str, present: bool) -> None:
 
 
 def tie_rules(mode: str, present: bool) -> None:
-    st.header(_("When the tie-break rule matters"))
+    st.header(_("When the tie-break rule matters"), anchor="tie-break")
     st.markdown(
         _(
             "Often two or more pairs share the highest count: they are tied, and only one can be merged at this "
@@ -190,31 +191,31 @@ def tie_rules(mode: str, present: bool) -> None:
         )
     )
     base = TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=2)
-    words = corpus_words(TIE_TEXT, base)
     rows = []
-    for rule, (name, why) in TIE_RULES.items():
-        run = train(words, replace(base, tie_break=rule))
+    for rule, tie in TIE_RULES.items():
+        run = trained(TIE_TEXT, replace(base, tie_break=rule))
         snap = run.snapshot(1)
-        rows.append({_("Rule"): _(name), _("First merge"): pair_text(run, snap.left, snap.right), _("Why"): _(why)})
+        rows.append({_("Rule"): _(tie.title), _("First merge"): pair_text(run, snap.left, snap.right),
+                     _("Why"): _(tie.short)})  # fmt: skip
     st.markdown(
         _(
             "In the corpus “{text}”, the pairs e + a, a + t and t + e each occur {count} times. Each rule merges a different one:"
         ).format(text=TIE_TEXT, count=num(snap.count))
     )
     st.table(rows, hide_index=True)
-    runs = {rule: train(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
+    runs = {rule: trained(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
     steps = range(1, min(3, *(r.num_steps for r in runs.values())) + 1)
     merge_n, rule_head = _("Merge {n}"), _("Rule")
     head = "".join(f"<th>{esc_raw(merge_n.format(n=num(s)))}</th>" for s in steps)
     body = []
-    for rule, (name, _why) in TIE_RULES.items():
+    for rule, tie in TIE_RULES.items():
         r = runs[rule]
         cells = "".join(
             f"<td class='pair' data-step='{s}'>{chip_html(r, r.snapshot(s).left, mode, present)} + "
             f"{chip_html(r, r.snapshot(s).right, mode, present)}</td>"
             for s in steps
         )
-        body.append(f"<tr data-rule='{rule}'><td><b>{esc_raw(_(name))}</b></td>{cells}</tr>")
+        body.append(f"<tr data-rule='{rule}'><td><b>{esc_raw(_(tie.title))}</b></td>{cells}</tr>")
     st.markdown(_("The textbook example under each rule: after the first tie, the merges go different ways."))
     st.html(
         f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(rule_head)}</th>{head}</tr></thead>"
@@ -230,7 +231,7 @@ def tie_rules(mode: str, present: bool) -> None:
 
 def stopping() -> list:
     """When training stops, on two examples; returns their runs (the developers' part names their codes)."""
-    st.header(_("When training stops"))
+    st.header(_("When training stops"), anchor="stopping")
     st.markdown(
         _(
             "Training stops after the number of merges you asked for, when the vocabulary reaches the size you "
@@ -238,8 +239,8 @@ def stopping() -> list:
             "is left."
         )
     )
-    textbook = train(TEXTBOOK, textbook_config(num_merges=None))
-    gage = train(GAGE, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2))
+    textbook = trained(TEXTBOOK, textbook_config(num_merges=None))
+    gage = trained(GAGE, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2))
     items = (
         ngettext("The textbook corpus with no limit on the merges: {n} merge, then: {reason}",
                  "The textbook corpus with no limit on the merges: {n} merges, then: {reason}",
@@ -253,7 +254,7 @@ def stopping() -> list:
 
 
 def byte_level() -> None:
-    st.header(_("Byte-level BPE and Chinese"))
+    st.header(_("Byte-level BPE and Chinese"), anchor="byte-level")
     st.markdown(
         _(
             "Character BPE starts from the characters of the corpus. A Chinese corpus holds thousands of different "
@@ -285,7 +286,7 @@ def byte_level() -> None:
     )
     text = CHINESE_TEXT.get(current_language(), CHINESE_TEXT_DEFAULT)
     cfg = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=SHOWN_MERGES, min_frequency=2)
-    run = train(corpus_words(text, cfg), cfg)
+    run = trained(text, cfg)
     hexes = lambda token: bytes.fromhex(run.token_hex(token)).hex(" ")  # noqa: E731  e4bda0 -> e4 bd a0
     rows = []
     for step in range(1, run.num_steps + 1):
@@ -382,7 +383,7 @@ def for_developers(stopped: list) -> None:
 def main() -> None:
     choice = start_page(_("How BPE works"), "📖")
     mode, present = choice.display.byte_mode, choice.display.presentation
-    textbook = train(TEXTBOOK, textbook_config())
+    textbook = trained(TEXTBOOK, textbook_config())
     intro()
     algorithm()
     worked_example(textbook)

@@ -8,17 +8,19 @@ Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core
 import streamlit as st
 
 from bpe_core import InputError, clean_text, load_gpt
+from bpe_core.facts import rediscovery_caption, vocabulary_size, vocabulary_text
 from bpe_core.measures import graphemes
 from ui import page, persist, sidebar, training, uploads
 from ui.encoding import tokenizer_at
-from ui.i18n import _
+from ui.i18n import _, tr
 from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, model_label, models
 from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
-from ui.text import md_escape
+from ui.text import esc_raw, md_escape
 
 DEFAULT_CHARS = 200  # the text box starts with the corpus's first characters (graphemes)
 MAX_CHARS = 5_000  # longer texts are cut: the chips and the replay are for reading, not for books
+REDISCOVERY_MERGES = 100  # merges trained and compared with GPT-2's first ones
 FALLBACK = "今天我们很开心 😀！明天去北京 🐼 The lowest price is lower than the last."
 
 
@@ -49,6 +51,24 @@ def text_box(choice, run) -> str:
     )  # fmt: skip
 
 
+def vocabulary_part() -> None:
+    """How big the three vocabularies are, counted from the shipped rank files, and why it matters."""
+    with st.expander(_("How big are these vocabularies?")):
+        names = {key: label for key, label in GPT_MODELS}
+        items = [
+            vocabulary_text(vocabulary_size(key), names.get(key, key), tr()) for key in ("gpt2", "cl100k", "o200k")
+        ]
+        st.html(f"<ul class='bpe-note' id='rt-vocab'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
+        st.caption(
+            _(
+                "Bytes and merges are counted in the rank files shipped with this app; the special tokens are not "
+                "in those files, their names and ids are tiktoken's (tiktoken_ext/openai_public.py). A larger "
+                "vocabulary is one reason why GPT-4o needs fewer tokens for Chinese text than GPT-2; the mix of "
+                "languages in the text its merges were learned from is another."
+            )
+        )
+
+
 def replay_part(all_models, text, mode, present) -> None:
     st.header(_("2 · Replay a real tokenizer on your text"))
     keys = [key for key, _label in GPT_MODELS]
@@ -56,25 +76,25 @@ def replay_part(all_models, text, mode, present) -> None:
     replay_section(next(m for m in all_models if m.key == key), text, mode, present)
 
 
+def is_word_list(choice) -> bool:
+    """The corpus is a word-count list (typed as one, or a textbook preset): already words."""
+    return choice.source == "words" or (choice.preset is not None and choice.preset.is_word_counts)
+
+
 def rediscovery_part(choice, mode, present) -> None:
     st.header(_("3 · Did your training rediscover GPT-2?"))
-    st.caption(
-        _(
-            "Byte-level BPE with GPT-2's pre-tokenizer, 100 merges, trained on the sidebar's corpus, beside "
-            "GPT-2's first 100 merges (learned from 8 million web pages, mostly English: a corpus in another "
-            "language shares few of them)."
-        )
-    )
     try:
-        config = make_config(choice.settings, choice.source == "words", variant="byte", pretokenizer="gpt2",
-                             num_merges=100, vocab_size=None)  # fmt: skip
+        config = make_config(choice.settings, is_word_list(choice), variant="byte", pretokenizer="gpt2",
+                             num_merges=REDISCOVERY_MERGES, vocab_size=None)  # fmt: skip
     except InputError as err:
         st.error(md_escape(str(err)))
         return
     run = training.get_run(choice.corpus, config)
     if run is None:
         return
-    rediscovery(tokenizer_at(run), load_gpt("gpt2"), present, mode)
+    # Said from what ran: a word-count list has no pre-tokenizer and no leading spaces, and may stop early.
+    st.caption(md_escape(rediscovery_caption(run, choice.label, is_word_list(choice), REDISCOVERY_MERGES, tr())))
+    rediscovery(tokenizer_at(run), load_gpt("gpt2"), present, mode, n=REDISCOVERY_MERGES)
 
 
 def dropout_part(all_models, text, mode, present) -> None:
@@ -83,7 +103,8 @@ def dropout_part(all_models, text, mode, present) -> None:
         _(
             "With dropout p, each merge that could apply is skipped with probability p (Provilkov et al. 2020). "
             "p = 0 is the usual encoding; p = 1 leaves single bytes or characters. Training a model on such "
-            "samples teaches it that a word can be split in several ways."
+            "samples teaches it that a word can be split in several ways. Dropout is used only while training a "
+            "model; at inference it is switched off (p = 0)."
         )
     )
     # The default word: the longest of the text's first GPT-2 pre-tokens of 4 to 12 characters.
@@ -131,6 +152,7 @@ st.caption(
 comparison(all_models, text, mode, present)
 st.subheader(_("What a Chinese character or an emoji costs"))
 cost_table(all_models, text, mode, present)
+vocabulary_part()
 replay_part(all_models, text, mode, present)
 rediscovery_part(choice, mode, present)
 dropout_part(all_models, text, mode, present)

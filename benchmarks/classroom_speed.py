@@ -73,14 +73,7 @@ WATCH_LABEL = """() => {
 }"""
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 
 def pct(values: list[float], p: float) -> float:

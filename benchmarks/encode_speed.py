@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the library; the helpers shared with the tests
 
 LOAD_SNIPPET = """
 import json, sys, time
@@ -47,17 +47,7 @@ print(json.dumps({"import": t1 - t0, "load": t2 - t1}))
 """
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    import platform
-
-    return platform.processor() or "unknown"
+from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 
 def english_200k() -> str:

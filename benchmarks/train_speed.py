@@ -51,7 +51,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the library; the helpers shared with the tests
 
 WORKLOADS = {
     "pg16457": {"file": "pg16457.txt", "variant": "eow", "pretokenizer": "whitespace"},
@@ -90,7 +90,7 @@ def run_ours(name: str, merges: int, style: str = "attached", measure_memory: bo
 
 
 def run_hf(name: str, merges: int) -> dict:
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from hf_reference import hf_setup
 
     spec = WORKLOADS[name]
     text = read(name)
@@ -100,21 +100,8 @@ def run_hf(name: str, merges: int) -> dict:
         words = text.split()
         alphabet = {c for w in words for c in w} | {w[-1] + "</w>" for w in words}
     t0 = time.perf_counter()
-    if spec["variant"] == "byte":
-        tok = Tokenizer(models.BPE())
-        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        trainer = trainers.BpeTrainer(
-            vocab_size=256 + merges,
-            min_frequency=2,
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-            show_progress=False,
-        )
-    else:
-        tok = Tokenizer(models.BPE(end_of_word_suffix="</w>"))
-        tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-        trainer = trainers.BpeTrainer(
-            vocab_size=len(alphabet) + merges, min_frequency=2, end_of_word_suffix="</w>", show_progress=False
-        )
+    vocab_size = 256 + merges if spec["variant"] == "byte" else len(alphabet) + merges
+    tok, trainer = hf_setup(spec["variant"], vocab_size=vocab_size, min_frequency=2)
     tok.train_from_iterator([text], trainer)
     elapsed = time.perf_counter() - t0
     n = len(json.loads(tok.to_str())["model"]["merges"])
@@ -232,17 +219,7 @@ def run_cli(name: str, merges: int, style: str) -> dict:
     return {"seconds": elapsed, "merges": done, "maxrss_mb": usage.ru_maxrss / 1024}
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    import platform
-
-    return platform.processor() or "unknown"
+from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 
 def worker(contender: str, name: str, merges: int) -> None:

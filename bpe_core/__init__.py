@@ -13,6 +13,8 @@ Quick start::
         print(snap.step, trainer.run.token_text(snap.left), trainer.run.token_text(snap.right), snap.count)
 """
 
+import importlib
+
 from .inputs import InputError, clean_text, decode_bytes, looks_like_word_counts, parse_word_counts
 from .pretokenize import (
     EXAMPLE_PATTERN,
@@ -23,9 +25,21 @@ from .pretokenize import (
     split_with_pattern,
     word_counts,
 )
-from .run import TrainedRun, VocabEntry, WordRow
-from .trainer import RULES, STOP_REASONS, TIE_BREAKS, MergeStep, TrainConfig, Trainer, corpus_words, train
 from .variants import EOW_STYLES, VARIANTS, Variant
+
+#: The rest of the public API, by the module that defines it. Each module is imported when one of its names
+#: is first used (PEP 562), so ``python -m bpe_core encode`` does not load the trainer, nor ``train`` the GPT
+#: models: start-up is most of a short command's time.
+_LAZY = {
+    "run": ("TrainedRun",),
+    "run_records": ("VocabEntry", "WordRow"),
+    "trainer": ("RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train"),
+    "encoder": ("UNK_TOKEN", "MergeTree", "PieceTrace", "Replay", "ReplayStep", "Tokenizer", "TraceStep"),
+    "models": ("MODEL_NAMES", "load_gpt"),
+    "merge_agreement": ("MergeOverlap", "merge_overlap"),
+    "files": ("load_gpt2_files", "load_model", "save_model", "tokenizer_json"),
+}
+_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 
 __all__ = [
     "InputError",
@@ -40,41 +54,21 @@ __all__ = [
     "EXAMPLE_PATTERN",
     "PatternError",
     "split_with_pattern",
-    "TrainedRun",
-    "VocabEntry",
-    "WordRow",
-    "RULES",
-    "STOP_REASONS",
-    "TIE_BREAKS",
-    "MergeStep",
-    "TrainConfig",
-    "Trainer",
-    "corpus_words",
-    "train",
     "VARIANTS",
     "EOW_STYLES",
     "Variant",
+    *_MODULE_OF,
 ]
 
-from .compare import MergeOverlap, merge_overlap
-from .encoder import UNK_TOKEN, MergeTree, PieceTrace, Replay, ReplayStep, Tokenizer, TraceStep
-from .files import load_gpt2_files, load_model, save_model, tokenizer_json
-from .models import MODEL_NAMES, load_gpt
 
-__all__ += [
-    "UNK_TOKEN",
-    "MergeTree",
-    "PieceTrace",
-    "Replay",
-    "ReplayStep",
-    "Tokenizer",
-    "TraceStep",
-    "MODEL_NAMES",
-    "load_gpt",
-    "MergeOverlap",
-    "merge_overlap",
-    "load_gpt2_files",
-    "load_model",
-    "save_model",
-    "tokenizer_json",
-]
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE_OF})

@@ -20,6 +20,9 @@ Two encoders:
 
 The GPT-2, GPT-4 and GPT-4o tokenizers are :class:`Tokenizer` objects too (:func:`bpe_core.models.load_gpt`).
 
+The tables the encoders read (merge ranks, ids) are built and checked in :mod:`bpe_core.encoder_tables`;
+decoding ids back to text is in :mod:`bpe_core.decoding`.
+
 char/eow map a base symbol the vocabulary lacks to ``<unk>`` (id: one after the last vocabulary id);
 byte-level never needs one (all 256 bytes are base tokens).
 
@@ -36,13 +39,12 @@ from collections.abc import Callable
 from itertools import chain
 
 from .apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
-from .byte_display import is_complete_utf8
+from .decoding import UNK_TOKEN, Decoder
+from .encoder_tables import id_table, is_real_token, merge_tables
 from .longest_match import LongestMatchEncoder
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern, pretokenize
 from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
 from .variants import Variant
-
-UNK_TOKEN = "<unk>"
 
 __all__ = [
     "UNK_TOKEN",
@@ -55,7 +57,7 @@ __all__ = [
 ]
 
 
-class Tokenizer(LongestMatchEncoder):
+class Tokenizer(Decoder, LongestMatchEncoder):
     """A BPE tokenizer: a variant, a pre-tokenizer, merges in rank order and a vocabulary.
 
     Args:
@@ -102,21 +104,12 @@ class Tokenizer(LongestMatchEncoder):
             raise ValueError("a pattern is only used by the regex pre-tokenizer")
         self.pretokenizer: str = pretokenizer
         self.pattern: str | None = pattern  #: the user's pattern (``regex`` pre-tokenizer only)
-        want = bytes if variant.is_bytes else str
         vocab = dict(vocab)
-        values: dict = {}
-        for value, tid in vocab.items():
-            if not isinstance(value, want):
-                raise ValueError(f"vocabulary value {value!r} should be {want.__name__} for the {variant.kind} variant")
-            if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-                raise ValueError(f"the id of {value!r} must be a non-negative integer, got {tid!r}")
-            if tid in values:
-                raise ValueError(f"id {tid} is given to both {values[tid]!r} and {value!r}")
-            values[tid] = value
+        values = id_table(vocab, variant)
 
         unk = None
         if not variant.is_bytes:
-            if UNK_TOKEN in vocab and not _is_real_token(UNK_TOKEN, merges, variant):
+            if UNK_TOKEN in vocab and not is_real_token(UNK_TOKEN, merges, variant):
                 unk = vocab.pop(UNK_TOKEN)
                 del values[unk]
             elif UNK_TOKEN in vocab:
@@ -128,23 +121,8 @@ class Tokenizer(LongestMatchEncoder):
         self.unk_id: int | None = unk
 
         self._merges: list | None = [(left, right) for left, right in merges]
-        ranks: dict = {}
-        pair_of_rank: list = []
-        token_rank: dict = {}
-        for rank, (left, right) in enumerate(self._merges):
-            for side in (left, right, left + right):
-                if side not in vocab:
-                    raise ValueError(
-                        f"merge {rank + 1} ({self.variant.wire(left)} + {self.variant.wire(right)}): "
-                        f"{self.variant.wire(side)!r} is not in the vocabulary"
-                    )
-            lid, rid, nid = vocab[left], vocab[right], vocab[left + right]
-            pair_of_rank.append((lid, rid, nid))
-            ranks.setdefault((lid, rid), rank)
-            token_rank.setdefault(nid, rank)
-        self._ranks = ranks
-        self._pair_of_rank = pair_of_rank
-        self._token_rank = token_rank
+        self._ranks, self._pair_of_rank = merge_tables(self._merges, vocab, variant)
+        self._token_rank = None  # built on first use (merge trees)
 
         if variant.is_bytes:
             missing = [b for b in range(256) if bytes((b,)) not in vocab]
@@ -165,30 +143,36 @@ class Tokenizer(LongestMatchEncoder):
     # ------------------------------------------------------------------------------- construction
     @classmethod
     def _from_trusted_byte_tables(
-        cls, pretokenizer: str, tokens: list, vocab: dict, lefts: list, rights: list
+        cls,
+        pretokenizer: str,
+        values: dict,
+        vocab: dict,
+        ranks: dict,
+        pair_of_rank: list,
+        frequencies: dict | None = None,
+        pattern: str | None = None,
     ) -> Tokenizer:
-        """A byte-level tokenizer whose ids are ranks, built from tables known to be consistent.
+        """A byte-level tokenizer from tables known to be consistent, skipping the checks of ``__init__``
+        (the caller has made them), so that 200,000 merges load in well under a second.
 
-        ``tokens[i]`` is token ``i``'s bytes (the first 256 the single bytes); merge ``k`` (0-based) joins
-        ids ``lefts[k]`` and ``rights[k]`` into token ``256 + k``, and no pair occurs twice. Skips the
-        checks of ``__init__`` (the caller has made them) so that 200,000 merges load in well under a
-        second; used by :func:`bpe_core.models.load_rank_file`.
+        ``values`` is ``{id: bytes}`` and ``vocab`` its inverse, holding the 256 single bytes;
+        ``pair_of_rank`` is ``[(left_id, right_id, new_id)]`` in rank order and ``ranks`` its
+        ``{(left_id, right_id): rank}`` (:mod:`bpe_core.encoder_tables`). Used by
+        :func:`bpe_core.models.load_rank_file` and :func:`bpe_core.gpt2_files.byte_tokenizer`.
         """
-        n = len(tokens)
         tok = cls.__new__(cls)
         tok.variant = Variant("byte")
         tok.pretokenizer = pretokenizer
-        tok.pattern = None  # the shipped tokenizers use named patterns
+        tok.pattern = pattern
         tok.vocab = vocab
-        tok.values = dict(enumerate(tokens))
+        tok.values = values
         tok.unk_id = None
-        new_ids = range(256, n)
         tok._merges = None  # values built on first use (files, repr)
-        tok._ranks = dict(zip(zip(lefts, rights), range(n - 256)))
-        tok._pair_of_rank = list(zip(lefts, rights, new_ids))
+        tok._ranks = ranks
+        tok._pair_of_rank = pair_of_rank
         tok._token_rank = None  # built on first use (merge trees)
-        tok._byte_ids = [tok.vocab[bytes((b,))] for b in range(256)]
-        tok._frequencies = None
+        tok._byte_ids = [vocab[bytes((b,))] for b in range(256)]
+        tok._frequencies = frequencies
         tok._whole_tokens = None
         tok._cache = {}
         tok._lm = None
@@ -242,27 +226,6 @@ class Tokenizer(LongestMatchEncoder):
                 token_rank.setdefault(new, rank)
             self._token_rank = token_rank
         return self._token_rank
-
-    def token_value(self, tid: int):
-        """The value of a token id (``"<unk>"`` for the unknown token). Raises ``ValueError``."""
-        if tid in self.values:
-            return self.values[tid]
-        if tid == self.unk_id and tid is not None:
-            return UNK_TOKEN
-        raise ValueError(f"unknown token id {tid!r}")
-
-    def token_text(self, tid: int, mode: str = "utf8") -> str:
-        """A token as display text: char/eow as themselves; bytes in ``mode`` (utf8, hex, escaped, gpt2)."""
-        value = self.token_value(tid)
-        if tid == self.unk_id:
-            return UNK_TOKEN
-        return self.variant.display(value, mode)
-
-    def token_wire(self, tid: int) -> str:
-        """The token as written in files and JSON (text for char/eow, GPT-2 alias for bytes)."""
-        if tid == self.unk_id and tid is not None:
-            return UNK_TOKEN
-        return self.variant.wire(self.token_value(tid))
 
     def frequencies(self) -> dict | None:
         """``{id: count}`` of the training corpus, if known (computed on first call)."""
@@ -412,8 +375,9 @@ class Tokenizer(LongestMatchEncoder):
         self.token_value(tid)
         return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
-    def merge_rank(self, tid: int) -> int | None:
-        """The 1-based rank of the merge that made token ``tid``, or None for a base symbol."""
+    def merge_number(self, tid: int) -> int | None:
+        """The number ``k`` (from 1) of the merge that made token ``tid``, or None for a base symbol. In a
+        byte-level rank file that token's rank and id is ``255 + k`` (:mod:`bpe_core.facts`)."""
         rank = self._token_ranks().get(tid)
         return None if rank is None else rank + 1
 
@@ -424,59 +388,8 @@ class Tokenizer(LongestMatchEncoder):
             for piece in pretokenize(text, self.pretokenizer, self.pattern)
         ]
 
-    # ---------------------------------------------------------------------------------- decoding
-    def decode(self, ids) -> str:
-        """Turn ids back into text.
-
-        byte-level: the bytes joined and decoded as UTF-8 (invalid sequences → U+FFFD).
-        eow: token texts joined; the end-of-word marker ends a word, words are separated by one
-        space (no trailing space). char: token texts joined. ``<unk>`` stays visible as ``<unk>``.
-
-        Raises:
-            ValueError: an id that is not in the vocabulary.
-        """
-        if self.variant.is_bytes:
-            return b"".join(self.token_value(t) for t in ids).decode("utf-8", errors="replace")
-        texts = [UNK_TOKEN if t == self.unk_id else self.token_value(t) for t in ids]
-        if self.variant.kind != "eow":
-            return "".join(texts)
-        marker = self.variant.eow_marker
-        words = []
-        buf: list[str] = []
-        for t, text in zip(ids, texts):
-            if t != self.unk_id and text.endswith(marker):
-                buf.append(text[: -len(marker)])
-                words.append("".join(buf))
-                buf = []
-            else:
-                buf.append(text)
-        if buf:
-            words.append("".join(buf))
-        return " ".join(words)
-
-    def decode_detail(self, ids) -> list[tuple[int, str, bool]]:
-        """``[(id, text, complete_utf8)]`` per token: byte tokens shown as UTF-8 with ``\\xNN`` for bytes
-        that are not whole characters, and whether the token's bytes are complete UTF-8 on their own
-        (always True for char/eow)."""
-        out = []
-        for t in ids:
-            value = self.token_value(t)
-            if self.variant.is_bytes:
-                out.append((t, self.variant.display(value, "utf8"), is_complete_utf8(value)))
-            else:
-                out.append((t, UNK_TOKEN if t == self.unk_id else value, True))
-        return out
-
     def __repr__(self) -> str:
         return (
             f"Tokenizer(variant={self.variant.kind!r}, pretokenizer={self.pretokenizer!r}, "
             f"merges={self.num_merges}, vocab={len(self.vocab)})"
         )
-
-
-# ----------------------------------------------------------------------------------- helpers
-def _is_real_token(value: str, merges, variant: Variant) -> bool:
-    """True when ``value`` is a merge result or a possible base symbol (so ``<unk>`` would clash)."""
-    if variant.kind == "eow" and value == variant.eow_marker:
-        return True
-    return any(left + right == value for left, right in merges)

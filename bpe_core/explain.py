@@ -30,6 +30,7 @@ class TieRule:
 
     Attributes:
         name: the rule's short name in a sentence (``"first-seen"``; translated where shown).
+        title: the rule's name for learners, without code names (``"First seen"``).
         label: the rule's name with who uses it, for a picker.
         short: one clause, the rule in a merge card (``"the pair that appears first ... wins"``).
         why: why the rule picked the winner (``"its first occurrence comes earliest ..."``).
@@ -37,6 +38,7 @@ class TieRule:
     """
 
     name: str
+    title: str
     label: str
     short: str
     why: str
@@ -47,31 +49,40 @@ class TieRule:
 TIE_RULES: dict[str, TieRule] = {
     "first-seen": TieRule(
         name=N_("first-seen"),
-        label=N_("first-seen (textbook, minbpe, tiktoken)"),
+        title=N_("First seen"),
+        label=N_("first-seen (textbook, minbpe, tiktoken's educational trainer)"),
         short=N_("the pair that appears first in the corpus wins"),
         why=N_("its first occurrence comes earliest in the corpus"),
         rule=N_(
             "Ties go to the pair seen first: word types in order of first appearance, then left to right "
-            "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe)."
+            "(the textbook max(pairs, key=pairs.get) loop, tiktoken's _educational trainer, minbpe). How OpenAI "
+            "trained the GPT tokenizers is not published, so no GPT tokenizer is known to follow this rule."
         ),
     ),
     "hf": TieRule(
         name=N_("hf"),
+        title=N_("Hugging Face order"),
         label=N_("hf (Hugging Face tokenizers)"),
         short=N_("the pair with the smallest (left id, right id) wins"),
         why=N_("it has the smallest pair of token ids"),
         rule=N_(
             "Ties go to the smallest (id_left, id_right): ids go to the characters sorted by code point (byte-level: "
             "by the GPT-2 alias character), then to the end-of-word symbols, then to merged tokens in creation order "
-            "(Hugging Face tokenizers' BpeTrainer)."
+            "(Hugging Face tokenizers' BpeTrainer). With the end-of-word marker attached, Hugging Face numbers the "
+            "x</w> symbols in a hash map's order (huggingface/tokenizers#1794) where this app uses code-point order, "
+            "so the rule is Hugging Face's for characters, bytes and a separate marker only."
         ),
     ),
     "lexical": TieRule(
         name=N_("lexical"),
+        title=N_("Dictionary order"),
         label=N_("lexical (subword-nmt)"),
-        short=N_("the lexicographically largest (left, right) pair of strings wins"),
-        why=N_("it is the lexicographically largest pair of strings"),
-        rule=N_("Ties go to the lexicographically largest (left, right) pair of strings (subword-nmt's learn_bpe)."),
+        short=N_("the (left, right) pair of strings that comes last in code-point order wins"),
+        why=N_("its pair of strings comes last in code-point order (Z before a)"),
+        rule=N_(
+            "Ties go to the (left, right) pair of strings that comes last in code-point order, where Z comes "
+            "before a (subword-nmt's learn_bpe)."
+        ),
     ),
 }
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .byte_display import from_gpt2
+from .byte_display import from_gpt2_many
 from .encoder import UNK_TOKEN, Tokenizer
+from .gpt2_files import ParsedMerges, byte_tokenizer, load_gpt2_files, merge_ids, parse_merges, parse_vocab, read_text
 from .inputs import InputError
 from .pretokenize import PATTERNS, PRETOKENIZER_CHOICES, REGEX, PatternError
 from .variants import Variant
@@ -241,102 +242,6 @@ def save_model(run_or_tokenizer, out_dir, step: int | None = None, strict: bool 
 
 
 # --------------------------------------------------------------------------------------- reading
-def _text(data, name: str) -> str:
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as err:
-            raise InputError(f"{name} is not valid UTF-8 (byte {err.start}).") from None
-    return data[1:] if data.startswith("\ufeff") else data
-
-
-def _parse_vocab(vocab_text, name: str = "vocab.json") -> dict[str, int]:
-    text = _text(vocab_text, name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{name} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}).") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{name} must be a JSON object {{token: id}}, got {type(data).__name__}.")
-    seen: dict[int, str] = {}
-    for token, tid in data.items():
-        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-            raise InputError(f"{name}: the id of {token!r} must be a non-negative integer, got {tid!r}.")
-        if tid in seen:
-            raise InputError(f"{name}: id {tid} is given to both {seen[tid]!r} and {token!r}.")
-        seen[tid] = token
-    return data
-
-
-def _parse_merges(merges_text, name: str = "merges.txt") -> list[tuple[int, str, str]]:
-    """``[(line_number, left, right)]`` from a merges.txt text."""
-    text = _text(merges_text, name)
-    out = []
-    for lineno, raw in enumerate(text.split("\n"), start=1):
-        line = raw[:-1] if raw.endswith("\r") else raw
-        if not line.strip():
-            continue
-        if lineno == 1 and line.startswith("#version"):
-            continue
-        parts = line.split(" ")
-        if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise InputError(
-                f"{name} line {lineno}: expected 'left right' (two tokens and one space), got {line[:60]!r}."
-            )
-        out.append((lineno, parts[0], parts[1]))
-    return out
-
-
-def _check_merges(merges: list, vocab: dict[str, int], name: str = "merges.txt") -> None:
-    for lineno, left, right in merges:
-        for side in (left, right, left + right):
-            if side not in vocab:
-                what = "result" if side == left + right else "token"
-                raise InputError(
-                    f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json."
-                )
-
-
-def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
-    """A byte-level :class:`Tokenizer` (gpt2 pre-tokenizer) from a GPT-2-style ``vocab.json`` + ``merges.txt``.
-
-    Ids are those of ``vocab.json``. Entries that are not ``bytes_to_unicode`` strings (special tokens such
-    as ``<|endoftext|>`` are, harmlessly) are kept as their UTF-8 bytes; no merge may use them.
-
-    Raises:
-        InputError: bad JSON, a bad merges line, a merge whose sides or result are not in the vocabulary,
-            a missing byte, or two entries for the same bytes (a one-line message naming the line).
-    """
-    vocab_wire = _parse_vocab(vocab_json_text)
-    merges = _parse_merges(merges_text)
-    _check_merges(merges, vocab_wire)
-    vocab: dict[bytes, int] = {}
-    alias_ok: set = set()
-    for wire, tid in vocab_wire.items():
-        try:
-            value = from_gpt2(wire)
-            alias_ok.add(wire)
-        except ValueError:
-            value = wire.encode("utf-8")
-        if value in vocab:
-            raise InputError(f"vocab.json: {wire!r} and another entry stand for the same bytes {value!r}.")
-        vocab[value] = tid
-    for lineno, left, right in merges:
-        for side in (left, right):
-            if side not in alias_ok:
-                raise InputError(
-                    f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode)."
-                )
-    missing = [b for b in range(256) if bytes((b,)) not in vocab]
-    if missing:
-        raise InputError(f"vocab.json lacks {len(missing)} of the 256 single bytes (first: byte 0x{missing[0]:02x}).")
-    pairs = [(from_gpt2(left), from_gpt2(right)) for _, left, right in merges]
-    try:
-        return Tokenizer(Variant("byte"), "gpt2", pairs, vocab)
-    except ValueError as err:
-        raise InputError(f"vocab.json/merges.txt: {err}.") from None
-
-
 def _read(path: Path) -> str:
     try:
         data = path.read_bytes()
@@ -344,7 +249,7 @@ def _read(path: Path) -> str:
         raise InputError(f"{path} does not exist.") from None
     except OSError as err:
         raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
-    return _text(data, path.name)
+    return read_text(data, path.name)
 
 
 def load_model(model_dir) -> Tokenizer:
@@ -380,28 +285,24 @@ def load_model(model_dir) -> Tokenizer:
     pattern = man.get("pattern") if pretokenizer == REGEX else None
     if pattern is not None and not isinstance(pattern, str):
         raise InputError(f"{MANIFEST}: the pattern must be a string.")
-    vocab_wire = _parse_vocab(_read(d / "vocab.json"))
+    vocab_wire = parse_vocab(_read(d / "vocab.json"))
     if (d / "merges.txt").exists():
-        merges = _parse_merges(_read(d / "merges.txt"))
+        merges = parse_merges(_read(d / "merges.txt"))
     elif isinstance(man.get("merges"), list):
-        merges = []
         for i, pair in enumerate(man["merges"], start=1):
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x for x in pair)):
                 raise InputError(f"{MANIFEST}: merge {i} is not a [left, right] pair of strings.")
-            merges.append((i, pair[0], pair[1]))
+        sides = list(zip(*man["merges"])) or [(), ()]
+        merges = ParsedMerges(list(sides[0]), list(sides[1]), range(1, len(man["merges"]) + 1))
     else:
         raise InputError(f"{d} has no merges.txt (and {MANIFEST} holds no merges).")
-    _check_merges(merges, vocab_wire)
+    ids = merge_ids(merges, vocab_wire)
 
     if variant.is_bytes:
         try:
-            vocab = {from_gpt2(w): i for w, i in vocab_wire.items()}
-            pairs = [(from_gpt2(left), from_gpt2(right)) for _, left, right in merges]
+            vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
         except ValueError as err:
             raise InputError(f"vocab.json/merges.txt: {err}.") from None
-    else:
-        vocab = dict(vocab_wire)
-        pairs = [(left, right) for _, left, right in merges]
     freq = None
     if isinstance(man.get("frequencies"), dict):
         try:
@@ -409,7 +310,10 @@ def load_model(model_dir) -> Tokenizer:
         except (TypeError, ValueError):
             raise InputError(f"{MANIFEST}: frequencies must map ids to counts.") from None
     try:
-        return Tokenizer(variant, pretokenizer, pairs, vocab, freq, pattern)
+        if variant.is_bytes:
+            return byte_tokenizer(variant, pretokenizer, merges, ids, vocab, freq, pattern)
+        pairs = list(zip(merges.lefts, merges.rights))
+        return Tokenizer(variant, pretokenizer, pairs, dict(vocab_wire), freq, pattern)
     except PatternError as err:
         raise InputError(f"{MANIFEST}: {err}") from None
     except ValueError as err:

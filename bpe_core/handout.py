@@ -14,11 +14,22 @@ Every piece of user text (words, tokens) goes through ``html.escape``; every sen
 from __future__ import annotations
 
 import gettext
-import html
 from collections import defaultdict
 
+from .handout_parts import (
+    CJK_FONTS,
+    CSS,
+    EMOJI_FONTS,
+    esc,
+    fmt,
+    num,
+    pair_html,
+    token_box,
+    tr_or_english,
+    word_table,
+)
 from .i18n import N_
-from .merge_table import markdown_headers, merge_rows, token_display, visible_whitespace
+from .merge_table import markdown_headers, merge_rows
 from .trainer import RULES
 
 #: Messages written inside f-strings below, which the extractor cannot see there: listed once here.
@@ -35,117 +46,12 @@ _F_STRING_MESSAGES = (
 )
 
 
-_ENGLISH = gettext.NullTranslations()
-
 #: Pairs shown per merge (the run keeps ``config.top_k`` of them; 10 by default).
 TOP_PAIRS = 8
 #: Word types listed in a corpus block; the rest are counted ("and 1,234 more").
 MAX_WORDS = 24
 #: A corpus this small is shown whole after each merge (changed words marked), else only the changed words.
 SMALL_CORPUS = 12
-#: Longest token drawn whole (characters of its display text) and most tokens drawn for one word.
-TOKEN_CLIP = 40
-WORD_TOKENS = 60
-
-#: Font stacks: Latin first, then Chinese (simplified or traditional first as the language asks), then emoji.
-_CJK = {
-    "zh-Hant": '"Noto Sans CJK TC", "Noto Sans TC", "PingFang TC", "Microsoft JhengHei", "Noto Sans CJK SC"',
-    "default": '"Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK TC"',
-}
-_EMOJI = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"'
-
-_CSS = """
-@page { size: A4; margin: 12mm 14mm; }
-* { box-sizing: border-box; }
-html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { font-family: %(sans)s; font-size: 10pt; line-height: 1.35; color: #111; max-width: 182mm; margin: 0 auto; }
-h1 { font-size: 20pt; margin: 0 0 2mm; }
-h2 { font-size: 14pt; margin: 6mm 0 2mm; break-after: avoid; page-break-after: avoid; }
-h3 { font-size: 10.5pt; margin: 2mm 0 0.5mm; break-after: avoid; page-break-after: avoid; }
-p { margin: 1mm 0; }
-.sub { color: #444; margin-bottom: 4mm; }
-.note { color: #444; font-size: 9.5pt; }
-.screen-only { background: #eef4ff; border: 1px solid #9ab; padding: 2mm 3mm; border-radius: 2mm; }
-@media print { .screen-only { display: none; } }
-table { border-collapse: collapse; margin: 1mm 0 2mm; }
-th, td { border-bottom: 1px solid #ccc; padding: 0.2mm 2mm; text-align: left; vertical-align: top; }
-th { font-size: 9pt; color: #333; border-bottom: 1.5px solid #333; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr { break-inside: avoid; page-break-inside: avoid; }
-tr.chosen td { background: #fff1b8; font-weight: bold; }
-tr.tied td { background: #fff9e0; }
-dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 0.5mm 4mm; margin: 2mm 0; }
-dl.settings dt { font-weight: bold; }
-dl.settings dd { margin: 0; }
-.merge { break-inside: avoid; page-break-inside: avoid; border-top: 2px solid #333; margin-top: 4mm; padding-top: 0.5mm; }
-.merge h2 { margin: 1mm 0 0; font-size: 12pt; }
-.headline { font-size: 14pt; margin: 1mm 0 0; }
-.arrow { margin: 0 1.5mm; color: #555; }
-.tok { display: inline-block; border: 1px solid #666; border-radius: 1mm; padding: 0 1mm; margin: 0 0.4mm;
-  font-family: "DejaVu Sans Mono", "Noto Sans Mono", Menlo, Consolas, monospace, %(cjk)s, %(emoji)s;
-  white-space: pre; background: #fafafa; line-height: 1.15; }
-.tok.new { border: 2px solid #000; background: #ffd966; font-weight: bold; }
-.tok.partial { border-style: dashed; }
-.more { color: #555; font-style: italic; }
-.changed td:first-child { font-weight: bold; }
-table.words td:first-child { min-width: 30mm; }
-footer { margin-top: 8mm; color: #666; font-size: 9pt; }
-"""
-
-
-def _t(tr):
-    return tr or _ENGLISH
-
-
-def _fmt(template: str, **html_fragments) -> str:
-    """A translated sentence as HTML: the template escaped, then its named placeholders filled with HTML
-    fragments that are already escaped (token boxes, numbers)."""
-    return html.escape(template, quote=False).format(**html_fragments)
-
-
-def _num(n: int) -> str:
-    return f"{n:,}"
-
-
-def _esc(text: str) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _clip(text: str, limit: int, t) -> str:
-    """``text`` with visible whitespace, cut to ``limit`` characters with its length said (only the part
-    kept is converted: a word can be a whole book)."""
-    if len(text) <= limit:
-        return visible_whitespace(text)
-    return t.ngettext("{start}… ({n} character)", "{start}… ({n} characters)", len(text)).format(
-        start=visible_whitespace(text[:limit]), n=_num(len(text))
-    )
-
-
-def token_box(run, tid: int, tr=None, new: bool = False) -> str:
-    """One token as an escaped HTML box: whitespace drawn visibly, long tokens clipped, a dashed border
-    for a byte-level token that is not a whole UTF-8 character, a bold yellow box for ``new``."""
-    text = _clip(token_display(run, tid), TOKEN_CLIP, _t(tr))
-    cls = "tok" + (" new" if new else "") + (" partial" if run.variant.is_bytes and run.is_partial(tid) else "")
-    return f'<span class="{cls}">{_esc(text)}</span>'
-
-
-def tokens_html(run, ids: list[int], tr=None, new: int | None = None) -> str:
-    """A word's tokens as boxes (at most :data:`WORD_TOKENS`, then how many more); ``new`` marks a token id."""
-    t = _t(tr)
-    shown = "".join(token_box(run, tid, tr, new=tid == new) for tid in ids[:WORD_TOKENS])
-    rest = len(ids) - WORD_TOKENS
-    if rest > 0:
-        more = t.ngettext("and {n} more token", "and {n} more tokens", rest).format(n=_num(rest))
-        shown += f' <span class="more">{_esc(more)}</span>'
-    return shown
-
-
-def _pair_html(run, left: int, right: int) -> str:
-    return f'{token_box(run, left)}<span class="arrow">+</span>{token_box(run, right)}'
-
-
-def _word_cell(word: str, t) -> str:
-    return f"<span class='word'>{_esc(_clip(word, 60, t))}</span>"
 
 
 # ------------------------------------------------------------------------------------------ blocks
@@ -175,27 +81,27 @@ def _settings(run, n: int, t) -> str:
         (t.gettext("Base symbols"), variant),
         (t.gettext("Pre-tokenization"), pre),
         (t.gettext("Tie-break rule"), rule),
-        (t.gettext("Minimum frequency"), _num(cfg.min_frequency)),
+        (t.gettext("Minimum frequency"), num(cfg.min_frequency)),
         (
             t.gettext("Corpus"),
             t.ngettext(
                 "{words} word type, {tokens} tokens, {base} base symbols",
                 "{words} word types, {tokens} tokens, {base} base symbols",
                 run.num_words,
-            ).format(words=_num(run.num_words), tokens=_num(tokens0), base=_num(run.num_base)),
+            ).format(words=num(run.num_words), tokens=num(tokens0), base=num(run.num_base)),
         ),
     ]
-    items = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows)
-    rule_text = _esc(t.gettext(RULES[cfg.tie_break]))
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)
+    rule_text = esc(t.gettext(RULES[cfg.tie_break]))
     return (
-        f"<h2>{_esc(t.gettext('Settings'))}</h2><dl class='settings'>{items}</dl>"
-        f"<p class='note'>{_esc(t.gettext(RULES['counting']))} {rule_text}</p>"
+        f"<h2>{esc(t.gettext('Settings'))}</h2><dl class='settings'>{items}</dl>"
+        f"<p class='note'>{esc(t.gettext(RULES['counting']))} {rule_text}</p>"
     )
 
 
 def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
     """A tie-break rule named for learners, with what it does in a few words (translated)."""
-    t = _t(tr)
+    t = tr_or_english(tr)
     return {
         "first-seen": t.gettext("first seen (the pair that appears first in the corpus wins)"),
         "hf": t.gettext("Hugging Face (the pair with the smallest token ids wins)"),
@@ -203,35 +109,18 @@ def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
     }.get(rule, rule)
 
 
-def _word_table(run, rows: list[tuple], t, step: int | None) -> str:
-    """``rows``: ``(index, word, freq, before_ids or None, after_ids)``; before → after when before is given."""
-    new = run.snapshot(step).token if step else None
-    head = f"<tr><th>{_esc(t.gettext('Word'))}</th><th class='num'>{_esc(t.gettext('Count'))}</th>"
-    head += f"<th>{_esc(t.gettext('Tokens'))}</th></tr>"
-    body = []
-    for _i, word, freq, before, after in rows:
-        if before is None:
-            cells = tokens_html(run, after, t)
-            cls = ""
-        else:
-            cells = f"{tokens_html(run, before, t)}<span class='arrow'>→</span>{tokens_html(run, after, t, new=new)}"
-            cls = " class='changed'"
-        body.append(f"<tr{cls}><td>{_word_cell(word, t)}</td><td class='num'>{_num(freq)}</td><td>{cells}</td></tr>")
-    return f"<table class='words'>{head}{''.join(body)}</table>"
-
-
 def _corpus_before(run, t, max_words: int) -> str:
     shown = min(run.num_words, max_words)
     rows = [(i, run.words[i], run.freqs[i], None, run.segmentation(i, 0)) for i in range(shown)]
-    out = f"<h2>{_esc(t.gettext('The corpus before the first merge'))}</h2>" + _word_table(run, rows, t, None)
+    out = f"<h2>{esc(t.gettext('The corpus before the first merge'))}</h2>" + word_table(run, rows, t, None)
     rest = run.num_words - shown
     if rest > 0:
         more = t.ngettext(
             "…and {n} more word type (the first {shown} are shown, in order of first appearance).",
             "…and {n} more word types (the first {shown} are shown, in order of first appearance).",
             rest,
-        ).format(n=_num(rest), shown=_num(shown))
-        out += f"<p class='more'>{_esc(more)}</p>"
+        ).format(n=num(rest), shown=num(shown))
+        out += f"<p class='more'>{esc(more)}</p>"
     return out
 
 
@@ -277,11 +166,11 @@ def _change_cell(count: int, change: int | None, t) -> str:
     if change is None:
         return ""
     if change == count:
-        return _esc(t.gettext("new"))
+        return esc(t.gettext("new"))
     if change > 0:
-        return f"+{_num(change)}"
+        return f"+{num(change)}"
     if change < 0:
-        return f"−{_num(-change)}"
+        return f"−{num(-change)}"
     return "<span class='note'>±0</span>"
 
 
@@ -289,12 +178,10 @@ def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
     run = segs.run
     snap = run.snapshot(step)
     changes = _count_changes(segs, step - 1) if step > 1 else None
-    head = (
-        f"<tr><th class='num'>#</th><th>{_esc(t.gettext('Pair'))}</th><th class='num'>{_esc(t.gettext('Count'))}</th>"
-    )
+    head = f"<tr><th class='num'>#</th><th>{esc(t.gettext('Pair'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
     if changes is not None:
-        since = t.gettext("Change since merge {step}").format(step=_num(step - 1))
-        head += f"<th class='num'>{_esc(since)}</th>"
+        since = t.gettext("Change since merge {step}").format(step=num(step - 1))
+        head += f"<th class='num'>{esc(since)}</th>"
     head += "<th></th></tr>"
     body = []
     for rank, (a, b, count) in enumerate(snap.top_pairs[:top], 1):
@@ -306,38 +193,38 @@ def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
             cls, mark = "", ""
         change = f"<td class='num'>{_change_cell(count, changes.get((a, b), 0), t)}</td>" if changes is not None else ""
         body.append(
-            f"<tr class='{cls}'><td class='num'>{rank}</td><td>{_pair_html(run, a, b)}</td>"
-            f"<td class='num'>{_num(count)}</td>{change}<td>{_esc(mark)}</td></tr>"
+            f"<tr class='{cls}'><td class='num'>{rank}</td><td>{pair_html(run, a, b)}</td>"
+            f"<td class='num'>{num(count)}</td>{change}<td>{esc(mark)}</td></tr>"
         )
     return f"<table class='pairs'>{head}{''.join(body)}</table>"
 
 
 def _why(run, step: int, t) -> str:
     snap = run.snapshot(step)
-    pair = _pair_html(run, snap.left, snap.right)
-    count = _num(snap.count)
+    pair = pair_html(run, snap.left, snap.right)
+    count = num(snap.count)
     if snap.ties > 1:
-        rule = _esc(rule_name(snap.tie_break, t))
-        text = _fmt(
+        rule = esc(rule_name(snap.tie_break, t))
+        text = fmt(
             t.ngettext(
                 "{ties} pair has the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
                 "{ties} pairs have the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
                 snap.ties,
             ),
-            ties=_num(snap.ties),
+            ties=num(snap.ties),
             count=count,
             rule=f"<b>{rule}</b>",
             pair=pair,
         )
     else:
-        text = _fmt(
+        text = fmt(
             t.gettext("{pair} has the highest count, {count}; no other pair has as many."), pair=pair, count=count
         )
     if not snap.is_new:
-        text += " " + _fmt(
+        text += " " + fmt(
             t.gettext("{token} is already in the vocabulary (made at merge {made}), so the vocabulary does not grow."),
             token=token_box(run, snap.token, t),
-            made=_num(run.created_step[snap.token]),
+            made=num(run.created_step[snap.token]),
         )
     return f"<p>{text}</p>"
 
@@ -351,53 +238,53 @@ def _corpus_after(segs: _Segments, step: int, t, max_words: int) -> str:
         for i in range(run.num_words):
             before = segs(i, step - 1) if i in changed else None
             rows.append((i, run.words[i], run.freqs[i], before, segs(i, step)))
-        title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=_num(step))
-        return f"<h3>{_esc(title)}</h3>" + _word_table(run, rows, t, step)
+        title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=num(step))
+        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
     rows = segs.changed(step, limit=max_words)
     title = t.ngettext(
         "The {n} word type this merge changed, before → after",
         "The {n} word types this merge changed, before → after",
         snap.words_changed,
-    ).format(n=_num(snap.words_changed))
-    out = f"<h3>{_esc(title)}</h3>" + _word_table(run, rows, t, step)
+    ).format(n=num(snap.words_changed))
+    out = f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
     rest = snap.words_changed - len(rows)
     if rest > 0:
         more = t.ngettext("…and {n} more changed word type.", "…and {n} more changed word types.", rest)
-        out += f"<p class='more'>{_esc(more.format(n=_num(rest)))}</p>"
+        out += f"<p class='more'>{esc(more.format(n=num(rest)))}</p>"
     return out
 
 
 def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str:
     run = segs.run
     snap = run.snapshot(step)
-    heading = t.gettext("Merge {step}").format(step=_num(step))
-    headline = _fmt(
+    heading = t.gettext("Merge {step}").format(step=num(step))
+    headline = fmt(
         t.ngettext("{pair} → {token} ({count} time)", "{pair} → {token} ({count} times)", snap.count),
-        pair=_pair_html(run, snap.left, snap.right),
+        pair=pair_html(run, snap.left, snap.right),
         token=token_box(run, snap.token, t, new=True),
-        count=_num(snap.count),
+        count=num(snap.count),
     )
     sizes = t.gettext("Vocabulary: {vocab} tokens · corpus: {tokens} tokens after this merge.").format(
-        vocab=_num(snap.vocab_size), tokens=_num(snap.corpus_tokens)
+        vocab=num(snap.vocab_size), tokens=num(snap.corpus_tokens)
     )
     return (
-        f"<section class='merge'><h2>{_esc(heading)}</h2><p class='headline'>{headline}</p>"
-        f"<p class='note'>{_esc(sizes)}</p>"
-        f"<h3>{_esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
+        f"<section class='merge'><h2>{esc(heading)}</h2><p class='headline'>{headline}</p>"
+        f"<p class='note'>{esc(sizes)}</p>"
+        f"<h3>{esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
         f"{_why(run, step, t)}{_corpus_after(segs, step, t, max_words)}</section>"
     )
 
 
 def _summary(run, n: int, t) -> str:
     heads = markdown_headers(t)
-    head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{_esc(h)}</th>" for i, h in enumerate(heads))
+    head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{esc(h)}</th>" for i, h in enumerate(heads))
     body = "".join(
-        f"<tr><td class='num'>{r.rank}</td><td>{_pair_html(run, r.left_id, r.right_id)}</td>"
-        f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{_num(r.count)}</td>"
-        f"<td class='num'>{_num(r.vocab_size)}</td><td class='num'>{_num(r.corpus_tokens)}</td></tr>"
+        f"<tr><td class='num'>{r.rank}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
+        f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{num(r.count)}</td>"
+        f"<td class='num'>{num(r.vocab_size)}</td><td class='num'>{num(r.corpus_tokens)}</td></tr>"
         for r in merge_rows(run, n)
     )
-    title = _esc(t.gettext("The merges so far"))
+    title = esc(t.gettext("The merges so far"))
     return f"<section class='summary'><h2>{title}</h2><table><tr>{head}</tr>{body}</table></section>"
 
 
@@ -424,22 +311,22 @@ def handout_html(
 
     Returns the document as a string (UTF-8 when written). Raises nothing for any run.
     """
-    t = _t(tr)
+    t = tr_or_english(tr)
     n = max(0, min(int(merges), run.num_steps))
-    cjk = _CJK["zh-Hant" if lang == "zh-Hant" else "default"]
-    sans = f'"Noto Sans", "DejaVu Sans", "Helvetica Neue", Arial, {cjk}, sans-serif, {_EMOJI}'
-    css = _CSS % {"sans": sans, "cjk": cjk, "emoji": _EMOJI}
+    cjk = CJK_FONTS["zh-Hant" if lang == "zh-Hant" else "default"]
+    sans = f'"Noto Sans", "DejaVu Sans", "Helvetica Neue", Arial, {cjk}, sans-serif, {EMOJI_FONTS}'
+    css = CSS % {"sans": sans, "cjk": cjk, "emoji": EMOJI_FONTS}
     title = t.gettext("Byte-pair encoding, one merge at a time")
     sub = t.ngettext(
         "The first merge of this corpus, step by step.", "The first {n} merges of this corpus, step by step.", n
     )
     parts = [
         "<!DOCTYPE html>",
-        f'<html lang="{_esc(lang)}"><head><meta charset="utf-8">',
+        f'<html lang="{esc(lang)}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_esc(title)}</title><style>{css}</style></head><body>",
-        f"<h1>{_esc(title)}</h1><p class='sub'>{_esc(sub.format(n=_num(n)))}</p>",
-        f"<p class='screen-only'>{_esc(t.gettext('To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”.'))}</p>",
+        f"<title>{esc(title)}</title><style>{css}</style></head><body>",
+        f"<h1>{esc(title)}</h1><p class='sub'>{esc(sub.format(n=num(n)))}</p>",
+        f"<p class='screen-only'>{esc(t.gettext('To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”.'))}</p>",
         _settings(run, n, t),
         _corpus_before(run, t, max_words),
     ]
@@ -448,15 +335,15 @@ def handout_html(
         parts.append(_merge_block(segs, k, t, top, max_words))
         segs.forget_before(k - 1)
     if n < merges and run.stop_reason:
-        parts.append(f"<p class='more'>{_esc(_stopped(run, t))}</p>")
+        parts.append(f"<p class='more'>{esc(_stopped(run, t))}</p>")
     if n:
         parts.append(_summary(run, n, t))
-    parts.append(f"<footer>{_esc(t.gettext('Made with BPE Explorer.'))}</footer></body></html>")
+    parts.append(f"<footer>{esc(t.gettext('Made with BPE Explorer.'))}</footer></body></html>")
     return "\n".join(parts)
 
 
 def _stopped(run, t) -> str:
-    n = _num(run.num_steps)
+    n = num(run.num_steps)
     return {
         "no_pairs": t.gettext("Training stopped after merge {n}: no adjacent pair is left."),
         "min_frequency": t.gettext(

@@ -1,14 +1,20 @@
-"""Measures of a corpus and of a byte-level vocabulary: what a reader sees as characters, their code
-points and UTF-8 bytes, the merged tokens that are pieces of a character, corpus sizes and its most
-frequent words.
+"""Measures of a corpus, of a byte-level vocabulary and of a text under a tokenizer: what a reader sees as
+characters, their code points and UTF-8 bytes, the merged tokens that are pieces of a character, corpus sizes
+and its most frequent words, tokens per character and bytes per token, ``<unk>`` counts, round trips and
+BPE-dropout segmentations.
 
-Pure functions of a finished :class:`bpe_core.TrainedRun` (or of text); nothing is cached here, a
-user interface keeps what it needs per run.
+Pure functions of a finished :class:`bpe_core.TrainedRun`, of a :class:`bpe_core.Tokenizer` and of text;
+nothing is cached here, a user interface keeps what it needs per run.
+
+Units: a *character* is a grapheme cluster (what a reader sees as one, :func:`graphemes`) unless said
+otherwise; *bytes* are UTF-8 bytes; *tokens* are token ids.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from typing import NamedTuple
 
 import regex
 
@@ -42,6 +48,13 @@ def multibyte_counts(run) -> dict[str, int]:
             if len(g.encode("utf-8")) > 1:
                 counts[g] = counts.get(g, 0) + freq
     return counts
+
+
+def multibyte_by_frequency(run) -> list[tuple[str, int]]:
+    """:func:`multibyte_counts` as ``[(grapheme, count)]``, most frequent first (first appearance breaks
+    ties)."""
+    counts = multibyte_counts(run)
+    return sorted(counts.items(), key=lambda item: -item[1])  # stable: first appearance breaks ties
 
 
 def first_single_token_step(run, text: str) -> int | None:
@@ -86,6 +99,18 @@ def corpus_size(run) -> tuple[int, int]:
     return chars, data
 
 
+def tokens_per_character(run, chars: int) -> list[float]:
+    """For steps 0..n: the run's corpus tokens divided by ``chars`` (characters of the training text, e.g.
+    from :func:`corpus_size`); 0.0 when ``chars`` is 0. Falls as merges join symbols."""
+    return [t / chars if chars else 0.0 for t in run.series()["corpus_tokens"]]
+
+
+def bytes_per_token(run, data: int) -> list[float]:
+    """For steps 0..n: ``data`` (UTF-8 bytes of the training text) divided by the run's corpus tokens; 0.0
+    when the corpus has no tokens. Grows as merges join symbols."""
+    return [data / t if t else 0.0 for t in run.series()["corpus_tokens"]]
+
+
 def total_words(run) -> int:
     """Words in the corpus (the sum of the word types' frequencies)."""
     return sum(run.freqs)
@@ -105,3 +130,99 @@ def top_words(run, count: int = 6, min_chars: int = 2) -> list[str]:
     if len(pick) < count:
         pick += [run.words[i] for i in order if run.words[i] not in pick][: count - len(pick)]
     return pick
+
+
+# ------------------------------------------------------------------------------ a text under a tokenizer
+# ``tok`` below is a :class:`bpe_core.Tokenizer` (a run's, a saved model's or a GPT rank file's) and ``ids``
+# a list of its token ids, e.g. ``tok.encode(text)``.
+def unknown_tokens(tok, ids) -> int:
+    """How many of ``ids`` are the ``<unk>`` token (only a character-level tokenizer has one: a character
+    it never saw in training)."""
+    unk = tok.unk_id
+    return 0 if unk is None else sum(1 for t in ids if t == unk)
+
+
+def partial_tokens(tok, ids) -> int:
+    """How many of ``ids`` are not whole UTF-8 characters (byte-level tokens holding part of a
+    character's bytes; never ``<unk>``, never a character-level token)."""
+    partial: dict[int, bool] = {}
+    unk, variant = tok.unk_id, tok.variant
+    for t in ids:
+        if t not in partial:
+            partial[t] = t != unk and variant.is_partial(tok.token_value(t))
+    return sum(1 for t in ids if partial[t])
+
+
+class TextStats(NamedTuple):
+    """One tokenizer on one text.
+
+    Attributes:
+        tokens: how many tokens the text encodes to.
+        per_char: tokens per character (grapheme); 0.0 for an empty text.
+        bytes_per_token: UTF-8 bytes of the text per token; 0.0 when there are no tokens.
+        partial: tokens that are not whole UTF-8 characters (:func:`partial_tokens`).
+        unknown: ``<unk>`` tokens (:func:`unknown_tokens`).
+    """
+
+    tokens: int
+    per_char: float
+    bytes_per_token: float
+    partial: int
+    unknown: int
+
+
+def text_stats(tok, text: str, ids: list[int] | None = None) -> TextStats:
+    """The :class:`TextStats` of ``text`` under ``tok``; ``ids`` is its encoding when already known
+    (default: ``tok.encode(text)``)."""
+    if ids is None:
+        ids = tok.encode(text)
+    chars = len(graphemes(text))
+    size = len(text.encode("utf-8"))
+    n = len(ids)
+    return TextStats(
+        n, n / chars if chars else 0.0, size / n if n else 0.0, partial_tokens(tok, ids), unknown_tokens(tok, ids)
+    )
+
+
+class RoundTrip(NamedTuple):
+    """``decode(encode(text))`` compared with ``text``.
+
+    Attributes:
+        decoded: the decoded text.
+        exact: it is ``text`` exactly.
+        but_whitespace: not exact, but equal to ``text`` without its whitespace, and the tokenizer's
+            pre-tokenizer is ``whitespace``, which drops whitespace before training and encoding (no
+            model can give it back).
+    """
+
+    decoded: str
+    exact: bool
+    but_whitespace: bool
+
+    @property
+    def same(self) -> bool:
+        """Exact, or differing only by the whitespace the pre-tokenizer dropped."""
+        return self.exact or self.but_whitespace
+
+
+def round_trip(tok, text: str, ids: list[int] | None = None) -> RoundTrip:
+    """Decode ``ids`` (default: ``tok.encode(text)``) and compare with ``text`` (:class:`RoundTrip`)."""
+    if ids is None:
+        ids = tok.encode(text)
+    decoded = tok.decode(ids)
+    exact = decoded == text
+    dropped = (
+        not exact
+        and tok.pretokenizer == "whitespace"
+        and any(c.isspace() for c in text)
+        and decoded == "".join(text.split())
+    )
+    return RoundTrip(decoded, exact, dropped)
+
+
+def dropout_segmentations(tok, word: str, p: float, seed: int, n: int) -> list[tuple[tuple[int, ...], int]]:
+    """``n`` BPE-dropout encodings of ``word`` (Provilkov et al. 2020: each merge candidate skipped with
+    probability ``p``, 0..1; sample ``i`` uses seed ``seed + i``), counted: ``[(ids, times)]``, the most
+    frequent segmentation first (ties: first seen first). The ``times`` add up to ``n``."""
+    counts = Counter(tuple(tok.encode(word, dropout=p, seed=seed + i)) for i in range(n))
+    return counts.most_common()

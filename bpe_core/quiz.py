@@ -5,8 +5,11 @@ nine pairs of the pair table before merge ``k`` (the counts the trainer chose fr
 in count order the answer would always be the first row.
 
 The tie rule decides: exactly one pair is right, the one the run's tie-break rule chose. A pick of another
-pair with the same count is graded ``"tied"`` ("tied, but the rule chose X"): it is not counted right,
-and the reveal says which rule chose and why (the wording of :data:`bpe_core.explain.TIE_RULES`).
+pair with the same count is graded ``"tied"``: as frequent as the rule's pick, which another tie-break rule
+could have chosen, so it is counted apart, neither right nor wrong; the reveal says which rule chose and
+why (the wording of :data:`bpe_core.explain.TIE_RULES`). Three grades, one :class:`Score` of three
+tallies: the stepper's quiz and a live class's tallies both grade with :func:`grade` and add up with
+:func:`score`.
 """
 
 from __future__ import annotations
@@ -104,23 +107,35 @@ def grade(q: Question, pick: int | None) -> str:
 
 @dataclass(frozen=True)
 class Score:
-    """Picks graded right, out of the questions answered with a pick."""
+    """The picks graded :data:`RIGHT`, :data:`TIED` and :data:`WRONG` (questions revealed without a
+    pick are not counted)."""
 
     right: int = 0
-    asked: int = 0
+    tied: int = 0
+    wrong: int = 0
+
+    @property
+    def asked(self) -> int:
+        """Questions answered with a pick."""
+        return self.right + self.tied + self.wrong
 
 
 def score(grades) -> Score:
-    """The :class:`Score` of an iterable of grades (:data:`NO_PICK` is not counted as asked)."""
-    grades = [g for g in grades if g != NO_PICK]
-    return Score(sum(1 for g in grades if g == RIGHT), len(grades))
+    """The :class:`Score` of an iterable of grades (:data:`NO_PICK` is not counted). Raises
+    ``ValueError`` for a value that is not a grade."""
+    tally = {RIGHT: 0, TIED: 0, WRONG: 0, NO_PICK: 0}
+    for g in grades:
+        if g not in tally:
+            raise ValueError(f"not a grade: {g!r}")
+        tally[g] += 1
+    return Score(tally[RIGHT], tally[TIED], tally[WRONG])
 
 
 def score_text(s: Score, tr: gettext.NullTranslations | None = None) -> str:
-    """``"Score: 2 of 3 right"`` (plain text)."""
+    """``"Score: 2 right, 1 tied, 0 wrong"`` (plain text): tied picks counted apart from right and wrong."""
     tr = tr or _ENGLISH
-    return tr.ngettext("Score: {right} of {asked} right", "Score: {right} of {asked} right", s.asked).format(
-        right=f"{s.right:,}", asked=f"{s.asked:,}"
+    return tr.gettext("Score: {right} right, {tied} tied, {wrong} wrong").format(
+        right=f"{s.right:,}", tied=f"{s.tied:,}", wrong=f"{s.wrong:,}"
     )
 
 
@@ -135,8 +150,8 @@ def reveal_text(
     the merge, :func:`bpe_core.explain.merge_text` (the words holding the count, the tied pairs and
     the rule that chose); a tied pick's verdict names the rule itself.
 
-    E.g. ``"Tied, but the rule chose e + s: s + t also occurs 9 times, and the first-seen rule picks
-    e + s because its first occurrence comes earliest in the corpus. Not counted as right."``
+    E.g. ``"Tied: s + t occurs 9 times, as often as e + s, and the first-seen rule picks e + s because its
+    first occurrence comes earliest in the corpus. Counted as tied, apart from right and wrong."``
     """
     tr = tr or _ENGLISH
     chosen = q.options[q.answer]
@@ -154,10 +169,10 @@ def reveal_text(
         ).format(merge=f"{q.merge:,}", pair=pair(chosen), count=f"{n:,}")
     if verdict == TIED:
         return tr.ngettext(
-            "Tied, but the rule chose {chosen}: {picked} also occurs {count} time, and the {rule} rule picks "
-            "{chosen} because {why}. Not counted as right.",
-            "Tied, but the rule chose {chosen}: {picked} also occurs {count} times, and the {rule} rule picks "
-            "{chosen} because {why}. Not counted as right.",
+            "Tied: {picked} occurs {count} time, as often as {chosen}, and the {rule} rule picks {chosen} "
+            "because {why}. Counted as tied, apart from right and wrong.",
+            "Tied: {picked} occurs {count} times, as often as {chosen}, and the {rule} rule picks {chosen} "
+            "because {why}. Counted as tied, apart from right and wrong.",
             n,
         ).format(chosen=pair(chosen), picked=pair(q.options[pick]), count=f"{n:,}", rule=rule_name(q.tie_break, tr),
                  why=_why(q.tie_break, tr))  # fmt: skip

@@ -6,7 +6,7 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
-* one :class:`MergeStep` per step (the chart series are read from them).
+* one :class:`~bpe_core.run_records.MergeStep` per step (the chart series are read from them).
 
 A run can be read while it is still training (the app shows step 1 while the rest trains): the trainer
 writes everything of step ``k`` before it appends step ``k``'s snapshot, so the first
@@ -19,109 +19,17 @@ from __future__ import annotations
 import copy
 import threading
 from array import array
-from bisect import bisect_left, bisect_right
-from collections import defaultdict
-from dataclasses import dataclass
+from bisect import bisect_right
 from itertools import chain, islice
-from typing import NamedTuple
 
-from .tiebreak import TieKey
-
-_SHIFT = 32  # the trainer stores a pair (left, right) as the int left << 32 | right (faster to hash than a tuple)
-_MASK = (1 << _SHIFT) - 1
+from .run_pairs import PairQueries
+from .run_records import VocabEntry, WordRow
+from .traces import MergeTree
 
 
-class MergeStep(NamedTuple):
-    """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
-    compared by value, so a replayed run's snapshots compare equal).
-
-    Token fields are token ids; turn them into text with :meth:`TrainedRun.token_text`, and ask the
-    run for the word types a step changed (:meth:`TrainedRun.changed_words`).
-
-    Attributes:
-        step: 1-based merge number (also the rank of the merge, counting from 1).
-        left, right: the merged pair (token ids).
-        token: id of the resulting token; ``is_new`` is False when that string already existed.
-        count: the pair's count (frequency-weighted occurrences) when chosen.
-        ties: how many pairs had that count (exact); ``tie_break`` names the rule that chose.
-        tied (property): the first ``max_tied`` tied pairs ``(left, right)`` in tie-break order, the
-            chosen pair first.
-        top_pairs (property): the top-K ``(left, right, count)`` before the merge, in tie-break order.
-        tied_entries, top_entries: what ``tied`` and ``top_pairs`` are decoded from: the trainer's heap
-            entries ``(-count, tie-break value, left << 32 | right)``. They are kept as they are because
-            decoding them at every merge took about a sixth of the training time on a book: twenty
-            small tuples per step, kept alive by the run, also made the garbage collector rescan the
-            heap and the candidate lists every few thousand merges.
-        vocab_size: vocabulary size after the merge; corpus_tokens: tokens in the whole corpus after it
-            (each word type's token count times its frequency); occurrences: positions rewritten
-            (unweighted); words_changed: word types rewritten.
-        stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
-    """
-
-    step: int
-    left: int
-    right: int
-    token: int
-    is_new: bool
-    count: int
-    ties: int
-    tied_entries: tuple
-    tie_break: str
-    top_entries: tuple
-    vocab_size: int
-    corpus_tokens: int
-    occurrences: int
-    words_changed: int
-    stop_reason: str | None = None
-
-    @property
-    def tied(self) -> tuple:
-        """The tied pairs listed (at most ``max_tied``): ``((left, right), ...)``, the chosen pair first."""
-        return tuple([(k >> _SHIFT, k & _MASK) for _, _, k in self.tied_entries])
-
-    @property
-    def top_pairs(self) -> tuple:
-        """The pair-frequency table before the merge, top ``top_k``: ``((left, right, count), ...)``."""
-        return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
-
-    def _repr_html_(self) -> str:
-        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
-        from .notebook import step_html
-
-        return step_html(self)
-
-
-@dataclass(frozen=True)
-class VocabEntry:
-    """A vocabulary entry: ``id``, its ``value`` (str or bytes), the ``step`` that created it (0 for the
-    base alphabet) and the ``left``/``right`` ids it was merged from (``None`` for base symbols)."""
-
-    id: int
-    value: object
-    step: int
-    left: int | None
-    right: int | None
-
-
-@dataclass(frozen=True)
-class WordRow:
-    """One word type at a step: its index, text, frequency, token ids after the step, and whether this
-    step changed it (``before`` holds its ids before the step when it did). ``tokens`` and ``before``
-    may be cut (see :meth:`TrainedRun.corpus_view`'s ``max_tokens``); ``num_tokens`` and
-    ``num_before`` count them all."""
-
-    index: int
-    word: str
-    freq: int
-    tokens: list
-    changed: bool
-    before: list | None = None
-    num_tokens: int = 0
-    num_before: int | None = None
-
-
-class TrainedRun:
-    """The state of a run, filled by :class:`~bpe_core.trainer.Trainer` and read by the app.
+class TrainedRun(PairQueries):
+    """The state of a run, filled by :class:`~bpe_core.trainer.Trainer` and read by the app (the pair
+    queries, :meth:`pair_table` and :meth:`pair_windows`, are in :mod:`bpe_core.run_pairs`).
 
     Steps are numbered from 1; "step k" means after merges 1..k, and step 0 is the starting
     segmentation. All token arguments and results are token ids unless a name says otherwise.
@@ -405,102 +313,10 @@ class TrainedRun:
             )
         return rows
 
-    def pair_windows(self, step: int) -> dict[int, int]:
-        """``{word type index: windows}`` for merge ``step``: how many (overlapping) windows of its pair
-        each word type it changed held before the merge, read from the positions the merge rewrote
-        (time linear in them, not in the words).
-
-        For ``left != right`` each window was merged, so windows = rewrites. For a pair of one token
-        ``a`` with itself, a run of ``m`` a's holds ``m - 1`` windows and was rewritten ``m // 2`` times,
-        left to right, at positions ``2·len(a)`` symbols apart; so each run is found from its rewrites,
-        and its windows are ``2·rewrites - 1``, plus 1 when one more ``a`` follows (``m`` odd).
-        """
-        if not 1 <= step <= len(self.snapshots):
-            return {}
-        snap = self.snapshots[step - 1]
-        lo, hi = self._event_start[step], self._event_start[step + 1]
-        events = self._event_pos[lo:hi]
-        ws = self._word_start
-        out: dict[int, int] = {}
-        same = snap.left == snap.right
-        width = self.symbol_length(snap.left) if same else 0
-        end = -1
-        wi = -1
-        k = 0
-        while k < len(events):
-            q = events[k]
-            if q >= end:
-                wi = bisect_right(ws, q) - 1
-                end = ws[wi + 1]
-            if not same:  # every window was rewritten: count the word's rewrites at once
-                nxt = bisect_left(events, end, k)
-                out[wi] = nxt - k
-                k = nxt
-                continue
-            rewrites = 1
-            while k + rewrites < len(events):
-                nxt = events[k + rewrites]
-                if nxt != q + 2 * width * rewrites or nxt >= end:  # a run never crosses into the next word
-                    break
-                rewrites += 1
-            after = q + 2 * width * (rewrites - 1) + width  # the symbol after the run's last rewrite
-            extra = 1 if self._token_is(after, end, step - 1, snap.left, width) else 0
-            out[wi] = out.get(wi, 0) + 2 * rewrites - 1 + extra
-            k += rewrites
-        return out
-
-    def _token_is(self, start: int, end: int, step: int, tid: int, width: int) -> bool:
-        """Whether the token starting at symbol ``start`` (a token boundary) of a word ending at ``end``
-        is ``tid`` (``width`` symbols long) after ``step`` merges."""
-        if start + width > end:
-            return False
-        self._sync_removed()
-        removed = self._removed_at
-        j = start + 1
-        while j < end and 0 < removed[j] <= step:
-            j += 1
-        if j - start != width:
-            return False
-        if self.variant.is_bytes:
-            return bytes(self._base[start:j].tolist()) == self.values[tid]
-        return "".join(map(self.values.__getitem__, self._base[start:j])) == self.values[tid]
-
     def corpus_tokens(self, step: int) -> int:
         """Tokens in the whole corpus after ``step`` (frequency-weighted)."""
         step = self._clamp(step)
         return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
-
-    # ------------------------------------------------------------------------------------ pairs
-    def tie_key(self) -> TieKey:
-        """The run's tie-break rule as a :class:`~bpe_core.tiebreak.TieKey` over its token ids so far."""
-        with self._lazy_lock:  # shared by the views of a run, which threads read at once
-            key = self._lazy.get("key")
-            if key is None:
-                key = self._lazy["key"] = TieKey(self.config.tie_break, self.values[: self.num_base])
-            while len(key.hf_id) < len(self.values):  # tokens made since the last call, in creation order
-                key.add(self.values[len(key.hf_id)])
-        return key
-
-    def pair_table(self, step: int, limit: int | None = None) -> list[tuple[int, int, int]]:
-        """Every pair present after ``step`` merges: ``[(left, right, count)]``, best first in the run's
-        tie-break order (so row 0 is the merge ``step + 1`` chooses, min frequency aside).
-        Computed on demand with one pass over the corpus."""
-        step = self._clamp(step)
-        counts: dict = defaultdict(int)
-        firsts: dict = {}
-        pos = 0
-        for i, f in enumerate(self.freqs):
-            seg = self.segmentation(i, step)
-            for pair in zip(seg, seg[1:]):
-                counts[pair] += f
-                if pair not in firsts:
-                    firsts[pair] = pos
-                pos += 1
-        key = self.tie_key()
-        rows = sorted(counts.items(), key=lambda kv: (-kv[1], key(kv[0][0], kv[0][1], firsts[kv[0]])))
-        if limit is not None:
-            rows = rows[:limit]
-        return [(a, b, c) for (a, b), c in rows]
 
     # ------------------------------------------------------------------------------- vocabulary
     def vocabulary(self, step: int | None = None) -> list[VocabEntry]:
@@ -525,19 +341,15 @@ class TrainedRun:
         snaps = self.snapshots if step is None else self.snapshots[: self._clamp(step)]
         return [(s.left, s.right) for s in snaps]
 
-    def merge_tree(self, tid: int) -> dict:
-        """How a token was built: ``{"id", "step", "children": [left_tree, right_tree]}``.
-
-        Base symbols have ``step`` 0 and no children; ``step`` is the merge that first made the token.
-        """
+    def merge_tree(self, tid: int) -> MergeTree:
+        """How token ``tid`` was built (:class:`~bpe_core.traces.MergeTree`, the one tree type of
+        ``bpe_core``): a base symbol has ``rank`` None and no children; a merged token has ``rank`` = the
+        step whose merge first made it, and the trees of that merge's pair. Raises ``IndexError`` for an id
+        outside the vocabulary."""
         src = self.created_from[tid]
         if src is None:
-            return {"id": tid, "step": 0, "children": []}
-        return {
-            "id": tid,
-            "step": self.created_step[tid],
-            "children": [self.merge_tree(src[0]), self.merge_tree(src[1])],
-        }
+            return MergeTree(tid)
+        return MergeTree(tid, self.created_step[tid], self.merge_tree(src[0]), self.merge_tree(src[1]))
 
     def series(self) -> dict[str, list[int]]:
         """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of

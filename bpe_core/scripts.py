@@ -1,4 +1,5 @@
-"""Which writing systems a text uses, to warn when whitespace pre-tokenization cannot work.
+"""Which writing systems a text uses, to warn when whitespace pre-tokenization cannot work, and which of its
+characters are Chinese (Han) or emoji, the ones a tokenizer may spend several tokens on.
 
 Chinese, Japanese, Thai, Lao, Khmer, Myanmar (Burmese) and Tibetan are written without spaces between words:
 split on whitespace, a paragraph of them is one "word" of hundreds of characters, and BPE learns nothing that
@@ -11,9 +12,12 @@ Scripts are Unicode's ``Script`` property (UAX #24), read with the ``regex`` pac
 from __future__ import annotations
 
 import gettext
+import unicodedata
 from typing import NamedTuple
 
 import regex
+
+from .measures import graphemes
 
 #: Scripts written without spaces between words.
 SPACE_FREE_SCRIPTS = ("Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan")
@@ -93,3 +97,34 @@ def whitespace_hint(text: str, current: str, tr=None) -> str | None:
         "makes each run between spaces one word, the longest {longest:,} characters, so merges cannot be shared "
         "between words. The GPT-2 pattern cuts at punctuation and between letters, digits and symbols."
     ).format(longest=report.longest_word_chars)
+
+
+# ------------------------------------------------------------------------------ Chinese characters and emoji
+def is_han(grapheme: str) -> bool:
+    """A Chinese (Han) character: one code point whose Unicode name is a CJK unified or compatibility
+    ideograph (so not the radicals, 々 or 〇, which ``\\p{Script=Han}`` also holds)."""
+    return len(grapheme) == 1 and unicodedata.name(grapheme, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEO"))
+
+
+#: Single code points outside the blocks below that are emoji by default (⌚ ⌛ ⭐ ⭕).
+_EMOJI_SINGLES = frozenset(map(chr, (0x231A, 0x231B, 0x2B50, 0x2B55)))
+
+
+def is_emoji_code_point(ch: str) -> bool:
+    """A pictograph drawn as an emoji: a code point of the emoji blocks (U+1F000-U+1FAFF: pictographs,
+    regional indicators, skin tones; U+2600-U+27BF: symbols and dingbats) or one of ⌚ ⌛ ⭐ ⭕."""
+    cp = ord(ch)
+    return 0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or ch in _EMOJI_SINGLES
+
+
+def is_emoji(grapheme: str) -> bool:
+    """An emoji grapheme: it holds an emoji code point (:func:`is_emoji_code_point`) or an emoji
+    presentation selector / keycap mark (U+FE0F, U+20E3: ``1️⃣``)."""
+    return any(is_emoji_code_point(c) or c in "\ufe0f\u20e3" for c in grapheme)
+
+
+def costly_graphemes(text: str, limit: int = 8) -> list[str]:
+    """The distinct Chinese characters (:func:`is_han`), then the distinct emoji (:func:`is_emoji`), of
+    ``text`` in order of first appearance, at most ``limit`` of each (graphemes, :func:`bpe_core.measures.graphemes`)."""
+    seen = list(dict.fromkeys(graphemes(text)))
+    return [g for g in seen if is_han(g)][:limit] + [g for g in seen if is_emoji(g)][:limit]

@@ -19,7 +19,8 @@ class TraceStep:
     """One merge rule applied to one pre-token during encoding.
 
     Attributes:
-        rank: the merge's rank, 1-based (= the training step that learned it).
+        rank: the merge's number k, from 1 (= the training step that learned it; the app's one
+            numbering, :mod:`bpe_core.facts`).
         left, right, token: ids of the pair and of the token it makes.
         positions: indices (into the segmentation *before* this step) where an occurrence started.
         tokens: the segmentation (ids) *after* this step.
@@ -53,8 +54,8 @@ def trace_piece(piece: str, start: tuple, ranks: dict, pair_of_rank: list) -> Pi
     Args:
         piece: the pre-token's text.
         start: its base-symbol ids.
-        ranks: ``{(left_id, right_id): rank}``, rank 0-based.
-        pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
+        ranks: ``{(left_id, right_id): index}``, a merge's 0-based index in the merge list (its number - 1).
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` by that index.
     """
     steps = []
     word = list(start)
@@ -78,8 +79,8 @@ class ReplayStep:
     """One merge that fires on a text.
 
     Attributes:
-        rank: the merge's rank, 1-based (GPT-2's merge #rank; for the rank-file models its new token's id
-            is ``rank + 255``).
+        rank: the merge's number k, from 1 (for the rank-file models its new token's tiktoken rank and id
+            is ``255 + k``: :func:`bpe_core.facts.rank_of_merge`).
         left, right, token: ids of the pair and of the token it makes.
         count: how many times it applies in the whole text (each occurrence in each pre-token).
     """
@@ -137,7 +138,8 @@ class MergeTree:
 
     Attributes:
         token: the token's id.
-        rank: the 1-based rank of the merge that made it, or None for a base symbol.
+        rank: the number k (from 1) of the merge that made it (for a :class:`~bpe_core.TrainedRun`: the step
+            that first made it), or None for a base symbol.
         left, right: the trees of the merged pair (None for a base symbol).
     """
 
@@ -163,8 +165,8 @@ def merge_tree(token: int, token_rank: dict, pair_of_rank: list) -> MergeTree:
 
     Args:
         token: a token id.
-        token_rank: ``{new_id: rank}`` (0-based) of the merges that made tokens.
-        pair_of_rank: ``[(left_id, right_id, new_id)]`` indexed by rank.
+        token_rank: ``{new_id: index}`` (0-based index: merge number - 1) of the merges that made tokens.
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` by that index.
     """
     rank = token_rank.get(token)
     if rank is None:

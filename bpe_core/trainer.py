@@ -50,7 +50,8 @@ from operator import add, and_, eq, gt, itemgetter, mul, ne, setitem
 from .config import TrainConfig
 from .explain import RULES as RULES  # re-exported: the rules and their tie-break wording live in explain
 from .pretokenize import word_counts
-from .run import _MASK, _SHIFT, MergeStep, TrainedRun
+from .run import TrainedRun
+from .run_records import _MASK, _SHIFT, MergeStep
 from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
 
 __all__ = [
@@ -138,7 +139,6 @@ class Trainer:
             raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
         word_start = array("q", accumulate(lengths, initial=0))
         run._init_corpus(word_list, freqs, word_start, values, base_ids)
-        self._n_base = len(values)
 
         # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
         # order, each word's symbols in order): its token (-1 once merged into the token on its left),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from streamlit.testing.v1 import AppTest
 
@@ -70,6 +71,45 @@ def errors(at: AppTest) -> str:
     """Every error and warning shown, with Markdown escapes removed."""
     shown = " ".join(e.value for e in at.error) + " " + " ".join(w.value for w in at.warning)
     return re.sub(r"\\(.)", r"\1", shown)
+
+
+def page_text(at: AppTest) -> str:
+    """Visible text of every st.html element plus errors, warnings and infos, whitespace collapsed."""
+    parts = [text_of(h.proto.body) for h in at.get("html")]
+    parts += [m.value for m in list(at.error) + list(at.warning) + list(at.info)]
+    return " ".join(" ".join(parts).replace("\\", "").split())
+
+
+class StepShown(NamedTuple):
+    """What the stepper's label (``#bpe-step-label``) shows: ``step`` (its ``data-step``) of ``total``."""
+
+    step: int
+    total: int | None
+
+
+def shown_step(at: AppTest) -> StepShown | None:
+    """The step the stepper shows and the steps it counts ("Step 3 of 10"), or None when no stepper is drawn."""
+    for body in bodies(at):
+        tag = re.search(r"<div[^>]*id=.bpe-step-label.[^>]*>", body)
+        if tag:
+            step = re.search(r"data-step=.(\d+)", tag.group(0))
+            total = re.search(r"of ([\d,]+)", text_of(body[tag.end() :]))
+            return StepShown(int(step.group(1)), int(total.group(1).replace(",", "")) if total else None)
+    return None
+
+
+def paste(at: AppTest, text: str) -> AppTest:
+    """Choose "Paste text" in the sidebar and paste ``text``."""
+    at.radio(key="w.source").set_value("paste").run()
+    at.text_area(key="w.paste").input(text).run()
+    return at
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    """Choose "Upload a file" in the sidebar and upload ``data`` as ``name``."""
+    at.radio(key="w.source").set_value("upload").run()
+    at.file_uploader(key="w.upload").set_value((name, data, "text/plain")).run()
+    return at
 
 
 def token_ids(fragment: str) -> list[int]:

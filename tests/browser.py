@@ -31,7 +31,6 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
-README_SCREENSHOT = REPO_ROOT / "docs" / "screenshot.png"
 
 # Flags that work for Debian's chromium in containers and CI.
 CHROMIUM_ARGS = [
@@ -97,7 +96,7 @@ class StreamlitServer:
             "--server.address", "127.0.0.1",
             "--server.headless", "true",
             "--browser.gatherUsageStats", "false",
-            # Tests write files into the repo (docs/screenshot.png): no reruns on change.
+            # A server for tests and benchmarks: nothing edits the code while it runs.
             "--server.fileWatcherType", "none",
         ]  # fmt: skip
 
@@ -270,6 +269,30 @@ def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> 
     wait_for_app(page, settle_ms=0, timeout=timeout)
 
 
+#: ``page.wait_for_function(NEXT_FRAMES)``: true once the browser has drawn two more frames, so a layout
+#: change (a new viewport size, a scroll) is on screen: a condition, not a guess at how long that takes.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def wait_for_layout(page) -> None:
+    """Wait until the browser has laid out and drawn the page as it stands (two animation frames)."""
+    page.wait_for_function(NEXT_FRAMES)
+
+
+def assert_stays(page, getter: str, ms: int, what: str) -> None:
+    """Assert that nothing changes: the value ``getter`` (a JavaScript function, ``"() => ..."``) returns
+    stays what it is now for ``ms`` milliseconds. For "autoplay is off: no step comes" and "no press was
+    counted twice", whose only end is a time; the wait ends at once, failing, on the first change."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    before = page.evaluate(getter)
+    try:
+        page.wait_for_function(f"(before) => ({getter})() !== before", arg=before, timeout=ms, polling=50)
+    except PlaywrightTimeoutError:
+        return
+    raise AssertionError(f"{what}: it was {before!r}, then {page.evaluate(getter)!r} within {ms} ms")
+
+
 def describe_app_state(page) -> str:
     try:
         app = page.locator(APP_SELECTOR).first
@@ -320,18 +343,12 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9._/-]+")
 def save_screenshot(page, name: str, full_page: bool = False) -> Path:
     """Write ``test-artifacts/<name>.png`` and return its path.
 
-    ``name == "app"`` also refreshes ``docs/screenshot.png`` (the README image);
-    only the main-page test should use that name. Subfolders are allowed
-    ("failures/test_x"); other unsafe characters become "_".
+    Tests never write anywhere else (the README's picture, docs/screenshot.png, is refreshed by
+    ``scripts/refresh_screenshot.py``). Subfolders are allowed ("failures/test_x"); other unsafe
+    characters become "_".
     """
     safe = _SAFE_NAME.sub("_", name).strip("/").replace("..", "_") or "screenshot"
     path = ARTIFACTS_DIR / f"{safe}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    png = page.screenshot(full_page=full_page, animations="disabled")
-    path.write_bytes(png)
-    if name == "app":
-        README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        # Rewrite only on change, so an unchanged app leaves git status clean.
-        if not README_SCREENSHOT.exists() or README_SCREENSHOT.read_bytes() != png:
-            README_SCREENSHOT.write_bytes(png)
+    path.write_bytes(page.screenshot(full_page=full_page, animations="disabled"))
     return path

@@ -10,24 +10,18 @@ import re
 import threading
 
 import pytest
-from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, text_of
+from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, shown_step, text_of
 from streamlit.testing.v1 import AppTest
 from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
 from ui import chips, settings
+from ui.corpus import Corpus, digest_of
 from ui.explain import merge_reason, stop_reason_text
 from ui.presets import PRESETS, PRESETS_DIR
 from ui.text import esc, md_escape, visible
-from ui.training import RunCache
+from ui.training import RunCache, get_run
 from ui.vocabulary import find_token, merge_tree_html
-
-
-def shown_step(at: AppTest) -> tuple[int, int]:
-    label = body_with(at, "bpe-step-label")
-    m = re.search(r'data-step="(\d+)">Step ([\d,]+) <span class="of">of ([\d,]+)', label)
-    assert m, label
-    return int(m.group(1)), int(m.group(3).replace(",", ""))
 
 
 def merge_line(at: AppTest) -> str:
@@ -351,8 +345,18 @@ def test_presets_are_in_the_repo_and_carry_provenance():
 
 
 # ------------------------------------------------------------------------------ shared cache
-def _tiny_run(cfg=TrainConfig(variant="char", num_merges=2, min_frequency=1)):
+# These go through ui.training.get_run, the function every page calls (run bare, outside a Streamlit
+# script: its progress slot and error message are then no-ops), with a cache of their own.
+TINY = TrainConfig(variant="char", num_merges=2, min_frequency=1)
+
+
+def _tiny_run(cfg=TINY):
     return train({"abcabc": 2, "abd": 1}, cfg)
+
+
+def _corpus(name: str, load) -> Corpus:
+    """A corpus whose words come from ``load(config)`` (the test decides when and what)."""
+    return Corpus(digest_of(name), 1000, name, _load=load)
 
 
 def test_run_cache_trains_once_for_concurrent_sessions():
@@ -360,47 +364,58 @@ def test_run_cache_trains_once_for_concurrent_sessions():
     calls = []
     gate = threading.Event()
 
-    def make_run(progress):
+    def load(cfg):
         calls.append(1)
-        gate.wait(2)
-        progress(1)
-        return _tiny_run()
+        gate.wait(10)  # every session asks while the one training is still running
+        return {"abcabc": 2, "abd": 1}
 
+    corpus = _corpus("k", load)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(cache.get_or_train("k", make_run))) for _ in range(8)]
+    threads = [threading.Thread(target=lambda: results.append(get_run(corpus, TINY, cache))) for _ in range(8)]
     for t in threads:
         t.start()
     gate.set()
     for t in threads:
-        t.join(10)
+        t.join(30)
     assert len(calls) == 1 and len(results) == 8 and len({id(r) for r in results}) == 1
-    assert cache.get("k") is results[0] and cache.trainings == 1
+    assert results[0] is not None and results[0].num_steps == 2
+    assert cache.get((corpus.digest, TINY)) is results[0] and cache.trainings == 1
+    assert get_run(corpus, TINY, cache) is results[0] and cache.trainings == 1  # a later visit: no training
 
 
 def test_run_cache_is_bounded_by_entries_and_bytes():
+    words = lambda cfg: {"abcabc": 2, "abd": 1}  # noqa: E731
     cache = RunCache(max_entries=2, max_bytes=10**9)
-    for key in ("a", "b", "c"):
-        cache.get_or_train(key, lambda progress: _tiny_run())
-    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") is not None
+    corpora = [_corpus(key, words) for key in ("a", "b", "c")]
+    for corpus in corpora:
+        assert get_run(corpus, TINY, cache) is not None
+    assert len(cache) == 2 and cache.get((corpora[0].digest, TINY)) is None
+    assert cache.get((corpora[2].digest, TINY)) is not None
     size = _tiny_run().memory_bytes()
-    cache = RunCache(max_entries=10, max_bytes=2 * size + 2500)
-    for key in ("a", "b", "c"):
-        cache.get_or_train(key, lambda progress: _tiny_run(), input_bytes=1000)
+    cache = RunCache(max_entries=10, max_bytes=2 * size + 2500)  # each run counts size + 1000 input bytes
+    for corpus in corpora:
+        get_run(corpus, TINY, cache)
     assert len(cache) == 2 and cache.total_bytes <= cache.max_bytes
     too_big = RunCache(max_entries=10, max_bytes=10)
-    assert too_big.get_or_train("x", lambda progress: _tiny_run()) is not None
+    assert get_run(corpora[0], TINY, too_big) is not None
     assert len(too_big) == 0  # returned to the caller, not kept
 
 
 def test_run_cache_hands_errors_to_every_waiter():
     cache = RunCache()
 
-    def bad(progress):
+    def bad(cfg):
         raise ValueError("nope")
 
-    with pytest.raises(ValueError, match="nope"):
-        cache.get_or_train("bad", bad)
-    assert cache.get("bad") is None
+    corpus = _corpus("bad", bad)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(get_run(corpus, TINY, cache))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert results == [None, None, None]  # each session shows the message, none raises
+    assert cache.get((corpus.digest, TINY)) is None and cache.trainings == 0
 
 
 # ------------------------------------------------------------------------------ pages

@@ -1,21 +1,33 @@
 """The stepper in a real Chromium against ``streamlit run app.py`` (the ``app_server`` fixture).
 
-Screenshots go to test-artifacts/ (``app.png`` also refreshes docs/screenshot.png for the README).
+Screenshots go to test-artifacts/ (the README's picture is refreshed by scripts/refresh_screenshot.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_server_step
+from browser import (
+    assert_no_exception,
+    assert_stays,
+    open_app,
+    save_screenshot,
+    wait_for_app,
+    wait_for_layout,
+    wait_for_server_step,
+)
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
 STEP_LABEL = "#bpe-step-label"
+#: The step the label shows, for :func:`browser.assert_stays`.
+STEP_OF = "() => document.getElementById('bpe-step-label').dataset.step"
 
 
 def step_of(page) -> int:
@@ -44,9 +56,9 @@ def test_step_1_of_the_textbook_corpus(app_server, page):
     # The words this merge changed are marked, and the new token is highlighted in them.
     expect(page.locator("#bpe-corpus tr.changed")).to_have_count(2)
     expect(page.locator("#bpe-corpus tr.changed .bpe-chip.new")).to_have_count(2)
-    # Tall enough for the README to show the corpus with the changed words under the merge.
+    # Tall enough to show the corpus with the changed words under the merge.
     page.set_viewport_size({"width": 1280, "height": 1300})
-    page.wait_for_timeout(300)
+    wait_for_layout(page)
     save_screenshot(page, "app")
     assert not errors, errors
 
@@ -71,7 +83,7 @@ def test_next_button_and_arrow_keys(app_server, page):
     marker.click()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
-    page.wait_for_timeout(500)
+    assert_stays(page, STEP_OF, 1_000, "the arrow keys in a text box moved the stepper")
     wait_for_app(page)
     assert step_of(page) == 3
     assert_no_exception(page)
@@ -126,7 +138,9 @@ def test_pasted_html_shows_literally(app_server, page):
     expect(page.locator(STEP_LABEL)).to_be_visible()
     expect(page.get_by_role("button", name=re.compile("Next"))).to_be_visible()
     expect(page.get_by_label("Text to train on")).to_be_visible()
-    page.wait_for_timeout(300)
+    # An injected handler would open its dialog as the page draws the corpus: wait for one, a bounded time.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_event("dialog", timeout=1_000)
     assert dialogs == []
     save_screenshot(page, "pasted-html")
 
@@ -153,9 +167,8 @@ def test_autoplay_advances(app_server, page):
     wait_for_step(page, 2, timeout=15_000)
     page.get_by_text("Autoplay", exact=True).click()
     wait_for_app(page, settle_ms=300)
-    stopped = step_of(page)
-    page.wait_for_timeout(2_500)
-    assert step_of(page) == stopped
+    # Autoplay off: no step comes in 2.5 s (at its pace, 1 s per step, two would have).
+    assert_stays(page, STEP_OF, 2_500, "autoplay went on after it was switched off")
 
 
 #: Keeps in ``window.__mostLabels`` the most step labels the page has shown at once, from now on.

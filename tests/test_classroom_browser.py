@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from browser import SET_TEXTAREA, assert_no_exception, open_app, save_screenshot, wait_for_app
+from html_doc import Doc, merge_headlines
 from playwright.sync_api import expect
-from test_handout import EXPECTED as HANDOUT_ROWS
-from test_handout import Doc, merge_headlines
+from textbook import TEXTBOOK_HANDOUT_ROWS as HANDOUT_ROWS
 
 pytestmark = pytest.mark.browser
 

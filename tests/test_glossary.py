@@ -33,7 +33,7 @@ REQUIRED = {
     "byte-level BPE (BBPE)": ("字节级 BPE（BBPE）", "位元組級 BPE（BBPE）"),
     "OOV (out-of-vocabulary)": ("未登录词（OOV）", "未登錄詞（OOV）"),
     "byte fallback": ("字节回退", "位元組回退"),
-    "tie-break rule": ("并列规则", "並列規則"),
+    "tie-break rule": ("同分取舍规则", "同分取捨規則"),
     "regular expression": ("正则表达式", "正規表示式"),
     "character": ("字符", "字元"),
     "presentation mode": ("演示模式", "簡報模式"),

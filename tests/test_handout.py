@@ -6,8 +6,10 @@ import gettext
 import re
 import subprocess
 import sys
-from html.parser import HTMLParser
 from pathlib import Path
+
+from html_doc import Doc, classes, find, merge_headlines, text
+from textbook import TEXTBOOK_HANDOUT_ROWS
 
 from bpe_core import TrainConfig, train
 from bpe_core.handout import handout_html
@@ -15,73 +17,7 @@ from bpe_core.handout import handout_html
 ROOT = Path(__file__).resolve().parent.parent
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 TEXTBOOK_TEXT = " ".join(w for w, n in TEXTBOOK.items() for _ in range(n))
-EXPECTED = [
-    ("e", "s", "es", 9),
-    ("es", "t", "est", 9),
-    ("est", "</w>", "est</w>", 9),
-    ("l", "o", "lo", 7),
-    ("lo", "w", "low", 7),
-]
-VOID = {"meta", "br", "img", "hr", "link", "input"}
-
-
-class Doc(HTMLParser):
-    """A small DOM: every element with its tag, attributes, children and text."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.root = {"tag": "#root", "attrs": {}, "children": [], "parent": None}
-        self.cur = self.root
-        self.tags: list[str] = []
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        node = {"tag": tag, "attrs": dict(attrs), "children": [], "parent": self.cur}
-        self.cur["children"].append(node)
-        if tag not in VOID:
-            self.cur = node
-
-    def handle_endtag(self, tag):
-        node = self.cur
-        while node is not self.root and node["tag"] != tag:
-            node = node["parent"]
-        assert node is not self.root, f"stray </{tag}>"
-        self.cur = node["parent"]
-
-    def handle_data(self, data):
-        self.cur["children"].append(data)
-
-
-def walk(node):
-    yield node
-    for c in node["children"]:
-        if isinstance(c, dict):
-            yield from walk(c)
-
-
-def text(node) -> str:
-    return "".join(c if isinstance(c, str) else text(c) for c in node["children"])
-
-
-def classes(node) -> set:
-    return set((node["attrs"].get("class") or "").split())
-
-
-def find(node, tag=None, cls=None):
-    return [n for n in walk(node) if (tag is None or n["tag"] == tag) and (cls is None or cls in classes(n))]
-
-
-def merge_headlines(doc: Doc) -> list[tuple]:
-    """``(left, right, new token, count)`` of every merge block, read from the token boxes and the text."""
-    out = []
-    for section in find(doc.root, "section", "merge"):
-        (head,) = find(section, "p", "headline")
-        boxes = [text(b) for b in find(head, "span", "tok")]
-        count = int(re.search(r"[(（](\d+)", text(head)).group(1))  # ASCII or fullwidth (Chinese) parenthesis
-        out.append((*boxes, count))
-    return out
+EXPECTED = TEXTBOOK_HANDOUT_ROWS
 
 
 def _textbook_run(**kw):

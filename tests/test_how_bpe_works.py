@@ -20,9 +20,9 @@ STEP1 = {
     "en": "Step 1: e + s occurs 6 times in newest and 3 times in widest, 9 times in all. 2 other pairs occur 9 "
     "times too (s + t, t + </w>), so the tie-break rule decides which one is merged (see below).",
     "zh-Hans": "第 1 步：e + s 在 newest 中出现 6 次，在 widest 中出现 3 次，共 9 次。另有 2 个符号对也出现 9 次"
-    "（s + t、t + </w>），因此由并列规则决定合并哪一个（见下文）。",
+    "（s + t、t + </w>），因此由同分取舍规则决定合并哪一个（见下文）。",
     "zh-Hant": "第 1 步：e + s 在 newest 中出現 6 次，在 widest 中出現 3 次，共 9 次。另有 2 個符號對也出現 9 次"
-    "（s + t、t + </w>），因此由並列規則決定合併哪一個（見下文）。",
+    "（s + t、t + </w>），因此由同分取捨規則決定合併哪一個（見下文）。",
 }
 
 
@@ -97,3 +97,18 @@ def test_developer_part_is_marked():
     outside = "\n".join(page_texts(at))
     for name in ("tie_break", "TrainConfig", "bpe_core", "first-seen"):
         assert name not in outside
+
+
+def test_examples_are_trained_once_and_reused_on_every_rerun():
+    from ui.training import examples_cache, shared_cache
+
+    sessions = [open_page(lang) for lang in LANGUAGES]  # every example, in every language, trained (or cached)
+    cache = examples_cache()
+    trained, class_runs = cache.trainings, len(shared_cache())
+    assert trained >= 8 and len(cache) == trained  # each example trained once, none evicted
+    for at in sessions:
+        at.run()  # a rerun: any click on the page
+        assert not at.exception
+    open_page("zh-Hant")  # a new session
+    assert cache.trainings == trained and len(cache) == trained
+    assert len(shared_cache()) == class_runs  # the examples never take a place in the class's run cache

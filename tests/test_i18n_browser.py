@@ -5,7 +5,7 @@ test-artifacts/i18n/<lang>-<page>.png; ``?lang=zh-Hant`` shows Traditional label
 from __future__ import annotations
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 
 from bpe_core.i18n import translations
@@ -33,7 +33,7 @@ def full_height_screenshot(page, name: str) -> None:
     """Grow the viewport to the page's height (Streamlit scrolls inside its main block), then save."""
     height = page.evaluate("document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
     page.set_viewport_size({"width": 1280, "height": max(720, min(int(height) + 120, 9000))})
-    page.wait_for_timeout(600)
+    wait_for_layout(page)
     wait_for_app(page)
     save_screenshot(page, name)
 

@@ -13,13 +13,13 @@ import json
 import re
 import string
 from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
+from html_doc import Doc, classes, text_nodes
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.i18n import catalog_path, translations
@@ -107,36 +107,13 @@ def english_messages(lang: str) -> tuple[tuple[str, re.Pattern, bool, str], ...]
     return tuple(out)
 
 
-class VisibleText(HTMLParser):
-    """The text nodes of an HTML fragment, those inside elements of :data:`USER_CLASSES` left out."""
-
-    VOID = {"br", "img", "hr", "input", "col", "meta", "link", "wbr"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[bool] = []  # per open element: inside user text?
-        self.nodes: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.VOID:
-            return
-        classes = set((dict(attrs).get("class") or "").split())
-        self.stack.append(bool(self.stack and self.stack[-1]) or bool(classes & USER_CLASSES) or tag == "style")
-
-    def handle_endtag(self, tag):
-        if tag not in self.VOID and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        if not (self.stack and self.stack[-1]) and data.strip():
-            self.nodes.append(data.strip())
-
-
 def html_texts(body: str) -> list[str]:
-    """The visible, non-user text of an st.html body: each text node, and all of them joined."""
-    parser = VisibleText()
-    parser.feed(body)
-    return [*parser.nodes, " ".join(parser.nodes)]
+    """The visible, non-user text of an st.html body: each text node, and all of them joined. Text inside
+    elements of :data:`USER_CLASSES` (the corpus's words and tokens) and inside ``<style>`` is left out."""
+    nodes = text_nodes(
+        Doc(body, strict=False).root, skip=lambda n: n["tag"] == "style" or bool(classes(n) & USER_CLASSES)
+    )
+    return [*nodes, " ".join(nodes)]
 
 
 def chart_titles(spec) -> list[str]:

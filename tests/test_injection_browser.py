@@ -17,10 +17,12 @@ screenshot of each case goes to ``test-artifacts/injection/``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -107,7 +109,11 @@ class Watch:
 
 
 def assert_nothing_injected(page, watch: Watch) -> None:
-    page.wait_for_timeout(300)  # let an injected handler or style act, if there were one
+    # An injected handler would open a dialog as the page draws: wait for one (a bounded wait), then for the
+    # page's styles to apply.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_event("dialog", timeout=1_000)
+    wait_for_layout(page)
     assert_no_exception(page)
     assert watch.dialogs == [], f"a dialog opened: {watch.dialogs}"
     assert watch.requests == [], f"the page requested URLs from the payload: {watch.requests}"

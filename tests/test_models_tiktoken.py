@@ -8,9 +8,8 @@ import importlib
 from pathlib import Path
 
 import pytest
-import tiktoken
-from corpus_excerpts import CHINESE, EMOJI, ENGLISH, WIKI, corpus_slice, read_corpus
 from tiktoken.load import load_tiktoken_bpe
+from tiktoken_offline import SHA256, TEXTS, ref
 
 import bpe_core
 from bpe_core.apply_merges import bpe_simple
@@ -19,45 +18,6 @@ from bpe_core.models import HERE, MODELS, load_gpt, load_rank_file, write_pairs
 PRE = importlib.import_module("bpe_core.pretokenize")
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "tokenizers"
-SHA256 = {
-    "r50k_base": "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
-    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-}
-
-
-def reference(name: str) -> tiktoken.Encoding:
-    """tiktoken's encoder for a shipped model, built offline from our copy of the rank file."""
-    stem, pretokenizer, _ = MODELS[name]
-    ranks = load_tiktoken_bpe(str(HERE / f"{stem}.tiktoken"), expected_hash=SHA256[stem])
-    return tiktoken.Encoding(stem, pat_str=PRE.PATTERNS[pretokenizer], mergeable_ranks=ranks, special_tokens={})
-
-
-_REFS: dict = {}
-
-
-def ref(name: str) -> tiktoken.Encoding:
-    if name not in _REFS:
-        _REFS[name] = reference(name)
-    return _REFS[name]
-
-
-def tail(name: str, size: int) -> str:
-    """The last ``size`` characters of a corpus (its end is held out from nothing we train on here)."""
-    return read_corpus(name)[-size:]
-
-
-CODE = (ROOT / "bpe_core" / "apply_merges.py").read_text(encoding="utf-8")
-TEXTS = {
-    "english": tail(ENGLISH, 40_000),
-    "wiki": tail(WIKI, 20_000),
-    "chinese": tail(CHINESE, 20_000),
-    "emoji": tail(EMOJI, 30_000),
-    "code": CODE,
-    "crlf": corpus_slice(ENGLISH, 100_000, 5_000).replace("\n", "\r\n").replace("\r\r\n", "\r\n"),
-    "trailing whitespace": corpus_slice(ENGLISH, 50_000, 2_000).rstrip() + " \r\n  \t \n  ",
-    "edge cases": "x\n  |a  \nb|it's DON'T We'LL|CamelCaseWord|12345678|a/b//c|\u00a0\u3000x|\r\n\r\n|  ",
-}
 
 
 def test_shipped_rank_files_are_the_documented_ones():
@@ -93,7 +53,7 @@ def test_every_token_is_its_own_merge_and_ids_are_ranks(name):
     for k in (0, 1, 1000, tok.num_merges - 1):
         left, right = tok.merges[k]
         assert ranks[left] < 256 + k and ranks[right] < 256 + k and ranks[left + right] == 256 + k
-        assert tok.merge_rank(256 + k) == k + 1
+        assert tok.merge_number(256 + k) == k + 1
     # A token encodes to itself through the merges alone (what the whole-token short cut assumes).
     for tid in range(256, len(ranks), 997):
         start = [tok.vocab[bytes((b,))] for b in tok.values[tid]]

@@ -3,41 +3,16 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
+from html_doc import Doc, find, text
 from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
 
 
-class _Cells(HTMLParser):
-    """The text of every table cell and caption, and every tag name seen."""
-
-    def __init__(self):
-        super().__init__()
-        self.cells: list[str] = []
-        self.tags: list[str] = []
-        self._open = False
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        if tag in ("td", "th", "caption"):
-            self._open = True
-            self.cells.append("")
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th", "caption"):
-            self._open = False
-
-    def handle_data(self, data):
-        if self._open:
-            self.cells[-1] += data
-
-
 def cells(html: str) -> list[str]:
-    parser = _Cells()
-    parser.feed(html)
-    return parser.cells
+    """The text of every table cell and caption, in document order."""
+    return [text(n) for n in find(Doc(html).root) if n["tag"] in ("td", "th", "caption")]
 
 
 def test_run_html_shows_settings_totals_and_the_first_merges():
@@ -72,11 +47,9 @@ def test_user_text_is_escaped():
     words = {"<b>x</b>": 3, "a&b": 2, "<script>": 2}
     run = train(words, TrainConfig(variant="char", num_merges=20, min_frequency=1))
     html = run._repr_html_()
-    parser = _Cells()
-    parser.feed(html)
-    assert set(parser.tags) <= {"div", "table", "caption", "thead", "tbody", "tr", "th", "td"}
+    assert set(Doc(html).tags) <= {"div", "table", "caption", "thead", "tbody", "tr", "th", "td"}
     assert "<script>" not in html and "<b>" not in html and "&lt;" in html
     tokens = {run.token_text(s.token) for s in run.snapshots[:10]}
-    assert tokens <= set(parser.cells)
+    assert tokens <= set(cells(html))
     marker = train({"ab": 2}, TrainConfig(variant="eow", eow_marker="<i>", num_merges=1))
     assert "<i>" not in marker._repr_html_() and "&lt;i&gt;" in marker._repr_html_()

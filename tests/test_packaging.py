@@ -62,8 +62,10 @@ def test_requirements_dev_txt_includes_the_runtime_pins_and_repins_none_of_them(
 
 def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["project"]["scripts"] == {"bpe-explorer": "bpe_core.cli:console_main"}
-    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.models"]
+    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.cli", "bpe_core.models"]
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
+        "data/udhr/*.xml",
+        "data/udhr/README.md",
         "locales/*/LC_MESSAGES/*.mo",
         "locales/*/LC_MESSAGES/*.po",
     ]
@@ -113,6 +115,9 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     assert Path(package_dir).is_relative_to(venv)
     assert (Path(package_dir) / "locales" / "xx_Test" / "LC_MESSAGES" / "bpe_explorer_test.po").is_file()
     assert (Path(package_dir) / "models" / "package_data_test.tiktoken").is_file()
+    # The Declaration in 20 languages (bpe_core.declaration) with its provenance.
+    assert len(list((Path(package_dir) / "data" / "udhr").glob("udhr_*.xml"))) == 20
+    assert (Path(package_dir) / "data" / "udhr" / "README.md").is_file()
 
     corpus = tmp_path / "textbook.txt"
     corpus.write_text(TEXTBOOK_TEXT, encoding="utf-8")
@@ -126,7 +131,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
 
     script = bin_dir / "bpe-explorer"
     helped = run(str(script), "--help")
-    assert helped.returncode == 0 and "{app,train,encode,handout}" in helped.stdout
+    assert helped.returncode == 0 and "{app,train,encode,handout,check,compare}" in helped.stdout
     same = run(str(script), "train", str(corpus), "--variant", "eow", "--merges", "3")
     assert same.returncode == 0 and same.stdout == train.stdout
     app = run(str(script), "app")

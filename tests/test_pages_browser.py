@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 from tokenizers import Tokenizer as HFTokenizer
 
@@ -30,10 +30,10 @@ PAGES = [
 
 def full_height_screenshot(page, name: str) -> None:
     """Grow the viewport to the page's height (Streamlit scrolls inside its main block, so a
-    full-page screenshot would stop at the window), let the charts re-layout, then save."""
+    full-page screenshot would stop at the window), let the charts lay out again, then save."""
     height = page.evaluate("document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
     page.set_viewport_size({"width": 1280, "height": max(900, min(int(height) + 120, 7000))})
-    page.wait_for_timeout(600)
+    wait_for_layout(page)
     wait_for_app(page)
     save_screenshot(page, f"pages/{name}")
 

@@ -10,15 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
-from app_helpers import REPO, new_app, no_exception
-from test_robust_app import errors, page_text, paste, shown_step, upload
+from app_helpers import REPO, errors, new_app, no_exception, page_text, paste, shown_step, upload
+from corpora import PASTED_ZH_EMOJI
 
 from bpe_core import EXAMPLE_PATTERN
 from ui import corpus_store
 
 HONGLOUMENG = (REPO / "presets" / "hongloumeng-chapter1.txt").read_text(encoding="utf-8")
-#: The issue's case: 2,000 characters of 红楼梦 and a few emoji sequences.
-ZH_EMOJI = HONGLOUMENG[:2000] + "👨‍👩‍👧 🇫🇷 👍🏽"
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +44,7 @@ def preview(at) -> str:
 
 # ------------------------------------------------------------------------------------ the hint
 def test_space_free_paste_gets_the_hint_and_one_click_to_gpt2_which_goes_into_the_link():
-    at = paste(new_app(), ZH_EMOJI)
+    at = paste(new_app(), PASTED_ZH_EMOJI)
     no_exception(at)
     assert "written without spaces" in infos(at)
     assert "pre" not in params(at)
@@ -55,13 +53,13 @@ def test_space_free_paste_gets_the_hint_and_one_click_to_gpt2_which_goes_into_th
     assert at.selectbox(key="w.pre").value == "gpt2"  # visible in the settings
     assert params(at)["pre"] == "gpt2"  # and in the link
     assert "written without spaces" not in infos(at)
-    assert shown_step(at) == 0
+    assert shown_step(at).step == 0
 
 
 def test_no_hint_for_text_with_spaces_or_another_pre_tokenizer():
     at = paste(new_app(), "the lowest price is lower than the last one " * 5)
     assert "written without spaces" not in infos(at)
-    at = paste(new_app(pre="gpt4"), ZH_EMOJI)
+    at = paste(new_app(pre="gpt4"), PASTED_ZH_EMOJI)
     assert "written without spaces" not in infos(at)
 
 
@@ -81,7 +79,7 @@ def test_pattern_preview_marks_unmatched_text_and_the_pattern_goes_into_the_link
     assert [text for _miss, text in pieces][:4] == ["Hello", "␣", "world", ",␣你好!↵"]
     assert [bool(miss) for miss, _text in pieces][:4] == [False, True, False, True]
     assert "does not match" in page_text(at)
-    assert shown_step(at) == 0  # it trains with the pattern
+    assert shown_step(at).step == 0  # it trains with the pattern
     assert params(at)["pattern"] == "[A-Za-z]+"
 
 
@@ -104,19 +102,19 @@ def test_pattern_errors_are_said_plainly(pattern, needle):
 
 # ------------------------------------------------------------------------------------ links
 def test_a_long_paste_gets_a_corpus_id_and_its_link_opens_the_same_corpus_and_step(store):
-    at = paste(new_app(), ZH_EMOJI)
+    at = paste(new_app(), PASTED_ZH_EMOJI)
     at.button(key="w.hint.gpt2").click().run()
     at.button(key="stepper.next").click().run()
     at.button(key="stepper.next").click().run()
     link = params(at)
     assert corpus_store.is_corpus_id(link["corpus"]) and link["step"] == "2"
-    assert corpus_store.CorpusStore(store).get(link["corpus"]) == (ZH_EMOJI, "text")
+    assert corpus_store.CorpusStore(store).get(link["corpus"]) == (PASTED_ZH_EMOJI, "text")
     again = new_app(**link)  # a fresh session (another browser)
     no_exception(again)
     assert at.radio(key="w.source").value == again.radio(key="w.source").value == "paste"
-    assert again.text_area(key="w.paste").value == ZH_EMOJI
+    assert again.text_area(key="w.paste").value == PASTED_ZH_EMOJI
     assert again.selectbox(key="w.pre").value == "gpt2"
-    assert shown_step(again) == 2
+    assert shown_step(again).step == 2
     assert params(again) == link
 
 
@@ -126,7 +124,7 @@ def test_a_short_paste_travels_in_the_link_itself():
     assert "corpus" not in link and corpus_store.unpack_text(link["text"]) == "low lower newest widest"
     again = new_app(**{**link, "step": "1"})
     assert again.text_area(key="w.paste").value == "low lower newest widest"
-    assert shown_step(again) == 1
+    assert shown_step(again).step == 1
 
 
 def test_word_lists_and_uploads_get_an_id_too():
@@ -141,7 +139,7 @@ def test_word_lists_and_uploads_get_an_id_too():
     link = params(at)
     again = new_app(**link)
     no_exception(again)
-    assert again.radio(key="w.source").value == "upload" and shown_step(again) == 0
+    assert again.radio(key="w.source").value == "upload" and shown_step(again).step == 0
     assert params(again)["corpus"] == link["corpus"]
 
 
@@ -160,7 +158,7 @@ def test_a_link_to_a_missing_corpus_says_so_and_shows_no_other_corpus(link, need
     assert {k: v for k, v in params(at).items() if k in link} == link  # a reload says so again
     at.radio(key="w.source").set_value("preset").run()  # the session goes on
     no_exception(at)
-    assert not at.error and shown_step(at) == 0
+    assert not at.error and shown_step(at).step == 0
 
 
 # ------------------------------------------------------------------------------------ uploads and messages
@@ -171,7 +169,7 @@ def test_a_crlf_upload_keeps_its_bytes_and_offers_lf():
     at.button(key="w.hint.lf").click().run()
     no_exception(at)
     assert "CR + LF" not in infos(at)
-    assert shown_step(at) == 0
+    assert shown_step(at).step == 0
 
 
 def test_the_upload_widget_states_the_limit_and_a_large_text_says_what_to_do(monkeypatch):
@@ -206,7 +204,7 @@ def test_a_large_paste_closes_its_text_box_and_opens_again_to_edit():
     assert not [t for t in at.text_area if t.key == "w.paste"], "the large text's box is still open"
     caption = " ".join(c.value for c in at.caption).replace("\\", "")  # captions are Markdown-escaped
     assert "Text to train on" in caption and "kept on the server" in caption and "lines" in caption, caption
-    assert shown_step(at) == 0 and "Pasted text (" in caption  # the text is the corpus all the same
+    assert shown_step(at).step == 0 and "Pasted text (" in caption  # the text is the corpus all the same
     # Edit opens the box with the text; a new text closes it again.
     at.button(key="paste.edit").click().run()
     assert at.text_area(key="w.paste").value == text

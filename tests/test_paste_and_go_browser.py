@@ -22,17 +22,12 @@ from browser import (
     wait_for_app,
     wait_for_server_step,
 )
+from corpora import PASTED_ZH_EMOJI
 from playwright.sync_api import expect
 
 from ui.corpus_store import STORE_ENV, is_corpus_id
 
 pytestmark = pytest.mark.browser
-
-
-def _zh_emoji() -> str:
-    from test_paste_and_go import ZH_EMOJI
-
-    return ZH_EMOJI
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +94,7 @@ def _pick(page, label: str, option) -> None:
 def _pasted_with_gpt2(page, base: str) -> None:
     """The issue's case: paste 红楼梦 + emoji, see the hint, one click to the GPT-2 pattern."""
     open_app(page, f"{base}/?preset=textbook-low&step=0")
-    _paste(page, _zh_emoji())
+    _paste(page, PASTED_ZH_EMOJI)
     hint = page.locator(".st-key-bpe-space-hint")
     hint.wait_for()
     assert "written without spaces" in hint.inner_text()
@@ -152,7 +147,7 @@ def test_a_shared_link_opens_the_same_corpus_and_step_in_a_fresh_browser_and_aft
             _step(pg, 3)
             assert_no_exception(pg)
             # The sidebar may fill its text box a moment after the step is drawn: wait for it, don't sample once.
-            expect(pg.get_by_label("Text to train on")).to_have_value(_zh_emoji(), timeout=30_000)
+            expect(pg.get_by_label("Text to train on")).to_have_value(PASTED_ZH_EMOJI, timeout=30_000)
             assert pg.locator(".bpe-merge").first.inner_text() == first
             assert _query(pg)["corpus"] == link["corpus"]
             save_screenshot(pg, f"paste-and-go/{name}")

@@ -95,8 +95,8 @@ def test_reveal_sentences_in_english():
     assert text == "Right! Merge 1 joins e + s, which occurs 9 times."
     text = reveal_text(q, index_of(run, q, "t", "</w>"), label(run))
     assert text == (
-        "Tied, but the rule chose e + s: t + </w> also occurs 9 times, and the first-seen rule picks e + s "
-        "because its first occurrence comes earliest in the corpus. Not counted as right."
+        "Tied: t + </w> occurs 9 times, as often as e + s, and the first-seen rule picks e + s "
+        "because its first occurrence comes earliest in the corpus. Counted as tied, apart from right and wrong."
     )
     text = reveal_text(q, index_of(run, q, "l", "o"), label(run))
     assert text == "Not this one: l + o occurs 7 times, but merge 1 joins e + s, which occurs 9 times."
@@ -107,8 +107,8 @@ def test_reveal_names_the_lexical_rule():
     run = run_of(tie="lexical")
     q = question(run, 1)
     text = reveal_text(q, index_of(run, q, "e", "s"), label(run))
-    assert text.startswith("Tied, but the rule chose t + </w>: e + s also occurs 9 times, and the lexical rule")
-    assert "it is the lexicographically largest pair of strings" in text
+    assert text.startswith("Tied: e + s occurs 9 times, as often as t + </w>, and the lexical rule picks t + </w>")
+    assert "its pair of strings comes last in code-point order (Z before a)" in text
 
 
 def test_a_right_pick_without_a_tie():
@@ -127,10 +127,25 @@ def test_byte_level_question_offers_byte_tokens():
 
 
 def test_score():
-    assert score([RIGHT, TIED, WRONG, NO_PICK, RIGHT]) == Score(right=2, asked=4)
-    assert score([]) == Score(0, 0)
-    assert score_text(Score(2, 4)) == "Score: 2 of 4 right"
-    assert score_text(Score(0, 1)) == "Score: 0 of 1 right"
+    # Three tallies: a tied pick is counted apart from right and wrong; no pick is not counted.
+    s = score([RIGHT, TIED, WRONG, NO_PICK, RIGHT, TIED, TIED])
+    assert s == Score(right=2, tied=3, wrong=1) and s.asked == 6
+    assert score([]) == Score(0, 0, 0) and score([NO_PICK]).asked == 0
+    assert score_text(s) == "Score: 2 right, 3 tied, 1 wrong"
+    assert score_text(Score(0, 0, 1)) == "Score: 0 right, 0 tied, 1 wrong"
+    with pytest.raises(ValueError):
+        score(["maybe"])
+
+
+def test_a_tied_pick_on_every_tie_of_the_textbook_run():
+    """Each pair tied with the rule's pick grades TIED, every lower one WRONG, on all ten merges."""
+    run = run_of()
+    for merge in range(1, run.num_steps + 1):
+        q = question(run, merge)
+        grades = [grade(q, i) for i in range(len(q.options))]
+        assert grades.count(RIGHT) == 1
+        assert grades.count(TIED) == sum(1 for o in q.options if o.count == q.count) - 1
+        assert all(g == WRONG for g, o in zip(grades, q.options) if o.count < q.count)
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
@@ -143,4 +158,4 @@ def test_reveal_in_chinese_keeps_the_tokens_and_numbers(lang):
     for pick in (index_of(run, q, "e", "s"), index_of(run, q, "s", "t"), index_of(run, q, "l", "o"), None):
         text = reveal_text(q, pick, label(run), tr)
         assert "{" not in text and "e" in text and "9" in text
-    assert "2" in score_text(Score(1, 2), tr)
+    assert "2" in score_text(Score(1, 2, 0), tr)

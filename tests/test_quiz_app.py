@@ -49,7 +49,7 @@ def test_question_offers_nine_pairs_with_counts_hidden():
     assert len(offered) == 9 and {"e + s", "s + t", "t + </w>", "l + o"} <= set(offered)
     assert offered[0] != "e + s"  # shuffled: the answer is not simply the first row
     assert counts(at) == ["?"] * 9
-    assert score(at) == "Score: 0 of 0 right"
+    assert score(at) == "Score: 0 right, 0 tied, 0 wrong"
     assert not any("id='bpe-merge-card'" in b for b in bodies(at))  # the merge is not given away
     assert at.query_params["quiz"] == "1" and at.query_params["step"] == "0"
 
@@ -74,7 +74,7 @@ def test_wrong_pick_then_right_pick_and_the_score():
     # The merge explanation: the true count, the tie and the rule that decided it.
     assert "e + s occurs 9 times: 6 in newest, 3 in widest." in text
     assert "3 pairs were tied at 9 and the first-seen rule chose e + s" in text
-    assert score(at) == "Score: 0 of 1 right"
+    assert score(at) == "Score: 0 right, 0 tied, 1 wrong"
     shown = dict(zip(options(at), counts(at)))
     assert shown["e + s"] == "9" and shown["s + t"] == "9" and shown["w + e"] == "8"  # counts revealed
     assert at.button(key="quiz-reveal").disabled
@@ -86,36 +86,40 @@ def test_wrong_pick_then_right_pick_and_the_score():
     grade, text = verdict(at)
     assert grade == "right"
     assert text.startswith("Right! Merge 2 joins es + t, which occurs 9 times.")
-    assert score(at) == "Score: 1 of 2 right"
+    assert score(at) == "Score: 1 right, 0 tied, 1 wrong"
 
 
-def test_a_tied_pair_the_rule_did_not_choose_is_not_right():
+def test_a_tied_pair_the_rule_did_not_choose_is_counted_as_tied():
     at = reveal(pick(quiz(), "s + t"))
     grade, text = verdict(at)
     assert grade == "tied"
     assert text.startswith(
-        "Tied, but the rule chose e + s: s + t also occurs 9 times, and the first-seen rule picks e + s because "
-        "its first occurrence comes earliest in the corpus. Not counted as right."
+        "Tied: s + t occurs 9 times, as often as e + s, and the first-seen rule picks e + s because "
+        "its first occurrence comes earliest in the corpus. Counted as tied, apart from right and wrong."
     )
-    assert score(at) == "Score: 0 of 1 right"
+    assert score(at) == "Score: 0 right, 1 tied, 0 wrong"
+    assert re.search(r"data-right='0' data-tied='1' data-wrong='0' data-asked='1'", body_with(at, "bpe-quiz-score"))
+    # The next merge, right: the tied one stays counted apart.
+    at = reveal(pick(at.button(key="stepper.next").click().run(), "es + t"))
+    assert score(at) == "Score: 1 right, 1 tied, 0 wrong"
 
 
 def test_an_answered_merge_stays_answered_and_counts_once():
     at = reveal(pick(quiz(), "e + s"))
-    assert score(at) == "Score: 1 of 1 right"
+    assert score(at) == "Score: 1 right, 0 tied, 0 wrong"
     at = at.button(key="stepper.next").click().run()
     at = at.button(key="stepper.prev").click().run()
     no_exception(at)
     assert verdict(at)[0] == "right"
     assert at.button(key="quiz-pick-1").disabled
-    assert score(at) == "Score: 1 of 1 right"
+    assert score(at) == "Score: 1 right, 0 tied, 0 wrong"
 
 
 def test_reveal_without_a_pick_is_not_scored():
     at = reveal(quiz())
     grade, text = verdict(at)
     assert grade == "none" and text.startswith("No pick, not scored. Merge 1 joins e + s")
-    assert score(at) == "Score: 0 of 0 right"
+    assert score(at) == "Score: 0 right, 0 tied, 0 wrong"
 
 
 def test_toggle_off_leaves_quiz_mode_and_the_url():
@@ -145,7 +149,7 @@ def test_every_interface_language_and_the_last_step():
         at = reveal(pick(at, "e + s"))
         no_exception(at)
         assert verdict(at)[0] == "right"
-        assert re.search(r"data-right='1' data-asked='1'", body_with(at, "bpe-quiz-score"))
+        assert re.search(r"data-right='1' data-tied='0' data-wrong='0' data-asked='1'", body_with(at, "bpe-quiz-score"))
     at = new_app(preset="textbook-low", step=10, quiz=1)
     no_exception(at)
     assert "id='bpe-quiz-pairs'" not in " ".join(bodies(at))

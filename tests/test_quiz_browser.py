@@ -68,7 +68,7 @@ def test_quiz_with_the_keyboard_only(app_server, page):
         "Not this one: l + o occurs 7 times, but merge 1 joins e + s, which occurs 9 times."
     )
     expect(verdict).to_contain_text("3 pairs were tied at 9 and the first-seen rule chose e + s")
-    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 0 of 1 right")
+    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 0 right, 0 tied, 1 wrong")
     expect(page.locator("#bpe-quiz-pairs tr.chosen td.count")).to_have_text("9")
     assert "quiz=1" in page.url
 
@@ -80,7 +80,7 @@ def test_quiz_with_the_keyboard_only(app_server, page):
     press(page, "Enter")
     expect(page.locator("#bpe-quiz-verdict")).to_have_attribute("data-grade", "right")
     expect(page.locator("#bpe-quiz-verdict")).to_contain_text("Right! Merge 2 joins es + t, which occurs 9 times.")
-    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 1 of 2 right")
+    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 1 right, 0 tied, 1 wrong")
     assert inside_viewport(page, "#bpe-quiz-verdict .verdict")
     save_screenshot(page, "quiz-revealed")
 
@@ -91,7 +91,10 @@ def test_quiz_with_the_keyboard_only(app_server, page):
     press_pick(page, "o + w")
     press(page, "Enter")
     expect(page.locator("#bpe-quiz-verdict")).to_have_attribute("data-grade", "tied")
-    expect(page.locator("#bpe-quiz-verdict")).to_contain_text("Tied, but the rule chose l + o")
-    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 1 of 3 right")
+    expect(page.locator("#bpe-quiz-verdict")).to_contain_text("Tied: o + w occurs 7 times, as often as l + o")
+    expect(page.locator("#bpe-quiz-verdict")).to_contain_text("Counted as tied, apart from right and wrong.")
+    # The tied pick is its own tally, not a wrong one.
+    expect(page.locator("#bpe-quiz-score")).to_have_text("Score: 1 right, 1 tied, 1 wrong")
+    expect(page.locator("#bpe-quiz-score")).to_have_attribute("data-tied", "1")
     assert_no_exception(page)
     assert not errors, errors

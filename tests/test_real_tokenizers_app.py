@@ -41,6 +41,11 @@ def open_page(text: str | None = None, **params):
     return at
 
 
+def captions(at) -> str:
+    """The page's captions as plain text (their Markdown escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", " ".join(c.value for c in at.caption))
+
+
 def replay_ids(at) -> list[int]:
     """The ids of the replay's chips (after the merge line, which has chips of its own)."""
     card = body_with(at, "id='rt-replay-tokens'")
@@ -92,7 +97,9 @@ def test_replay_steps_are_the_library_replay():
     no_exception(at)
     step = replay.steps[1]
     merge = flat_text(body_with(at, "id='rt-replay-merge'"))
-    assert f"GPT-2's merge #{step.rank:,}" in merge
+    # Merge k of the app is rank and id 255 + k in the rank file (the token's id under tiktoken).
+    assert f"GPT-2's merge {step.rank:,} (rank and id {step.token:,})" in merge
+    assert step.token == step.rank + 255
     assert f"applies here {step.count} time" in merge
     assert replay_ids(at) == replay.ids_at(2)
     at.button(key="rt.last").click().run()
@@ -100,7 +107,7 @@ def test_replay_steps_are_the_library_replay():
     # The merge tree of the first token offered: the library's ranks.
     tid = at.selectbox(key="rt.tree.gpt2").value
     ranks = tok.merge_tree(tid).ranks()
-    assert ", ".join(f"#{r:,}" for r in ranks) in flat_text(body_with(at, "id='rt-tree-ranks'"))
+    assert ", ".join(f"{r:,}" for r in ranks) in flat_text(body_with(at, "id='rt-tree-ranks'"))
     # GPT-4o replays its own merges.
     at.radio(key="rt.replay.model").set_value("o200k").run()
     no_exception(at)
@@ -117,6 +124,27 @@ def test_rediscovery_compares_the_first_100_merges_with_gpt2():
     assert f"data-first='{expected.first_difference or 0}'" in note
     assert expected.shared > 20  # English prose does rediscover many of GPT-2's first merges
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    caption = captions(at)
+    assert "Byte-level BPE with GPT-2's pre-tokenizer, trained on" in caption
+    assert "Its 100 merges beside GPT-2's first 100" in caption and "8 million" not in caption
+
+
+def test_rediscovery_caption_says_what_ran_on_a_word_count_list():
+    """The textbook list: no pre-tokenizer, no leading spaces, and 12 merges before no pair is left."""
+    at = open_page(preset="textbook-low")
+    caption = captions(at)
+    assert "a word-count list: no pre-tokenizer ran on it and its words have no leading space" in caption
+    assert "It asked for 100 merges and stopped after 12 merges" in caption
+    assert "Its 12 merges beside GPT-2's first 100" in caption
+    assert "GPT-2's pre-tokenizer, trained on" not in caption
+
+
+def test_vocabulary_arithmetic_is_counted_from_the_rank_files():
+    at = open_page(preset="textbook-low")
+    items = flat_text(body_with(at, "id='rt-vocab'"))
+    assert "GPT-2: 256 bytes + 50,000 merges + 1 special token (<|endoftext|>) = 50,257 tokens." in items
+    assert "GPT-4: 256 bytes + 100,000 merges + 5 special tokens" in items
+    assert "GPT-4o: 256 bytes + 199,742 merges + 2 special tokens" in items and "= 200,000 tokens." in items
 
 
 def test_dropout_samples_show_the_variety_and_p_zero_is_the_encoding():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 from tiktoken.load import load_tiktoken_bpe
 
@@ -61,9 +61,11 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
     wait_for_app(page, settle_ms=400)
     expect(label).to_have_attribute("data-step", "1")
     assert shown_ids(page, "#rt-replay-tokens") == replay.ids_at(1)
-    expect(page.locator("#rt-replay-merge")).to_contain_text(f"GPT-2's merge #{replay.steps[0].rank:,}")
+    expect(page.locator("#rt-replay-merge")).to_contain_text(
+        f"GPT-2's merge {replay.steps[0].rank:,} (rank and id {replay.steps[0].token:,})"
+    )
     page.locator("#rt-replay-merge").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    wait_for_layout(page)
     save_screenshot(page, "pages/real-tokenizers-replay")
     assert_no_exception(page)
     assert not errors, errors

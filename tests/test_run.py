@@ -22,9 +22,10 @@ from bpe_core import TrainConfig, corpus_words, train
 
 
 def leaves(tree):
-    if not tree["children"]:
-        return [tree["id"]]
-    return [leaf for child in tree["children"] for leaf in leaves(child)]
+    if tree.rank is None:
+        assert tree.left is None and tree.right is None
+        return [tree.token]
+    return leaves(tree.left) + leaves(tree.right)
 
 
 def check_run_queries(words: dict, cfg: TrainConfig) -> None:
@@ -167,15 +168,15 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
     for entry in entries:
         tid = entry.id
         tree = run.merge_tree(tid)
-        assert tree["id"] == tid
-        assert tree["step"] == entry.step
+        assert tree.token == tid
+        assert (tree.rank or 0) == entry.step
         assert empty.join(val(leaf) for leaf in leaves(tree)) == val(tid)
-        assert all(run.merge_tree(leaf)["step"] == 0 for leaf in leaves(tree))
+        assert all(run.merge_tree(leaf).rank is None for leaf in leaves(tree))
         assert run.symbol_length(tid) == len(leaves(tree))
-        if tree["children"]:
-            left, right = tree["children"]
-            assert val(left["id"]) + val(right["id"]) == val(tid)
-            assert left["step"] < tree["step"] and right["step"] < tree["step"]
+        if tree.rank is not None:
+            left, right = tree.left, tree.right
+            assert val(left.token) + val(right.token) == val(tid)
+            assert (left.rank or 0) < tree.rank and (right.rank or 0) < tree.rank
 
 
 CASES = {

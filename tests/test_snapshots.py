@@ -7,7 +7,8 @@ import io
 import pandas as pd
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core.cli import build_parser, cmd_train
+from bpe_core.cli import build_parser
+from bpe_core.cli.train import run as cmd_train
 from bpe_core.snapshots import SNAPSHOT_COLUMNS, snapshot_rows, snapshots_csv, snapshots_jsonl
 
 TEXT = 'low lower, newest "widest" 你好 你好 a,b\n'

@@ -6,8 +6,6 @@ also checked against the slow reference trainer in ``bpe_core/reference.py`` (th
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from core_checks import VARIANTS
 from corpus_excerpts import CHINESE, read_corpus
@@ -328,9 +326,7 @@ def test_100kb_of_one_repeated_character(variant):
     cfg = TrainConfig(variant=variant)
     words = corpus_words(text, cfg)
     assert words == {text: 1}
-    start = time.perf_counter()
-    run = train(words, cfg)
-    elapsed = time.perf_counter() - start
+    run = train(words, cfg)  # seconds: benchmarks/big_inputs.py
     # a+a counts n-1 (overlapping windows), then aa+aa counts n/2-1, aaaa+aaaa n/4-1, ...
     got = [(len(run.token_value(s.left)), len(run.token_value(s.right)), s.count) for s in run.snapshots]
     assert got[:5] == [(1, 1, 99_999), (2, 2, 49_999), (4, 4, 24_999), (8, 8, 12_499), (16, 16, 6_249)]
@@ -341,9 +337,6 @@ def test_100kb_of_one_repeated_character(variant):
     final = [len(run.token_value(t)) for t in run.segmentation(0, run.num_steps)]
     assert sum(final) == n and final == sorted(final, reverse=True)
     assert run.corpus_tokens(run.num_steps) == len(final)
-    # Generous bound: the incremental trainer needs well under a second here; a rescan of the
-    # whole word per merge, or a quadratic overlap handling, would take far longer.
-    assert elapsed < 15, f"{elapsed:.1f}s for 100 KB of 'a'"
 
 
 def chinese_without_spaces(size: int) -> str:
@@ -359,14 +352,10 @@ def test_100kb_single_chinese_word(variant):
     cfg = TrainConfig(variant=variant, pretokenizer="none", num_merges=200)
     words = corpus_words(text, cfg)
     assert words == {text: 1}
-    start = time.perf_counter()
-    run = train(words, cfg)
-    elapsed = time.perf_counter() - start
+    run = train(words, cfg)  # seconds: benchmarks/big_inputs.py
     assert run.num_steps == 200 and run.stop_reason == "num_merges"
     joined = run.variant.empty().join(run.token_value(t) for t in run.segmentation(0, 200))
     assert joined == (text if variant == "char" else text.encode("utf-8"))
-    # Generous bound (measured: well under a second on a 2-core machine).
-    assert elapsed < 10, f"{elapsed:.1f}s for 200 merges on a 100 KB word"
     # The first merges agree with the reference (recounting 100 KB per step is slow: 25 steps).
     short = TrainConfig(variant=variant, pretokenizer="none", num_merges=25)
     assert_matches_reference(words, short)

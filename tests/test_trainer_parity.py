@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 
 import pytest
 from core_checks import TIE_BREAKS, VARIANTS
 from corpus_excerpts import named_excerpt
+from hf_reference import hf_model, hf_setup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_bpe import assert_matches_reference
 from subword_nmt.learn_bpe import learn_bpe
 from tiktoken._educational import bpe_train
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.byte_display import bytes_to_unicode
@@ -97,19 +96,11 @@ def test_byte_first_seen_equals_tiktoken_educational(key):
 
 
 def hf_train(text: str, num_merges: int) -> dict:
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(
-        vocab_size=256 + num_merges,
-        min_frequency=1,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
+    tok, trainer = hf_setup("byte", vocab_size=256 + num_merges, min_frequency=1)
     tok.train_from_iterator([text], trainer)
-    model = json.loads(tok.to_str())["model"]
-    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in model["merges"]]
-    assert all(len(m) == 2 for m in merges)
-    return {"merges": merges, "vocab": model["vocab"]}
+    model = hf_model(tok)
+    assert all(len(m) == 2 for m in model["merges"])
+    return model
 
 
 @pytest.mark.parametrize(

@@ -30,13 +30,11 @@ class Corpus:
         digest: sha256 hex of the input (word-count lists: of their canonical lines).
         size_bytes: its size in UTF-8 bytes.
         label: a short description for headings (plain text: may hold a file name; escape it for HTML).
-        is_words: True for a word-count list (already words: no pre-tokenizer applies).
     """
 
     digest: str
     size_bytes: int
     label: str
-    is_words: bool = False
     _load: Callable[[TrainConfig], dict] | None = field(default=None, repr=False, compare=False)
 
     def words(self, config: TrainConfig) -> dict[str, int]:
@@ -48,26 +46,26 @@ class Corpus:
 
 def text_corpus(text: str, label: str) -> Corpus:
     """A corpus of ``text`` (held by the corpus: for a session's own paste or a page's text box)."""
-    return Corpus(digest_of(text), len(text.encode("utf-8")), label, False, lambda cfg: corpus_words(text, cfg))
+    return Corpus(digest_of(text), len(text.encode("utf-8")), label, lambda cfg: corpus_words(text, cfg))
 
 
 def stored_text_corpus(digest: str, size_bytes: int, label: str, get_text: Callable[[], str]) -> Corpus:
     """A corpus whose text lives elsewhere (an upload in the shared store): ``get_text`` is only
     called to train."""
-    return Corpus(digest, size_bytes, label, False, lambda cfg: corpus_words(get_text(), cfg))
+    return Corpus(digest, size_bytes, label, lambda cfg: corpus_words(get_text(), cfg))
 
 
 def words_corpus(words: dict[str, int], label: str) -> Corpus:
     """A corpus of a word-count list ``{word: frequency}`` (copied)."""
     frozen = dict(words)
     canonical = words_digest_text(frozen)
-    return Corpus(digest_of(canonical), len(canonical.encode("utf-8")), label, True, lambda cfg: dict(frozen))
+    return Corpus(digest_of(canonical), len(canonical.encode("utf-8")), label, lambda cfg: dict(frozen))
 
 
 def preset_corpus(preset: Preset) -> Corpus:
     """The corpus of a built-in preset (its text is read from disk only to train)."""
     if preset.is_word_counts:
         words = dict(preset.words)
-        return Corpus(preset.digest(), preset.size_bytes(), preset.title, True, lambda cfg: dict(words))
+        return Corpus(preset.digest(), preset.size_bytes(), preset.title, lambda cfg: dict(words))
     load = preset.load_text
-    return Corpus(preset.digest(), preset.size_bytes(), preset.title, False, lambda cfg: corpus_words(load(), cfg))
+    return Corpus(preset.digest(), preset.size_bytes(), preset.title, lambda cfg: corpus_words(load(), cfg))

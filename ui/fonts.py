@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bpe_core.scripts import is_emoji_code_point
+
 #: The only size a colour emoji bitmap font (Noto Color Emoji) can be opened at.
 EMOJI_STRIKE = 109
 #: Joiners and modifiers that belong to the emoji before them (ZWJ, variation selector 16, keycap, skin tones).
@@ -128,12 +130,6 @@ def has_glyph(path: str, index: int, ch: str) -> bool:
     return _ink(font, ch) != _ink(font, "\U0010fffd")
 
 
-def is_emoji(ch: str) -> bool:
-    """True for a character drawn from the emoji font (pictographs, dingbats, regional indicators)."""
-    cp = ord(ch)
-    return 0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or cp in (0x2B50, 0x2B55, 0x231A, 0x231B)
-
-
 class Writer:
     """Draws mixed-script text on a Pillow RGB image with the fonts of a :class:`FontSet`.
 
@@ -155,7 +151,7 @@ class Writer:
             cp = ord(ch)
             if out and out[-1][0] == "emoji" and cp in _EMOJI_JOIN:
                 kind = "emoji"
-            elif self.fonts.emoji and is_emoji(ch):
+            elif self.fonts.emoji and is_emoji_code_point(ch):
                 kind = "emoji"
             elif has_glyph(main_path, main_index, ch) or not self.fonts.symbols:
                 kind = "main"
@@ -235,7 +231,7 @@ def _pieces(text: str) -> list[str]:
     out: list[str] = []
     cur = ""
     for ch in text:
-        if ord(ch) >= 0x2E80 and not is_emoji(ch):
+        if ord(ch) >= 0x2E80 and not is_emoji_code_point(ch):
             if cur:
                 out.append(cur)
                 cur = ""

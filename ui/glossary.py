@@ -6,7 +6,7 @@ English text uses a term uses the glossary's Chinese term for it.
 
 Choices (after the Chinese NLP literature): *token* is 词元/詞元 (not 令牌, which is an
 authentication token, nor 标记); *rank* is 排名 (tiktoken's word, kept in both scripts); *tie* is
-并列/並列 and the *tie-break rule* 并列规则/並列規則 (one root word for both); Taiwan usage for
+并列/並列 and the *tie-break rule* 同分取舍规则/同分取捨規則 ("the rule that chooses among equal counts": 并列规则 reads as grammatical coordination); Taiwan usage for
 繁體: 位元組 (byte), 字元 (character), 詞彙表 (vocabulary), 正規表示式, 簡報模式, 未登錄詞.
 """
 
@@ -77,10 +77,13 @@ TERMS: tuple[Term, ...] = (
     Term("vocabulary", "词表", "詞彙表", r"\bvocabular(?:y|ies)\b"),
     Term("vocabulary size", "词表大小", "詞彙表大小", r"\bvocabulary sizes?\b"),
     Term("subword", "子词", "子詞", r"\bsub-?words?\b(?!-nmt)"),
-    Term("token", "词元", "詞元", r"\btokens?\b"),
+    Term("token", "词元", "詞元", r"(?<!pre-)(?<!pre)\btokens?\b"),
     Term("token id", "词元 ID", "詞元 ID", r"\btoken ids?\b"),
     Term("pre-tokenization", "预分词", "預分詞", r"\bpre-?tokeni[sz]ation\b"),
     Term("pre-tokenizer", "预分词器", "預分詞器", r"\bpre-?tokeni[sz]ers?\b"),
+    Term("pre-token", "预分词片段", "預分詞片段", r"\bpre-?tokens?\b"),
+    Term("word type", "词型", "詞型", r"\bword types?\b"),
+    Term("base alphabet", "初始符号集", "初始符號集", r"\b(?:base|starting) alphabets?\b"),
     Term(
         "end-of-word marker",
         "词尾标记",
@@ -103,8 +106,8 @@ TERMS: tuple[Term, ...] = (
         need=(("未登录词",), ("未登錄詞",)),
     ),
     Term("byte fallback", "字节回退", "位元組回退", r"\bbyte fallback\b"),
-    Term("tie", "并列", "並列", r"\bti(?:e|es|ed)\b"),
-    Term("tie-break rule", "并列规则", "並列規則", r"\btie-break(?:ing)?(?: rules?)?\b"),
+    Term("tie", "并列", "並列", r"\bti(?:e|es|ed)\b", need=(("并列", "同分"), ("並列", "同分"))),
+    Term("tie-break rule", "同分取舍规则", "同分取捨規則", r"\btie-break(?:ing)?(?: rules?)?\b"),
     Term("first-seen", "先出现者优先", "先出現者優先", r"\bfirst-seen\b"),
     Term("lexical", "字典序", "字典序", r"\blexical\b"),
     Term("frequency", "频次", "頻次", r"\bfrequenc(?:y|ies)\b"),
@@ -113,6 +116,21 @@ TERMS: tuple[Term, ...] = (
     Term("character", "字符", "字元", r"\bcharacters?\b", need=(("字符", "汉字"), ("字元", "漢字"))),
     Term("code point", "码位", "碼位", r"\bcode points?\b"),
     Term("grapheme", "字素", "字素", r"\bgraphemes?\b"),
+    Term("grapheme cluster", "字素簇", "字素簇", r"\bgrapheme clusters?\b"),
+    Term(
+        "ZWJ (zero width joiner)",
+        "零宽连接符（ZWJ）",
+        "零寬連接符（ZWJ）",
+        r"\bZWJ\b|\bzero[- ]width joiner\b",
+        need=(("零宽连接符", "ZWJ"), ("零寬連接符", "ZWJ")),
+    ),
+    Term(
+        "regional indicator",
+        "区域指示符",
+        "區域指示符",
+        r"\bregional indicators?\b",
+        need=(("区域指示",), ("區域指示",)),
+    ),
     Term("UTF-8", "UTF-8", "UTF-8", r"\bUTF-8\b"),
     Term("step", "步骤", "步驟", r"\bsteps?\b", need=(("步",), ("步",))),
     Term("merge tree", "合并树", "合併樹", r"\bmerge trees?\b"),
@@ -146,7 +164,7 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
     "Byte-Pair Encoding (BPE)": (
         "Learn merges of the most frequent pair, again and again, then encode text by replaying them.",
         "反复合并频次最高的符号对来学习合并规则，再按顺序重放这些规则来编码文本。",
-        "反覆合併頻次最高的符號對來學習合併規則，再按順序重放這些規則來編碼文字。",
+        "反覆合併頻次最高的符號對來學習合併規則，再按順序重播這些規則來編碼文字。",
     ),
     "byte": (
         "Eight bits, a number from 0 to 255; UTF-8 writes each character as one to four bytes.",
@@ -154,14 +172,20 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "八個位元，即 0 到 255 之間的一個數；UTF-8 用一到四個位元組表示一個字元。",
     ),
     "rank": (
-        "A merge's place in the learned order: the merge with rank 0 was learned first and is applied first.",
-        "合并在学习顺序中的位置：排名 0 的合并最先学到，编码时也最先使用。",
-        "合併在學習順序中的位置：排名 0 的合併最先學到，編碼時也最先使用。",
+        "A merge's place in the learned order. The app counts merges from 1: merge 1 is learned first and applied"
+        " first. In a byte-level rank file (tiktoken) merge k has rank and token id 255 + k: bytes take 0 to 255.",
+        "合并在学习顺序中的位置。本应用从 1 开始数合并：第 1 次合并最先学到，编码时也最先使用。在字节级排名文件"
+        "（tiktoken）中，第 k 次合并的排名和词元 ID 都是 255 + k：0 到 255 留给字节。",
+        "合併在學習順序中的位置。本應用程式從 1 開始數合併：第 1 次合併最先學到，編碼時也最先使用。在位元組級排名檔案"
+        "（tiktoken）中，第 k 次合併的排名和詞元 ID 都是 255 + k：0 到 255 留給位元組。",
     ),
     "vocabulary": (
-        "All tokens the tokenizer knows: the base symbols plus one new token per merge.",
-        "分词器认识的全部词元：基础符号，加上每次合并产生的新词元。",
-        "分詞器認識的全部詞元：基礎符號，加上每次合併產生的新詞元。",
+        "All tokens the tokenizer knows: the base symbols plus the token each merge makes; two merges that build"
+        " the same string give one entry, so the vocabulary can grow by less than one per merge.",
+        "分词器认识的全部词元：基础符号，加上每次合并产生的词元；两次合并拼出同一个字符串时只算一个词条，"
+        "所以词表的增长可能少于合并次数。",
+        "分詞器認識的全部詞元：基礎符號，加上每次合併產生的詞元；兩次合併拼出同一個字串時只算一個詞條，"
+        "所以詞彙表的增長可能少於合併次數。",
     ),
     "vocabulary size": (
         "How many tokens the vocabulary holds; training can stop when it reaches a target size.",
@@ -188,15 +212,31 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "在 BPE 之前先把文本切成词或片段；合并从不跨越这些边界。",
         "在 BPE 之前先把文字切成詞或片段；合併從不跨越這些邊界。",
     ),
+    "pre-token": (
+        "One piece of text the pre-tokenizer cut out (a word, or ␣word with GPT-2's pattern); merges stay inside it.",
+        "预分词器切出的一段文本（一个词，用 GPT-2 的模式时是 ␣词）；合并不会越出它。它不是词元。",
+        "預分詞器切出的一段文字（一個詞，用 GPT-2 的模式時是 ␣詞）；合併不會越出它。它不是詞元。",
+    ),
+    "word type": (
+        "A distinct word of the corpus, counted once with its frequency: newest ×6 is one word type.",
+        "语料中一个不同的词，只算一次并记下频次：newest ×6 是一个词型。",
+        "語料中一個不同的詞，只算一次並記下頻次：newest ×6 是一個詞型。",
+    ),
+    "base alphabet": (
+        "The symbols training starts from: the characters seen in training, or the 256 byte values in byte-level BPE.",
+        "训练的起点符号：训练中见过的字符，或字节级 BPE 中的 256 个字节值。",
+        "訓練的起點符號：訓練中見過的字元，或位元組級 BPE 中的 256 個位元組值。",
+    ),
     "pre-tokenizer": (
         "The rule that does the pre-tokenization: by whitespace, or a regular expression such as GPT-2's.",
         "执行预分词的规则：按空白切分，或使用正则表达式（如 GPT-2 的）。",
         "執行預分詞的規則：按空白切分，或使用正規表示式（如 GPT-2 的）。",
     ),
     "end-of-word marker": (
-        "A symbol such as </w> put after each word, so that a token can tell a word's end from its middle.",
-        "加在每个词末尾的符号（如 </w>），让词元能区分词尾和词中。",
-        "加在每個詞末尾的符號（如 </w>），讓詞元能區分詞尾和詞中。",
+        "A symbol such as </w> put after each word, so that a token can tell a word's end from its middle;"
+        " byte-level BPE has none: GPT-2 keeps the space before a word instead (␣the).",
+        "加在每个词末尾的符号（如 </w>），让词元能区分词尾和词中；字节级 BPE 没有它：GPT-2 改为保留词前的空格（␣the）。",
+        "加在每個詞末尾的符號（如 </w>），讓詞元能區分詞尾和詞中；位元組級 BPE 沒有它：GPT-2 改為保留詞前的空格（␣the）。",
     ),
     "byte-level BPE (BBPE)": (
         "BPE whose base symbols are the 256 byte values, so any text can be encoded without unknown tokens.",
@@ -209,9 +249,12 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "詞彙表無法表示的詞或字元；位元組級 BPE 沒有未登錄詞。",
     ),
     "byte fallback": (
-        "Writing a character missing from the vocabulary as its UTF-8 bytes instead of an unknown token.",
-        "词表中没有的字符改用它的 UTF-8 字节表示，而不是记为未知词元。",
-        "詞彙表中沒有的字元改用它的 UTF-8 位元組表示，而不是記為未知詞元。",
+        "In SentencePiece BPE (Llama 1 and 2, Mistral 7B, Gemma): a character missing from the vocabulary is"
+        " written as its UTF-8 bytes instead of an unknown token. Byte-level BPE needs none: all text starts as bytes.",
+        "SentencePiece BPE（Llama 1 和 2、Mistral 7B、Gemma）的做法：词表中没有的字符改用它的 UTF-8 字节表示，"
+        "而不是记为未知词元。字节级 BPE 不需要它：所有文本一开始就是字节。",
+        "SentencePiece BPE（Llama 1 和 2、Mistral 7B、Gemma）的做法：詞彙表中沒有的字元改用它的 UTF-8 位元組表示，"
+        "而不是記為未知詞元。位元組級 BPE 不需要它：所有文字一開始就是位元組。",
     ),
     "tie": (
         "Two or more pairs with the same highest count; only one can be merged at this step.",
@@ -225,13 +268,13 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
     ),
     "first-seen": (
         "Tie-break rule: the tied pair that appears first in the corpus wins.",
-        "并列规则：在语料中最先出现的那个并列符号对胜出。",
-        "並列規則：在語料中最先出現的那個並列符號對勝出。",
+        "同分取舍规则：在语料中最先出现的那个并列符号对胜出。",
+        "同分取捨規則：在語料中最先出現的那個並列符號對勝出。",
     ),
     "lexical": (
-        "Tie-break rule: the tied pair that comes last in dictionary order wins (as subword-nmt does).",
-        "并列规则：按字典序排在最后的并列符号对胜出（与 subword-nmt 相同）。",
-        "並列規則：按字典序排在最後的並列符號對勝出（與 subword-nmt 相同）。",
+        "Tie-break rule: the tied pair that comes last in code-point order wins (Z before a), as subword-nmt does.",
+        "同分取舍规则：按码位顺序排在最后的并列符号对胜出（Z 排在 a 前面），与 subword-nmt 相同。",
+        "同分取捨規則：按碼位順序排在最後的並列符號對勝出（Z 排在 a 前面），與 subword-nmt 相同。",
     ),
     "frequency": (
         "How many times a word or pair occurs in the corpus.",
@@ -263,15 +306,36 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "读者眼中的一个字符，即使它由多个码位组成（例如带肤色的表情符号）。",
         "讀者眼中的一個字元，即使它由多個碼位組成（例如帶膚色的表情符號）。",
     ),
+    "grapheme cluster": (
+        "Unicode's name for what a reader sees as one character; the regex module's \\X finds them.",
+        "Unicode 对“读者眼中的一个字符”的称呼；regex 模块的 \\X 可以找出它们。",
+        "Unicode 對「讀者眼中的一個字元」的稱呼；regex 模組的 \\X 可以找出它們。",
+    ),
+    "ZWJ (zero width joiner)": (
+        "U+200D, an invisible code point that joins emoji into one: 👨‍👩‍👧 is three people and two ZWJs.",
+        "U+200D，一个看不见的码位，把几个 emoji 连成一个：👨‍👩‍👧 是三个人加两个零宽连接符。",
+        "U+200D，一個看不見的碼位，把幾個 emoji 連成一個：👨‍👩‍👧 是三個人加兩個零寬連接符。",
+    ),
+    "regional indicator": (
+        "One of 26 letter-like code points (U+1F1E6 to U+1F1FF); two of them make a flag: 🇯🇵 is J + P.",
+        "26 个类似字母的码位之一（U+1F1E6 到 U+1F1FF）；两个连起来是一面旗帜：🇯🇵 是 J + P。",
+        "26 個類似字母的碼位之一（U+1F1E6 到 U+1F1FF）；兩個連起來是一面旗幟：🇯🇵 是 J + P。",
+    ),
     "UTF-8": (
-        "The common way to write Unicode as bytes: ASCII takes one byte, most Chinese characters three.",
-        "把 Unicode 写成字节的通行方式：ASCII 字符占一个字节，大多数汉字占三个。",
-        "把 Unicode 寫成位元組的通行方式：ASCII 字元佔一個位元組，大多數漢字佔三個。",
+        "The common way to write Unicode as bytes: ASCII takes one byte, the Chinese characters in common use"
+        " three, rarer ones outside U+0000 to U+FFFF four (𠮷 U+20BB7 is f0 a0 ae b7).",
+        "把 Unicode 写成字节的通行方式：ASCII 字符占一个字节，常用汉字占三个，U+0000 到 U+FFFF 以外的"
+        "较罕用汉字占四个（𠮷 U+20BB7 是 f0 a0 ae b7）。",
+        "把 Unicode 寫成位元組的通行方式：ASCII 字元佔一個位元組，常用漢字佔三個，U+0000 到 U+FFFF 以外的"
+        "較罕用漢字佔四個（𠮷 U+20BB7 是 f0 a0 ae b7）。",
     ),
     "step": (
-        "One merge of training; step 0 is the corpus before any merge.",
-        "训练中的一次合并；第 0 步是尚未合并时的语料。",
-        "訓練中的一次合併；第 0 步是尚未合併時的語料。",
+        "In the stepper, step k shows the corpus after merge k, and step 0 the corpus before any merge; the"
+        " numbered stages 1 to 5 of the algorithm on How BPE works are another thing.",
+        "在逐步观察页面，第 k 步显示第 k 次合并之后的语料，第 0 步是尚未合并时的语料；"
+        "“BPE 的工作原理”页面上算法的第 1 到第 5 个环节是另一回事。",
+        "在逐步觀察頁面，第 k 步顯示第 k 次合併之後的語料，第 0 步是尚未合併時的語料；"
+        "「BPE 的工作原理」頁面上演算法的第 1 到第 5 個環節是另一回事。",
     ),
     "merge tree": (
         "How a token was built: the two tokens it merges, and theirs, down to base symbols.",
@@ -291,7 +355,7 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
     "whitespace": (
         "Spaces, tabs and line breaks; the simplest pre-tokenizer splits at them.",
         "空格、制表符和换行；最简单的预分词器就在这些地方切分。",
-        "空格、製表符和換行；最簡單的預分詞器就在這些地方切分。",
+        "空格、定位字元和換行；最簡單的預分詞器就在這些地方切分。",
     ),
     "regular expression": (
         "A pattern that describes text; GPT-2's pre-tokenizer is one.",
@@ -299,9 +363,10 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "描述文字模式的式子；GPT-2 的預分詞器就是一個正規表示式。",
     ),
     "dropout": (
-        "BPE-dropout: while encoding, skip each merge at random, so one word gets varied segmentations.",
-        "BPE-dropout：编码时随机跳过一些合并，让同一个词得到不同的切分。",
-        "BPE-dropout：編碼時隨機跳過一些合併，讓同一個詞得到不同的切分。",
+        "BPE-dropout: while encoding a model's training data, skip each merge at random, so one word gets varied"
+        " segmentations; switched off at inference.",
+        "BPE-dropout：为训练模型编码数据时随机跳过一些合并，让同一个词得到不同的切分；推理时关闭。",
+        "BPE-dropout：為訓練模型編碼資料時隨機跳過一些合併，讓同一個詞得到不同的切分；推論時關閉。",
     ),
     "chip": (
         "A coloured box around one token in the app, so you can see where tokens start and end.",

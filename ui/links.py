@@ -18,8 +18,6 @@ from .i18n import _
 #: The store's kind of each sidebar source, and back.
 KIND_OF_SOURCE = {"paste": "text", "upload": "upload", "words": "words"}
 SOURCE_OF_KIND = {kind: source for source, kind in KIND_OF_SOURCE.items()}
-#: The URL parameters that name a corpus of the session's own.
-LINK_PARAMS = ("corpus", "text")
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ PAGES = (
     PageSpec("app_pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
     PageSpec("app_pages/4_Files.py", N_("Files"), "💾", "Files"),
     PageSpec("app_pages/7_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
+    PageSpec("app_pages/8_Check_your_BPE.py", N_("Check your BPE"), "🩺", "Check_your_BPE"),
+    PageSpec("app_pages/9_Languages.py", N_("Languages"), "🌐", "Languages"),
     PageSpec("app_pages/5_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
     PageSpec("app_pages/6_Glossary.py", N_("Glossary"), "📚", "Glossary"),
 )

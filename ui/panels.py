@@ -90,18 +90,30 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
     ]
     if run.num_steps:
         first = run.snapshot(1)
-        sentence = ngettext(
-            "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
-            "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
-            first.count,
-        )
+        if first.ties > 1:  # say the tie and the rule that picks, or the class thinks e + s simply won
+            sentence = ngettext(
+                "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} time); the "
+                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} times); the "
+                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                first.count,
+            )
+        else:
+            sentence = ngettext(
+                "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
+                "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
+                first.count,
+            )
         lines.append(
-            "<div class='bpe-reason'>"
+            f"<div class='bpe-reason' id='bpe-next-merge' data-ties='{first.ties}'>"
             + _fill(
                 sentence,
                 left=chip_html(run, first.left, mode, presentation),
                 right=chip_html(run, first.right, mode, presentation),
                 count=f"{first.count:,}",
+                ties=f"{first.ties:,}",
+                rule=esc_raw(rule_name(first.tie_break)),
+                short=esc_raw(tie_short(first.tie_break)),
             )
             + "</div>"
         )
@@ -174,37 +186,57 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
 
 
 # ---------------------------------------------------------------------------------- pair table
-def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 10) -> str:
+def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, limit: int = 10,
+                    marks: dict | None = None) -> str:  # fmt: skip
     """Top pairs with counts and a bar, the chosen pair and the tied ones marked. For step k >= 1 the
-    counts just before merge k (what it chose from); for step 0 those the first merge chooses from."""
-    if run.num_steps == 0:
+    counts just before merge k (what it chose from); for step 0 those the first merge chooses from.
+
+    ``marks`` (``{(left_id, right_id): (css, label)}``) marks rows of the full table before merge ``step``
+    instead of the chosen one (the checker marks the reference's pair and a student's): a marked pair
+    beyond ``limit`` is added with its rank, one not in the table with count 0 and no rank."""
+    if run.num_steps == 0 and not marks:
         return f"<p class='bpe-muted'>{esc_raw(stop_reason_text(run))}</p>"
-    snap = run.snapshot(max(1, step))
-    rows = snap.top_pairs[:limit]
-    top = rows[0][2] if rows else 1
+    if marks:
+        table = run.pair_table(max(0, step - 1))
+        ranked = [(rank, (a, b, c)) for rank, (a, b, c) in enumerate(table, start=1)]
+        rows = [r for r in ranked[:limit]]
+        present = {(a, b) for _r, (a, b, _c) in rows}
+        rows += [r for r in ranked[limit:] if (r[1][0], r[1][1]) in marks]
+        known = {(a, b) for _r, (a, b, _c) in ranked}
+        rows += [(None, (a, b, 0)) for a, b in marks if (a, b) not in known and (a, b) not in present]
+        best = table[0][2] if table else 0
+        ties = sum(1 for row in table if row[2] == best)
+    else:
+        snap = run.snapshot(max(1, step))
+        rows = list(enumerate(snap.top_pairs[:limit], start=1))
+        best, ties = snap.count, snap.ties
+    top = max((r[1][2] for r in rows), default=1) or 1
     chosen_label = esc_raw(_("chosen") if step >= 1 else _("next"))
     tied_label = esc_raw(_("tied"))
     body = []
-    for rank, (left, right, c) in enumerate(rows, start=1):
-        chosen = rank == 1
-        if chosen:
-            badge = f"<span class='bpe-badge chosen'>{chosen_label}</span>"
-        elif c == snap.count:
+    for rank, (left, right, c) in rows:
+        css = ""
+        if marks and (left, right) in marks:
+            css, label = marks[(left, right)]
+            badge = f"<span class='bpe-badge {css}'>{esc_raw(label)}</span>"
+        elif not marks and rank == 1:
+            css, badge = "chosen", f"<span class='bpe-badge chosen'>{chosen_label}</span>"
+        elif c == best:
             badge = f"<span class='bpe-badge tied'>{tied_label}</span>"
         else:
             badge = ""
         width = max(1.0, 100.0 * c / top)
         body.append(
-            f"<tr class='{'chosen' if chosen else ''}'><td class='num'>{rank}</td>"
+            f"<tr class='{css}'><td class='num'>{'' if rank is None else rank}</td>"
             f"<td class='pair'>{chip_html(run, left, mode, presentation)} + {chip_html(run, right, mode, presentation)}</td>"
             f"<td class='num'>{c:,}</td><td class='barcell'><div class='bpe-bar' style='width:{width:.1f}%'></div></td>"
             f"<td>{badge}</td></tr>"
         )
-    extra = snap.ties - sum(1 for _pair in rows if _pair[2] == snap.count)
+    extra = ties - sum(1 for _rank, row in rows if row[2] == best)
     note = ""
     if extra > 0:
         more = ngettext("… and {n} more pair tied at {count}.", "… and {n} more pairs tied at {count}.", extra)
-        note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{snap.count:,}'))}</p>"
+        note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{best:,}'))}</p>"
     pair_head, count_head = _("pair"), _("count")
     if step >= 1:
         when = _("Pair counts before merge {number}").format(number=f"{step:,}")

@@ -6,7 +6,7 @@ button or its number key (1-9, the buttons' ``shortcut``); Reveal (or Enter) gra
 true counts, the tied pairs and the rule that chose (:func:`bpe_core.quiz.reveal_text` and the merge
 explanation of :func:`ui.explain.merge_reason`); the stepper's Next (→) goes on. Grades stay in the
 session, one per run and merge, so going back to an answered merge shows it answered and the score
-(right / asked) counts each merge once.
+(right, tied, wrong: :func:`bpe_core.quiz.score`) counts each merge once.
 
 The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``). :func:`ui.sidebar.write_url`
 rewrites the whole query string without it, so :func:`panel` puts it back after that call (see
@@ -191,8 +191,8 @@ def verdict_html(run: TrainedRun, q: Question, pick: int | None, mode: str, pres
 
 def _score_html() -> str:
     s = session_score()
-    return f"<div class='bpe-quiz-score' id='bpe-quiz-score' data-right='{s.right}' data-asked='{s.asked}'>" \
-           f"{esc_raw(score_text(s, tr()))}</div>"  # fmt: skip
+    return f"<div class='bpe-quiz-score' id='bpe-quiz-score' data-right='{s.right}' data-tied='{s.tied}' " \
+           f"data-wrong='{s.wrong}' data-asked='{s.asked}'>{esc_raw(score_text(s, tr()))}</div>"  # fmt: skip
 
 
 def panel(run: TrainedRun, step: int, display: Display) -> None:

@@ -8,14 +8,13 @@ are built once per server process (:func:`gpt_tokens`), like the tokenizers them
 
 from __future__ import annotations
 
-import unicodedata
-from collections import Counter
 from typing import NamedTuple
 
 import streamlit as st
 
 from bpe_core import load_gpt
-from bpe_core.measures import graphemes
+from bpe_core.measures import dropout_segmentations, graphemes, text_stats
+from bpe_core.scripts import costly_graphemes
 
 from .chips import token_label, tokens_html
 from .encoding import tokenizer_at, tokens_at
@@ -65,52 +64,11 @@ def model_label(key: str) -> str:
     return _(_YOURS_LABEL) if key == YOURS else dict(GPT_MODELS)[key]
 
 
-# ------------------------------------------------------------------------------------------ measures
-class Stats(NamedTuple):
-    """One tokenizer on one text: ``tokens``; ``per_char`` tokens per character (grapheme);
-    ``bytes_per_token`` UTF-8 bytes per token; ``partial`` tokens that are not whole UTF-8 characters;
-    ``unknown`` ``<unk>`` tokens."""
-
-    tokens: int
-    per_char: float
-    bytes_per_token: float
-    partial: int
-    unknown: int
-
-
-def stats(model: Model, text: str, ids: list[int]) -> Stats:
-    """The :class:`Stats` of ``ids``, the encoding of ``text`` by ``model``."""
-    chars = len(graphemes(text))
-    size = len(text.encode("utf-8"))
-    n = len(ids)
-    partial = sum(1 for t in ids if model.src.is_partial(t))
-    unknown = sum(1 for t in ids if t == model.tok.unk_id)
-    return Stats(n, n / chars if chars else 0.0, size / n if n else 0.0, partial, unknown)
-
-
-def is_han(grapheme: str) -> bool:
-    """A Chinese (Han) character: a CJK unified or compatibility ideograph (by its Unicode name)."""
-    return len(grapheme) == 1 and unicodedata.name(grapheme, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEO"))
-
-
-def is_emoji(grapheme: str) -> bool:
-    """An emoji grapheme: it holds a pictograph of the emoji blocks (U+1F000-U+1FAFF, U+2600-U+27BF) or
-    an emoji presentation selector / keycap mark (U+FE0F, U+20E3)."""
-    return any(0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x27BF or c in "\ufe0f\u20e3" for c in grapheme)
-
-
-def costly_graphemes(text: str, limit: int = MAX_COST_ROWS) -> list[str]:
-    """The distinct Chinese characters, then the distinct emoji, of ``text`` in order of first appearance
-    (at most ``limit`` of each)."""
-    seen = list(dict.fromkeys(graphemes(text)))
-    return [g for g in seen if is_han(g)][:limit] + [g for g in seen if is_emoji(g)][:limit]
-
-
 # ------------------------------------------------------------------------------------------ drawing
 def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> dict[str, list[int]]:
     """The summary table and each tokenizer's chips for ``text``; returns ``{key: ids}``."""
     encoded = {m.key: m.tok.encode(text) for m in all_models}
-    measured = [(m, stats(m, text, encoded[m.key])) for m in all_models]
+    measured = [(m, text_stats(m.tok, text, encoded[m.key])) for m in all_models]
     with_unk = any(s.unknown for _m, s in measured)  # only a character-level run has <unk>
     rows = []
     for m, s in measured:
@@ -150,7 +108,7 @@ def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> 
 
 def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> None:
     """What each Chinese character and emoji of ``text`` costs, encoded on its own, in each tokenizer."""
-    found = costly_graphemes(text)
+    found = costly_graphemes(text, MAX_COST_ROWS)
     if not found:
         st.info(_("This text has no Chinese characters and no emoji. Add some (e.g. 你好 😀) to compare their cost."))
         return
@@ -188,17 +146,10 @@ def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> 
     )
 
 
-def dropout_samples(tok, word: str, p: float, seed: int, n: int) -> list[tuple[tuple, int]]:
-    """``n`` BPE-dropout encodings of ``word`` (seeds ``seed``, ``seed + 1``, ...) as
-    ``[(ids, times)]``, the most frequent segmentation first (ties: first seen first)."""
-    counts = Counter(tuple(tok.encode(word, dropout=p, seed=seed + i)) for i in range(n))
-    return counts.most_common()
-
-
 def dropout_table(model: Model, word: str, p: float, seed: int, n: int, mode: str, present: bool) -> None:
     """The distinct segmentations of ``word`` among ``n`` dropout samples, with how often each came."""
     plain = tuple(model.tok.encode(word))
-    found = dropout_samples(model.tok, word, p, seed, n)
+    found = dropout_segmentations(model.tok, word, p, seed, n)
     plain_label = _("without dropout")
     rows = []
     for ids, times in found:

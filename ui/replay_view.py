@@ -11,11 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
+from bpe_core.facts import numbering_legend, rank_of_merge
 from bpe_core.traces import Replay
 
 from . import persist, stepper
 from .chips import chip_html, merge_html, token_label, tokens_html
-from .i18n import _, ngettext
+from .i18n import _, ngettext, tr
 from .text import esc_raw, visible
 
 #: Most nodes of a merge tree drawn (a 100-byte token would be too wide to read).
@@ -39,7 +40,8 @@ def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_
         replay: :meth:`bpe_core.encoder.Tokenizer.replay` of the text (at least one merge).
         src: the chip source of its tokenizer (:mod:`ui.chips`).
         start: the sentence shown at step 0.
-        merge_label: the label before a merge's chips, from its 1-based rank (``"GPT-2's merge #12:"``).
+        merge_label: the label before a merge's chips, from its number k (from 1;
+            ``"GPT-2's merge 12 (rank and id 267):"``).
         note: a line under the merge, from its rank (optional).
         unknown: the symbols ``<unk>`` stands for (:func:`bpe_core.replay.unknown_symbols`).
 
@@ -88,16 +90,20 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
 
     def merge_label(rank: int) -> str:
-        return _("{model}'s merge #{number}:").format(model=model.label, number=f"{rank:,}")
+        # Merge k is rank and id 255 + k in the rank file (bpe_core.facts): both numbers, as the legend says.
+        return _("{model}'s merge {number} (rank and id {rank}):").format(
+            model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
+        )
 
     replay_steps(replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode,
                  present=present)  # fmt: skip
+    st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
 
 def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     """A picker over the distinct tokens of ``ids`` and the merge tree of the chosen one."""
-    options = [t for t in dict.fromkeys(ids) if model.tok.merge_rank(t) is not None]
+    options = [t for t in dict.fromkeys(ids) if model.tok.merge_number(t) is not None]
     if not options:
         return
     options.sort(key=lambda t: -len(model.tok.token_value(t)))
@@ -112,10 +118,10 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     tree = model.tok.merge_tree(tid)
     ranks = tree.ranks()
     line = ngettext(
-        "{n} merge built this token; their ranks: {numbers}.",
-        "{n} merges built this token; their ranks: {numbers}.",
+        "{n} merge built this token: merge {numbers}.",
+        "{n} merges built this token: merges {numbers}.",
         len(ranks),
-    ).format(n=len(ranks), numbers=", ".join(f"#{r:,}" for r in ranks))
+    ).format(n=len(ranks), numbers=", ".join(f"{r:,}" for r in ranks))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 

@@ -50,7 +50,7 @@ VARIANT_LABELS = {
     "eow": N_("Characters + end-of-word marker"),
     "byte": N_("Bytes (UTF-8, 256 base tokens)"),
 }
-#: Column headings of the variants (the end-of-word marker is named: :func:`variant_title`).
+#: Column headings of the variants (Side by side names the end-of-word marker in its own heading).
 VARIANT_TITLES = {"char": N_("Characters"), "eow": N_("Characters + end of word"), "byte": N_("Bytes (UTF-8)")}
 PRE_LABELS = {
     "whitespace": N_("Whitespace (split at spaces)"),
@@ -81,13 +81,6 @@ class Display:
 
     byte_mode: str = "utf8"
     presentation: bool = False
-
-
-def variant_title(variant: str, config: TrainConfig | None = None) -> str:
-    """A column heading for a variant (the end-of-word marker named), in the session's language."""
-    if variant == "eow" and config is not None:
-        return _("Characters + {marker}").format(marker=config.eow_marker)
-    return _(VARIANT_TITLES[variant])
 
 
 def max_merges() -> int:

@@ -250,6 +250,7 @@ def upload_source(settings: dict) -> _Source:
     st.file_uploader(_("A UTF-8 .txt file (at most {limit})").format(limit=limit), type=["txt"],
                      key=persist.W + "upload", on_change=uploads.on_upload,
                      help=_("This app reads files up to {limit}.").format(limit=limit))  # fmt: skip
+    uploads.streamlit_words_note()
     meta = persist.ss()[K.K_UPLOAD]
     if meta is None:
         return _Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."))

@@ -195,32 +195,6 @@ class RunCache:
             _, (_, old_size) = self._runs.popitem(last=False)
             total -= old_size
 
-    def get_or_train(
-        self,
-        key: Hashable,
-        make_run: Callable[[_Job], TrainedRun],
-        input_bytes: int = 0,
-        asked: int | None = None,
-        on_progress: Callable[[int, int | None], None] | None = None,
-        poll_s: float = 0.1,
-    ) -> TrainedRun:
-        """The run for ``key``: cached, or trained once (concurrent callers share one job).
-
-        ``on_progress(done, asked)`` is called from the caller's thread every ``poll_s`` seconds
-        while waiting. Raises whatever training raised (e.g. ``ValueError`` for bad settings).
-        """
-        run = self.get(key)
-        if run is not None:
-            return run
-        job = self.start(key, make_run, input_bytes, asked)
-        while not job.finished.wait(poll_s):
-            if on_progress is not None:
-                on_progress(job.done, job.asked)
-        if job.error is not None:
-            raise job.error
-        assert job.run is not None
-        return job.run
-
 
 @st.cache_resource(show_spinner=False)
 def shared_cache() -> RunCache:
@@ -228,6 +202,14 @@ def shared_cache() -> RunCache:
     file watcher reloading this module)."""
     entries, max_bytes = cache_limits()
     return RunCache(max_entries=entries, max_bytes=max_bytes)
+
+
+@st.cache_resource(show_spinner=False)
+def examples_cache() -> RunCache:
+    """The process-wide cache of the fixed teaching examples (the How page's textbook, overlap and tie-break
+    runs: a few hundred bytes each). Kept apart from :func:`shared_cache`, so that opening that page never
+    evicts the run of a class's corpus."""
+    return RunCache(max_entries=24, max_bytes=50_000_000)
 
 
 def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
@@ -239,8 +221,9 @@ def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
     )
 
 
-def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | None:
-    """The finished run of ``corpus`` trained with ``config``, training it (with a progress bar) if needed.
+def get_run(corpus: Corpus | None, config: TrainConfig | None, cache: RunCache | None = None) -> TrainedRun | None:
+    """The finished run of ``corpus`` trained with ``config``, training it (with a progress bar) if needed,
+    in ``cache`` (default: :func:`shared_cache`).
 
     Returns ``None`` when either is ``None`` (the input was unusable; a message was shown) or when
     training failed (a message, ``st.error``, is then shown). Never raises for bad input.
@@ -248,7 +231,7 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None) -> TrainedRun | N
     if corpus is None or config is None:
         return None
     slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
-    cache = shared_cache()
+    cache = shared_cache() if cache is None else cache
     run = cache.get((corpus.digest, config))
     if run is not None:
         return run
@@ -349,14 +332,15 @@ def _fraction(job: _Job) -> float:
     return min(1.0, live.num_steps / job.asked) if live is not None and job.asked else 0.0
 
 
-def get_runs(jobs) -> list[TrainedRun | None]:
+def get_runs(jobs, cache: RunCache | None = None) -> list[TrainedRun | None]:
     """The runs of several ``(corpus, config)`` pairs: every missing one is started first (they train
-    side by side, two at a time), then each is awaited with :func:`get_run`."""
-    cache = shared_cache()
+    side by side, two at a time), then each is awaited with :func:`get_run` (in ``cache``, default
+    :func:`shared_cache`)."""
+    cache = shared_cache() if cache is None else cache
     for corpus, config in jobs:
         if corpus is not None and config is not None and cache.get((corpus.digest, config)) is None:
             _start(cache, corpus, config)
-    return [get_run(corpus, config) for corpus, config in jobs]
+    return [get_run(corpus, config, cache) for corpus, config in jobs]
 
 
 def _progress_text(job: _Job) -> str:

@@ -15,7 +15,7 @@ from bpe_core.inputs import format_size, max_input_bytes, to_lf
 
 from . import persist
 from .corpus import digest_of
-from .i18n import _, tr
+from .i18n import _, current_language, tr
 
 _GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
 
@@ -47,6 +47,21 @@ class TextStore:
 
 
 @st.cache_resource(show_spinner=False)
+def streamlit_words_note(what: str | None = None) -> None:
+    """One line beside a file uploader, in the reader's language: Streamlit draws the box's own words
+    ("Drag and drop file here", "Browse files", "Limit … per file") in English and its API cannot
+    translate them, so a Chinese reader is told what they are (README.md, Translations). English
+    readers need no note. ``what``: what to upload and its limit, if the label does not say it."""
+    if current_language() == "en":
+        return
+    note = _(
+        "The English words in the box (“Drag and drop file here”, “Browse files”, “Limit … per file”) are "
+        "Streamlit's own and cannot be translated: what this app reads, and its size limit, is said in this "
+        "language above the box."
+    )
+    st.caption(f"{what} {note}" if what else note)
+
+
 def upload_store() -> TextStore:
     """The process-wide :class:`TextStore`."""
     return TextStore()

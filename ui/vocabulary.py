@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import TrainedRun
+from bpe_core import MergeTree, TrainedRun
 from bpe_core import replay as breplay
 
 from . import memo, persist
@@ -105,8 +105,8 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
 
 def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool = False,
                     max_leaves: int = 48) -> str:  # fmt: skip
-    """How token ``tid`` was built, as a tree of chips (root on top, each node labelled with the step
-    that made it). A token of more than ``max_leaves`` symbols is only named, not drawn."""
+    """How token ``tid`` was built (:meth:`bpe_core.TrainedRun.merge_tree`), as a tree of chips (root on
+    top, each node labelled with the step that made it). A token of more than ``max_leaves`` symbols is only named, not drawn."""
     if run.symbol_length(tid) > max_leaves:
         n = run.symbol_length(tid)
         text = ngettext(
@@ -114,12 +114,10 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
         ).format(label=token_label(run, tid, mode), n=f"{n:,}")
         return f"<p class='bpe-muted'>{esc_raw(text)}</p>"
 
-    def node(t: int) -> str:
-        made = run.created_step[t]
-        label = esc_raw(_("step {step}").format(step=made) if made else _("base"))
+    def node(tree: MergeTree) -> str:
+        label = esc_raw(_("step {step}").format(step=tree.rank) if tree.rank else _("base"))
         label = f"<span class='stepnum'>{label}</span>"
-        src = run.created_from[t]
-        kids = f"<ul>{node(src[0])}{node(src[1])}</ul>" if src else ""
-        return f"<li>{chip_html(run, t, mode, presentation)}{label}{kids}</li>"
+        kids = f"<ul>{node(tree.left)}{node(tree.right)}</ul>" if tree.rank else ""
+        return f"<li>{chip_html(run, tree.token, mode, presentation)}{label}{kids}</li>"
 
-    return f"<ul class='bpe-tree' id='bpe-tree'>{node(tid)}</ul>"
+    return f"<ul class='bpe-tree' id='bpe-tree'>{node(run.merge_tree(tid))}</ul>"

@@ -41,6 +41,15 @@ MODEL_NAMES = tuple(MODELS)
 
 _PAIRS_MAGIC = b"bpe_core pairs 1 sha256="
 
+#: The sha256 of each shipped merge list written as merges.txt lines (``left right`` in GPT-2's byte alphabet,
+#: joined by newlines, no header): a vocab.json + merges.txt folder holding one of these merges gets the
+#: whole-token short cut (:func:`mark_known_merges`). ``tests/test_models_tiktoken.py`` recomputes them.
+KNOWN_MERGES = {
+    "04e3597d7996f292ca9b8b7285ca4d58a6ae171ac47d73fc7140ceb0c7a6bbc0": "gpt2",
+    "e1f229c309fdbf445c057a66f5e92f32ad9d9c53536bdb49de867906448141ff": "cl100k",
+    "cd769c46432c5d145feeac823035a1431fd10dda47f5cad7be4890cc4773b9c5": "o200k",
+}
+
 
 def read_rank_file(data: bytes) -> list[bytes]:
     """The tokens of a ``.tiktoken`` rank file, in rank order (index = rank = id).
@@ -188,12 +197,44 @@ def load_rank_file(path: str | Path, pretokenizer: str) -> Tokenizer:
     tokens = read_rank_file(data)
     pairs = _read_pairs(path, data, tokens)
     lefts, rights = pairs if pairs is not None else pairs_from_splits(tokens, recover_splits(tokens))
-    vocab = dict(zip(tokens, range(len(tokens))))
-    tok = Tokenizer._from_trusted_byte_tables(pretokenizer, tokens, vocab, lefts, rights)
+    n = len(tokens)
+    vocab = dict(zip(tokens, range(n)))
+    ranks = dict(zip(zip(lefts, rights), range(n - 256)))  # no pair twice: each made a different token
+    pair_of_rank = list(zip(lefts, rights, range(256, n)))
+    tok = Tokenizer._from_trusted_byte_tables(pretokenizer, dict(enumerate(tokens)), vocab, ranks, pair_of_rank)
     # Every token is the result of its own merge, so a pre-token that is a whole token encodes to it
     # (tiktoken takes the same short cut).
     tok._whole_tokens = tok.vocab
     return tok
+
+
+def mark_known_merges(tok: Tokenizer, merges_text: str) -> str | None:
+    """Give a byte-level tokenizer read from files the whole-token short cut when its merges are those of a
+    shipped model; returns that model's name, or None.
+
+    Args:
+        tok: the tokenizer built from the files.
+        merges_text: its merges as merges.txt lines, ``left right`` in GPT-2's byte alphabet, joined by
+            newlines (no header, no final newline); :data:`KNOWN_MERGES` holds their sha256.
+
+    The short cut (a pre-token that is a whole token is that token, as tiktoken assumes) is right only
+    when every token encodes to itself through the merges. That holds for the shipped rank files, whose
+    merges were recovered by encoding each token with the ranks below its own; it can fail for another
+    merge list (a merge whose result a lower-ranked merge splits differently), and checking it means
+    encoding every token, which costs more than the load. So only a known merge list gets it; the ids may
+    differ (a token's id is looked up in ``tok``'s own vocabulary), and entries that no merge makes (such
+    as ``<|endoftext|>``) are left out, since their bytes are encoded by the merges like any text.
+    """
+    name = KNOWN_MERGES.get(hashlib.sha256(merges_text.encode("utf-8")).hexdigest())
+    if name is not None:
+        made = {new for _, _, new in tok._pair_of_rank}
+        made.update(tok._byte_ids)
+        others = tok.values.keys() - made
+        whole = tok.vocab if not others else dict(tok.vocab)
+        for tid in others:
+            del whole[tok.values[tid]]
+        tok._whole_tokens = whole
+    return name
 
 
 _LOAD_LOCK = threading.Lock()

@@ -1,0 +1,164 @@
+"""Languages: the Universal Declaration of Human Rights in 20 languages under GPT-2, GPT-4, GPT-4o and the
+sidebar's BPE -- characters, UTF-8 bytes, tokens, the token tax (tokens ÷ English tokens), the spread and Gini
+per tokenizer; a language read as token chips; the same table for the learner's own parallel texts.
+
+Inputs (sidebar, article, measure, language) -> bpe_core.token_tax (cached per server / per run) -> sections.
+"""
+
+import streamlit as st
+
+from bpe_core import InputError, clean_text
+from bpe_core import declaration as decl
+from bpe_core.token_tax import tax_table
+from ui import languages as lg
+from ui import page, persist, sidebar, training
+from ui.i18n import _
+from ui.real_tokenizers import models
+from ui.text import md_escape
+
+K_PICK = "lang.pick"  # the language read as chips (the selectbox; a click on a table row sets it)
+K_TABLE = "lang.table"
+
+
+def explanation() -> None:
+    with st.expander(_("Why does the same text cost more tokens in some languages?"), expanded=False):
+        st.markdown(
+            _(
+                "**UTF-8 bytes per character depend on the script.** Latin letters take 1 byte, Cyrillic, Greek, "
+                "Hebrew and Arabic 2, Chinese, Japanese, Korean, Devanagari, Bengali and Thai 3. A byte-level "
+                "tokenizer starts from bytes, so before any merge a Chinese sentence already costs three times "
+                "its characters.\n\n"
+                "**Merges follow the training data.** A tokenizer learns merges for what its corpus repeats most. "
+                "GPT-2 learned mostly from English web pages: English words are single tokens, a Thai or Hindi "
+                "word falls apart into bytes. GPT-4 (100,000 tokens) and GPT-4o (200,000 tokens, trained on more "
+                "languages) have room for many more words of other languages, so their tax is lower and the "
+                "languages are closer together.\n\n"
+                "**What byte-level guarantees, and what it does not.** Every text can be encoded: all 256 bytes are "
+                "tokens, so there is never an unknown token (<unk>). A character-level tokenizer maps a character "
+                "it never saw to <unk>, which counts as one token here and is reported beside the tax: a low tax "
+                "made of <unk> is not a bargain, the text is lost. Byte-level does not make prices fair: the tax "
+                "is whatever the training mix makes it.\n\n"
+                "The tax is the number of tokens a language needs for the same content, divided by the number "
+                "English needs (Petrov et al., 2023, NeurIPS, call it the tokenization premium). English is 1.0 by "
+                "definition. The spread is the largest tax divided by the smallest; the Gini coefficient is 0 "
+                "when every language pays the same."
+            )
+        )
+
+
+def article_picker():
+    options = [None, *range(0, decl.ARTICLES + 1)]
+    return st.selectbox(_("Text"), options, format_func=lg.section_label, key="lang.article")
+
+
+def _row_clicked(keys: list[str]) -> None:
+    """A click on a table row picks that language for the chips below."""
+    state = st.session_state.get(K_TABLE)
+    rows = state.selection.rows if state is not None else []
+    if rows:
+        st.session_state[K_PICK] = keys[rows[0]]
+
+
+def declaration_part(all_models, mode, present) -> None:
+    names = lg.current_names()
+    choice = article_picker()
+    sections = lg.sections_of(choice)
+    tables = [lg.gpt_table(sections), lg.own_table(all_models[0], sections)]
+    order = [m for m in all_models[1:]] + [all_models[0]]  # the GPT models first, then yours
+    measure = st.radio(_("Show"), list(lg.MEASURES), format_func=lambda k: _(lg.MEASURES[k]), horizontal=True,
+                       key="lang.measure")  # fmt: skip
+    # Everything below is kept per run, article, measure and interface language: a rerun only draws it.
+    view = lg.declaration_view(tables, order, sections, measure, present)
+    st.dataframe(view.table, hide_index=True, key=K_TABLE, column_config=lg.column_formats(view.table), on_select=lambda: _row_clicked(view.keys),
+                 selection_mode="single-row", width="stretch")  # fmt: skip
+    st.caption(
+        _(
+            "Click a column name to sort; click a row to read that language as tokens below. Characters are "
+            "Unicode code points; <unk> counts as one token."
+        )
+    )
+    st.subheader(_("The spread: how unequal are the prices?"))
+    st.dataframe(view.spread, hide_index=True, width="stretch", column_config=lg.column_formats(view.spread))
+    st.subheader(_("The tax of every language (English = 1.0, the dashed line)"))
+    st.vega_lite_chart(view.chart, width="stretch")
+    reading_part(order, choice, sections, names, mode, present)
+
+
+def reading_part(order, choice, sections, names, mode, present) -> None:
+    st.header(_("Read a language as tokens"))
+    if K_PICK not in st.session_state:
+        st.session_state[K_PICK] = "cmn_hans"
+    key = st.selectbox(_("Language"), list(decl.KEYS), format_func=names, key=K_PICK)
+    one = decl.load(key)
+    ref = decl.load(decl.REFERENCE)
+    if one.direction == "rtl":
+        st.info(
+            _(
+                "{name} is written right to left: the text below reads that way, but the chips show the tokens in "
+                "the order they are stored (logical order), left to right."
+            ).format(name=names(key))
+        )
+    texts = [(key, one.text(sections))]
+    if choice is not None and key != decl.REFERENCE:
+        texts.insert(0, (decl.REFERENCE, ref.text(sections)))  # one article: side by side with English
+    cols = st.columns(len(texts))
+    for col, (k, text) in zip(cols, texts):
+        col.markdown(f"**{md_escape(names(k))}**")
+        col.html(lg.text_html(text, decl.load(k).direction))
+    if choice is None:
+        st.caption(_("The whole Declaration is long: pick one article above to read it beside English."))
+    for tab, m in zip(st.tabs([m.label for m in order]), order):
+        cols = tab.columns(len(texts))
+        for col, (k, text) in zip(cols, texts):
+            col.html(lg.chips_for(m, text, mode, present, css_id=f"lang-toks-{m.key}-{k}"))
+
+
+def own_texts_part(order, mode, present) -> None:
+    st.header(_("Your own parallel texts"))
+    st.caption(
+        _(
+            "Paste two or more texts that say the same thing (a paragraph and its translations), separated by a "
+            "line holding only ---. The first text is the reference (tax 1.0)."
+        )
+    )
+    name = "pg.lang.own"
+    st.text_area(_("Parallel texts"), key=persist.seeded(name, ""), on_change=persist.keep, args=(name,), height=160,
+                 placeholder="The cat sleeps.\n---\n猫在睡觉。\n---\nLe chat dort.")  # fmt: skip
+    try:
+        raw = clean_text(persist.kept(name, ""))
+    except InputError as err:
+        st.error(md_escape(str(err)))
+        return
+    parts = lg.parse_parallel(raw[:20_000])
+    if len(parts) < 2:
+        st.info(_("Paste at least two texts separated by a line holding only ---."))
+        return
+    labels = [_("Text {n}").format(n=i + 1) for i in range(len(parts))]
+    table = tax_table(dict(zip(labels, parts)), {m.key: m.tok for m in order})
+    records = lg.combined([table])
+    head = _("Text")
+    for df in (lg.frame(records, order, "tax", str, head), lg.frame(records, order, "tokens", str, head),
+               lg.spread_frame([table], order)):  # fmt: skip
+        st.dataframe(df, hide_index=True, width="stretch", column_config=lg.column_formats(df))
+
+
+choice = page.start_page(_("Languages"), "🌐")
+mode, present = choice.display.byte_mode, choice.display.presentation
+if not present:
+    st.title(_("The same text in 20 languages: every language's token bill"))
+if not choice.ok:
+    st.stop()
+own_run = training.get_run(choice.corpus, choice.config)
+if own_run is None:
+    st.stop()
+sidebar.write_url(choice)
+st.caption(
+    _(
+        "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "
+        "reproducible), under GPT-2, GPT-4, GPT-4o and your BPE (the sidebar's training at its last merge)."
+    )
+)
+explanation()
+all_models = models(own_run)
+declaration_part(all_models, mode, present)
+own_texts_part(all_models[1:] + all_models[:1], mode, present)

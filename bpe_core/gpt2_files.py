@@ -1,0 +1,194 @@
+"""Reading GPT-2-style model files: ``vocab.json`` (``{token: id}``) and ``merges.txt`` (``left right`` per
+line, in rank order, after an optional ``#version`` line), as Hugging Face and OpenAI's GPT-2 write them.
+
+Byte-level tokens are written in GPT-2's ``bytes_to_unicode`` alphabet (``Ġthe`` is `` the``). A file of
+GPT-2's size (50,000 merges) is checked and turned into tables with C-speed operations over whole
+lists (``map``, ``str.translate``, ``dict(zip(...))``); a Python loop goes through the entries only when a
+quick check fails, to name the first bad line in the message. :func:`bpe_core.files.load_model` reads a
+model directory with these.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import repeat
+from operator import add
+from typing import NamedTuple
+
+from .byte_display import from_gpt2, from_gpt2_many
+from .encoder import Tokenizer
+from .encoder_tables import first_ranks
+from .inputs import InputError
+from .models import mark_known_merges
+from .pretokenize import REGEX, check_pattern
+from .variants import Variant
+
+
+class ParsedMerges(NamedTuple):
+    """Merges read from a file: ``lefts[k]`` and ``rights[k]`` (as written) of merge ``k``, on line ``lines[k]``;
+    ``text``, when the file had nothing else, is the merges as ``left right`` lines joined by newlines."""
+
+    lefts: list
+    rights: list
+    lines: list | range
+    text: str | None = None
+
+
+def read_text(data, name: str) -> str:
+    """``data`` (bytes or str) as text, without a byte-order mark. Raises ``InputError`` for bytes that are not UTF-8."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{name} is not valid UTF-8 (byte {err.start}).") from None
+    return data[1:] if data.startswith("\ufeff") else data
+
+
+def parse_vocab(vocab_text, name: str = "vocab.json") -> dict[str, int]:
+    """``{token: id}`` from a vocab.json text. Raises ``InputError``: bad JSON, not an object, an id that is not
+    a non-negative integer, or one id given twice."""
+    text = read_text(vocab_text, name)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{name} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}).") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{name} must be a JSON object {{token: id}}, got {type(data).__name__}.")
+    ids = data.values()
+    if set(map(type, ids)) <= {int} and (not data or min(ids) >= 0) and len(set(ids)) == len(data):
+        return data  # the usual file, checked at C speed (type int: a bool is not an id)
+    seen: dict[int, str] = {}
+    for token, tid in data.items():
+        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+            raise InputError(f"{name}: the id of {token!r} must be a non-negative integer, got {tid!r}.")
+        if tid in seen:
+            raise InputError(f"{name}: id {tid} is given to both {seen[tid]!r} and {token!r}.")
+        seen[tid] = token
+    return data
+
+
+def parse_merges(merges_text, name: str = "merges.txt") -> ParsedMerges:
+    """The merges of a merges.txt text (CRLF and blank lines allowed). Raises ``InputError`` for a line that
+    is not two non-empty tokens and one space."""
+    text = read_text(merges_text, name).replace("\r\n", "\n")
+    first = 1
+    if text.startswith("#version"):
+        text = text.partition("\n")[2]
+        first = 2
+    body = text.removesuffix("\n")
+    lines = body.split("\n")
+    # The usual file: one space on every line and no empty token; split all lines at once.
+    if body and set(map(str.count, lines, repeat(" "))) == {1}:
+        words = body.replace("\n", " ").split(" ")
+        if "" not in words:
+            return ParsedMerges(words[0::2], words[1::2], range(first, first + len(lines)), body)
+    lefts, rights, numbers = [], [], []
+    for lineno, line in enumerate(lines, start=first):
+        if not line.strip():
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise InputError(
+                f"{name} line {lineno}: expected 'left right' (two tokens and one space), got {line[:60]!r}."
+            )
+        lefts.append(parts[0])
+        rights.append(parts[1])
+        numbers.append(lineno)
+    return ParsedMerges(lefts, rights, numbers)
+
+
+def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.txt") -> tuple[list, list, list]:
+    """``(left_ids, right_ids, new_ids)`` of the merges, looked up in ``vocab``.
+
+    Raises:
+        InputError: naming the first merge whose tokens or result are not in ``vocab``.
+    """
+    get, lefts, rights = vocab.get, merges.lefts, merges.rights
+    ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
+    if not any(None in side for side in ids):
+        return ids
+    for lineno, left, right in zip(merges.lines, lefts, rights):
+        for side in (left, right, left + right):
+            if side not in vocab:
+                what = "result" if side == left + right else "token"
+                raise InputError(
+                    f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json."
+                )
+    raise AssertionError("unreachable: a missing id has a missing side")
+
+
+def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
+    """A byte-level :class:`Tokenizer` (gpt2 pre-tokenizer) from a GPT-2-style ``vocab.json`` + ``merges.txt``.
+
+    Ids are those of ``vocab.json``. Entries that are not ``bytes_to_unicode`` strings (special tokens such
+    as ``<|endoftext|>`` are, harmlessly) are kept as their UTF-8 bytes; no merge may use them.
+
+    Raises:
+        InputError: bad JSON, a bad merges line, a merge whose sides or result are not in the vocabulary,
+            a missing byte, or two entries for the same bytes (a one-line message naming the line).
+    """
+    vocab_wire = parse_vocab(vocab_json_text)
+    merges = parse_merges(merges_text)
+    ids = merge_ids(merges, vocab_wire)
+    try:  # the usual file: every entry in the byte alphabet (so are the merges, whose sides are entries)
+        vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
+    except ValueError:
+        vocab = {}
+    if len(vocab) < len(vocab_wire):  # a special token, or two entries for the same bytes
+        vocab, alias_ok = {}, set()
+        for wire, tid in vocab_wire.items():
+            try:
+                value = from_gpt2(wire)
+                alias_ok.add(wire)
+            except ValueError:
+                value = wire.encode("utf-8")
+            if value in vocab:
+                raise InputError(f"vocab.json: {wire!r} and another entry stand for the same bytes {value!r}.")
+            vocab[value] = tid
+        for lineno, left, right in zip(merges.lines, merges.lefts, merges.rights):
+            for side in (left, right):
+                if side not in alias_ok:
+                    raise InputError(
+                        f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode)."
+                    )
+    try:
+        return byte_tokenizer(Variant("byte"), "gpt2", merges, ids, vocab)
+    except ValueError as err:
+        raise InputError(f"vocab.json/merges.txt: {err}.") from None
+
+
+def byte_tokenizer(
+    variant: Variant,
+    pretokenizer: str,
+    merges: ParsedMerges,
+    ids: tuple[list, list, list],
+    vocab: dict[bytes, int],
+    frequencies: dict | None = None,
+    pattern: str | None = None,
+) -> Tokenizer:
+    """A byte-level :class:`Tokenizer` from checked file contents: merges written in GPT-2's byte alphabet,
+    their ids (:func:`merge_ids`) and the vocabulary as ``{bytes: id}``.
+
+    The tables are made from the ids, with none of the per-merge Python work of ``Tokenizer(...)``. A
+    shipped GPT merge list also gets the whole-token short cut (:func:`bpe_core.models.mark_known_merges`).
+
+    Raises:
+        ValueError: one of the 256 single bytes missing from the vocabulary.
+        PatternError: a bad ``regex`` pattern.
+    """
+    missing = [b for b in range(256) if bytes((b,)) not in vocab]
+    if missing:
+        raise ValueError(f"byte-level vocabulary lacks {len(missing)} of the 256 bytes (first: 0x{missing[0]:02x})")
+    if pretokenizer == REGEX:
+        check_pattern(pattern)
+    lids, rids, nids = ids
+    ranks = first_ranks(list(zip(lids, rids)))
+    values = dict(zip(vocab.values(), vocab))
+    pair_of_rank = list(zip(lids, rids, nids))
+    tok = Tokenizer._from_trusted_byte_tables(pretokenizer, values, vocab, ranks, pair_of_rank, frequencies, pattern)
+    tok.variant = variant
+    text = merges.text
+    if text is None:
+        text = "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
+    mark_known_merges(tok, text)
+    return tok

@@ -1,0 +1,83 @@
+"""A GPT-2 model folder (``vocab.json`` + ``merges.txt``, as Hugging Face and OpenAI publish it) read with
+``load_model``: the same ids as tiktoken, and the whole-token short cut only for a merge list known to allow it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from tiktoken_offline import TEXTS, ref
+
+from bpe_core.apply_merges import bpe_leftmost
+from bpe_core.byte_display import to_gpt2, to_gpt2_many
+from bpe_core.files import load_model, merges_txt, vocab_dict
+from bpe_core.models import KNOWN_MERGES, MODELS, load_gpt
+
+
+def write_folder(path, tok, merges_text: str | None = None, extra: dict | None = None):
+    """``tok`` as GPT-2 files: vocab.json (plus ``extra`` entries) and merges.txt with its #version line."""
+    path.mkdir()
+    vocab = {**vocab_dict(tok), **(extra or {})}
+    (path / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (path / "merges.txt").write_text(merges_text or merges_txt(tok), encoding="utf-8", newline="")
+    return path
+
+
+@pytest.fixture(scope="module")
+def gpt2_folder(tmp_path_factory):
+    return write_folder(tmp_path_factory.mktemp("gpt2") / "gpt2", load_gpt("gpt2"), extra={"<|endoftext|>": 50256})
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_known_merge_digests_are_the_shipped_merge_lists(name):
+    tok = load_gpt(name)
+    lines = "\n".join(f"{to_gpt2(left)} {to_gpt2(right)}" for left, right in tok.merges)
+    assert KNOWN_MERGES[hashlib.sha256(lines.encode("utf-8")).hexdigest()] == name
+
+
+def test_every_gpt2_token_encodes_to_itself_through_the_merges():
+    # What the whole-token short cut assumes, for every one of the 50,000 merged tokens.
+    tok = load_gpt("gpt2")
+    byte_id = tok._byte_ids.__getitem__
+    for tid in range(256, len(tok.values)):
+        assert bpe_leftmost(list(map(byte_id, tok.values[tid])), tok._ranks, tok._pair_of_rank) == [tid], tid
+
+
+@pytest.mark.parametrize("kind", list(TEXTS))
+def test_a_gpt2_folder_gives_tiktokens_ids(gpt2_folder, kind):
+    tok = load_model(gpt2_folder)
+    assert tok._whole_tokens is not None  # the shipped GPT-2 merges: the short cut is taken
+    text = TEXTS[kind] + " <|endoftext|> the end"  # a special token's text is encoded as text
+    ids = tok.encode(text)
+    assert ids == ref("gpt2").encode_ordinary(text)
+    assert tok.decode(ids) == text
+    assert tok.vocab[b"<|endoftext|>"] == 50256 and b"<|endoftext|>" not in tok._whole_tokens
+
+
+def test_the_folder_read_back_matches_the_shipped_model(gpt2_folder):
+    tok, shipped = load_model(gpt2_folder), load_gpt("gpt2")
+    assert tok.merges == shipped.merges and tok.num_merges == 50_000
+    assert {v: i for v, i in tok.vocab.items() if i < 50256} == shipped.vocab
+    assert tok.merge_number(50255) == 50_000 and tok.merge_tree(50255).token == 50255
+    ids = list(range(0, 50257, 97))
+    assert tok.token_wires(ids) == [tok.token_wire(i) for i in ids] == to_gpt2_many([tok.values[i] for i in ids])
+
+
+def test_crlf_and_no_final_newline_read_the_same(tmp_path, gpt2_folder):
+    text = (gpt2_folder / "merges.txt").read_text(encoding="utf-8")
+    crlf = write_folder(tmp_path / "crlf", load_gpt("gpt2"), text.rstrip("\n").replace("\n", "\r\n"))
+    tok = load_model(crlf)
+    assert tok._whole_tokens is not None and tok.merges == load_gpt("gpt2").merges
+
+
+def test_another_merge_list_gets_no_short_cut_and_still_encodes_by_the_merges(tmp_path):
+    # GPT-2's merges with two swapped: not a known list, so every pre-token goes through the merges.
+    lines = merges_txt(load_gpt("gpt2")).split("\n")
+    lines[1], lines[2] = lines[2], lines[1]
+    folder = write_folder(tmp_path / "swapped", load_gpt("gpt2"), "\n".join(lines))
+    tok = load_model(folder)
+    assert tok._whole_tokens is None
+    text = TEXTS["english"][:5_000] + TEXTS["edge cases"]
+    by_trace, _ = tok.encode_with_trace(text)  # merge by merge, no short cut anywhere
+    assert tok.encode(text) == by_trace

@@ -1,0 +1,87 @@
+"""The Languages page through AppTest: its table holds bpe_core's numbers, language names come from Babel in
+the interface language, one article reads side by side with English as chips, right-to-left languages say how
+chips are ordered, and the learner's own parallel texts get the same table."""
+
+from __future__ import annotations
+
+import pytest
+from app_helpers import APP, TIMEOUT, bodies, body_with, no_exception
+from babel import Locale
+from streamlit.testing.v1 import AppTest
+
+from bpe_core import declaration as decl
+from bpe_core import load_gpt
+from bpe_core.token_tax import tax_table
+
+PAGE = "app_pages/9_Languages.py"
+
+
+def open_languages(lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.run()
+    no_exception(at)
+    at.switch_page(PAGE).run()
+    no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return tax_table(decl.texts(), {name: load_gpt(name) for name in ("gpt2", "cl100k", "o200k")})
+
+
+def test_table_holds_bpe_cores_numbers_and_babels_names(reference):
+    at = open_languages("zh-Hans")
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 0]) == [Locale.parse(decl.LOCALES[k]).get_display_name("zh_Hans") for k in decl.KEYS]
+    assert table.iloc[0, 0] == "英语" and "斯瓦希里语" in list(table.iloc[:, 0])
+    by = {row.name: row for row in reference.rows}
+    for i, key in enumerate(decl.KEYS):
+        assert table["GPT-2"][i] == by[key].tax["gpt2"]
+        assert table["GPT-4"][i] == by[key].tax["cl100k"]
+        assert table["GPT-4o"][i] == by[key].tax["o200k"]
+        assert table.iloc[i, 1] == by[key].chars and table.iloc[i, 2] == by[key].bytes
+    assert table["GPT-4o"][0] == 1.0
+    # The spread table: one row per tokenizer.
+    spread = at.dataframe[1].value
+    assert list(spread.iloc[:3, 1]) == [reference.spread(m) for m in ("gpt2", "cl100k", "o200k")]
+    # Tokens instead of the tax.
+    at.radio(key="lang.measure").set_value("tokens").run()
+    table = at.dataframe[0].value
+    assert table["GPT-4o"][decl.KEYS.index("tha")] == by["tha"].counts["o200k"].tokens
+
+
+def test_one_article_side_by_side_with_english_as_chips():
+    at = open_languages("en")
+    at.selectbox(key="lang.article").set_value(1).run()
+    no_exception(at)
+    html = "".join(bodies(at))
+    # Chinese (the default pick) beside English, under each tokenizer.
+    for model in ("gpt2", "cl100k", "o200k", "yours"):
+        assert f"lang-toks-{model}-eng" in html and f"lang-toks-{model}-cmn_hans" in html
+    body_with(at, "人人生而自由")
+    n = len(load_gpt("o200k").encode(decl.load("cmn_hans").sections[1]))
+    assert f"{n} tokens" in html
+    # Arabic: the text runs right to left, and the page says the chips are in logical order.
+    at.selectbox(key="lang.pick").set_value("arb").run()
+    no_exception(at)
+    assert any("dir='rtl'" in b for b in bodies(at))
+    assert any("right to left" in i.value for i in at.info)
+
+
+def test_own_parallel_texts_first_is_the_reference():
+    at = open_languages("en")
+    at.text_area(key="w.pg.lang.own").input("The cat sleeps on the mat.\n---\n猫在垫子上睡觉。\n---\n").run()
+    no_exception(at)
+    tables = [d.value for d in at.dataframe]
+    own = tables[2]
+    assert list(own.iloc[:, 0]) == ["Text 1", "Text 2"]
+    assert own["GPT-2"][0] == 1.0
+    gpt2 = load_gpt("gpt2")
+    expected = len(gpt2.encode("猫在垫子上睡觉。")) / len(gpt2.encode("The cat sleeps on the mat."))
+    assert own["GPT-2"][1] == expected
+    # One text only: a message, no table.
+    at.text_area(key="w.pg.lang.own").input("Only one text").run()
+    assert len(at.dataframe) == 2 and any("at least two" in i.value for i in at.info)
