@@ -189,10 +189,25 @@ fonts_ok() {
     have fc-list || return 1
     families=$(fc-list : family 2>/dev/null)
     printf '%s\n' "$families" | grep -qi 'Noto Sans CJK' &&
-        printf '%s\n' "$families" | grep -qi 'Noto Color Emoji'
+        printf '%s\n' "$families" | grep -qi 'Noto Color Emoji' &&
+        printf '%s\n' "$families" | grep -qi 'Noto Sans Thai' &&
+        printf '%s\n' "$families" | grep -qi 'Noto Sans Devanagari'
 }
 
-FONTS="fonts-noto-cjk fonts-noto-color-emoji"
+# CJK, emoji, and (fonts-noto-core) Thai, Devanagari, Bengali, Arabic, Hebrew and the rest of the
+# Declaration's scripts: screenshots and the PNG/GIF pictures draw them instead of boxes.
+FONTS="fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core"
+
+# Pillow shapes Thai, Devanagari and Arabic (marks on their letters, joined right-to-left letters) with
+# libraqm; its wheels bundle it, a Pillow built without it needs Debian's libraqm0.
+ensure_raqm() {
+    "$PY" -c "from PIL import features; raise SystemExit(0 if features.check('raqm') else 1)" 2>/dev/null && return 0
+    if is_root && is_apt_system; then
+        apt_install libraqm0 || log "apt-get could not install libraqm0"
+    fi
+    "$PY" -c "from PIL import features; raise SystemExit(0 if features.check('raqm') else 1)" 2>/dev/null ||
+        log "warning: Pillow has no complex text layout (libraqm); Thai, Hindi and Arabic in pictures will be unshaped"
+}
 
 ensure_browser() {
     chromium=$(find_chromium || true)
@@ -211,7 +226,8 @@ ensure_browser() {
             fonts_ok && fonts=yes
         fi
     fi
-    [ -n "$fonts" ] || log "warning: Noto CJK / Noto Color Emoji fonts not found; CJK and emoji will render as boxes in screenshots"
+    [ -n "$fonts" ] || log "warning: Noto CJK / Noto Color Emoji / Noto (core) fonts not found; CJK, emoji, Thai and Hindi will render as boxes in screenshots"
+    ensure_raqm
     if [ -n "$chromium" ]; then
         BPE_CHROMIUM=$chromium
         export BPE_CHROMIUM

@@ -7,6 +7,8 @@ import streamlit as st
 
 from ui import (
     charts,
+    class_round,
+    class_view,
     downloads,
     merges_view,
     page,
@@ -28,7 +30,7 @@ from ui.text import md_escape
 def header(choice: Choice) -> None:
     """The title and the corpus line (input messages appear under it)."""
     if not choice.display.presentation:
-        st.title(_("BPE Explorer"))
+        page.page_title(_("BPE Explorer"))
     if choice.ok:
         st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
 
@@ -80,6 +82,30 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
+def class_bar(klass, run, present: bool) -> None:
+    """A live class's row above the step control: the teacher's controls, or who the student is."""
+    class_view.view_marker(klass)
+    if class_view.is_teacher():
+        class_round.teacher_controls(klass, run, persist.get_step(), present)
+    else:
+        class_round.student_bar(klass, persist.get_step())
+
+
+def class_step(klass, run, step: int, mode: str, present: bool) -> bool:
+    """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
+    panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
+    if klass.ended:
+        class_round.summary_view(klass, run, mode)
+        return False
+    if klass.open_round is not None:
+        class_round.question_view(klass, run, step, mode, present)
+        return True
+    revealed = class_view.classes().tally(klass.code, step + 1)
+    if revealed is not None and revealed.state == "revealed":
+        class_round.reveal_view(klass, run, revealed, mode, present)
+    return False
+
+
 def step_view(every: float | None, choice: Choice) -> None:
     """Everything that changes with the step. A fragment (:func:`ui.stepper.step_fragment`): Next / Prev /
     the arrow keys / the slider rerun only this part, not the sidebar, so a step costs the server and the
@@ -89,10 +115,24 @@ def step_view(every: float | None, choice: Choice) -> None:
         return
     stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
-    step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
+    klass = class_view.prepare_step(run.num_steps)  # a live class sets the step (following, or the teacher's)
+    if klass is not None:
+        class_bar(klass, run, present)
+    if klass is not None:  # the class's CSS keeps a student's step row on one line on a phone
+        with st.container(key="class-stepper-teacher" if class_view.is_teacher() else "class-stepper-student"):
+            step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
+    else:
+        step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
-    in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
+    if klass is not None:
+        if class_step(klass, run, step, mode, present):
+            sidebar.write_url(choice, step)
+            return
+        in_quiz = False
+    else:
+        class_view.start_box(sidebar.url_params(choice, step), step)
+        in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
         quiz.panel(run, step, choice.display)
@@ -104,13 +144,16 @@ def step_view(every: float | None, choice: Choice) -> None:
     take_aways(run, step, present)
 
 
+class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
 top = st.container()  # filled after the sidebar, so that input messages appear under the title
 choice = page.start_page(None, "🧩")
 with top:
     header(choice)
+    class_view.messages()
 # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
 # through what is trained so far.
 live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
 if live is None:
     st.stop()
 stepper.step_fragment(step_view, not live.finished, choice)
+class_view.poll()  # in a live class: the fragment that polls its version

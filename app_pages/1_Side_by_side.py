@@ -165,7 +165,7 @@ def step_view(every: float | None, choice: Choice, runs: list) -> None:
 
 choice = page.start_page(_("Side by side"), "🆚")
 if not choice.display.presentation:
-    st.title(_("Side by side"))
+    page.page_title(_("Side by side"))
 if not choice.ok:
     st.stop()
 caption(choice)

@@ -9,6 +9,7 @@ import dataclasses
 import streamlit as st
 
 from bpe_core import InputError, clean_text
+from bpe_core.facts import UTF8_UNUSED_BYTES
 from bpe_core.measures import (
     bytes_per_token,
     code_points,
@@ -151,8 +152,14 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
             + para(
                 _(
                     "The bytes that occur in the text. Hatched chips are not characters on their own: UTF-8 "
-                    "writes 你 as three bytes, an emoji as four."
-                )
+                    "writes 你 as {ni} bytes, 😀 as {grin}, ❤ as {heart} and ❤️ as {heart_emoji} (How BPE works "
+                    "has the table)."
+                ).format(
+                    ni=len("你".encode()),
+                    grin=len("😀".encode()),
+                    heart=len("\u2764".encode()),
+                    heart_emoji=len("\u2764\ufe0f".encode()),
+                )  # fmt: skip
             )  # fmt: skip
             + "</div>"
         )
@@ -205,10 +212,10 @@ def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
         else:
             back = _("Decoded back (differs from the input):")
         fallback = ngettext(
-            "No <unk>: a character without a token falls back to its bytes ({n} byte token here is a piece of "
-            "a character, hatched).",
-            "No <unk>: a character without a token falls back to its bytes ({n} byte tokens here are pieces of "
-            "a character, hatched).",
+            "No <unk>: byte-level BPE starts every text as bytes, so a character no merge has joined stays as "
+            "its bytes ({n} byte token here is a piece of a character, hatched).",
+            "No <unk>: byte-level BPE starts every text as bytes, so a character no merge has joined stays as "
+            "its bytes ({n} byte tokens here are pieces of a character, hatched).",
             n_partial,
         )
         verdict = f"<span class='bpe-ok'>{esc_raw(fallback.format(n=f'{n_partial:,}'))}</span>"
@@ -381,12 +388,13 @@ def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
 choice = page.start_page(_("BPE vs BBPE"), "🔤")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("BPE vs byte-level BPE"))
+    page.page_title(_("BPE vs byte-level BPE"))
 st.caption(
     _(
-        "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE: GPT-2 and most "
-        "large language models) starts from all 256 byte values of UTF-8. Same text, same settings, two alphabets."
-    )
+        "Character-level BPE starts from the characters it saw in training; byte-level BPE (BBPE, as in GPT-2, "
+        "GPT-4 and GPT-4o) starts from all 256 byte values, even the {unused} that UTF-8 never uses. Same text, "
+        "same settings, two base alphabets."
+    ).format(unused=len(UTF8_UNUSED_BYTES))
 )
 char_run, byte_run = train_pair(choice)
 sidebar.write_url(choice)

@@ -238,7 +238,7 @@ def decode_section(tok, src, text, ids, k, run_key, mode, present) -> None:
 choice = page.start_page(_("Encode and decode"), "🔁")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("Encode and decode"))
+    page.page_title(_("Encode and decode"))
 run = training.get_run(choice.corpus, choice.config)
 if run is None:
     st.stop()

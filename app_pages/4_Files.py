@@ -174,7 +174,7 @@ def upload_and_encode(mode: str, present: bool) -> None:
 choice = page.start_page(_("Files"), "💾")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("Files"))
+    page.page_title(_("Files"))
 st.subheader(_("Download the model trained here"))
 run = training.get_run(choice.corpus, choice.config)
 if run is not None:

@@ -13,13 +13,14 @@ import streamlit as st
 
 from bpe_core import RULES, TrainConfig
 from bpe_core.explain import TIE_RULES, merge_explanation
+from bpe_core.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, tie_agreement_text, utf8_rows
 from bpe_core.i18n import format_number
 from ui import training
 from ui.chips import chip_html
 from ui.corpus import text_corpus, words_corpus
 from ui.explain import merge_reason, stop_reason_text
-from ui.i18n import _, current_language, join_list, ngettext
-from ui.page import start_page
+from ui.i18n import _, current_language, join_list, ngettext, tr
+from ui.page import page_title, start_page
 from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
 from ui.sidebar import write_url
@@ -34,7 +35,6 @@ TIE_TEXT = "eat tea ate"
 # The byte-level example in the script the reader reads (every character here is 3 UTF-8 bytes either way).
 CHINESE_TEXT = {"zh-Hant": "我們 你們 他們 你們好 你好"}
 CHINESE_TEXT_DEFAULT = "我们 你们 他们 你们好 你好"
-UTF8_EXAMPLES = ("a", "é", "你", "😀")
 # bpe_core re-exports a function named `pretokenize`, which hides the module attribute.
 TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
@@ -76,7 +76,7 @@ def doc_section(doc: str, start: str, stop: str | None = None) -> str:
 
 
 def intro() -> None:
-    st.title(_("How BPE works"))
+    page_title(_("How BPE works"))
     st.markdown(
         _(
             "Byte-Pair Encoding (BPE) builds a vocabulary of subwords from a corpus: it counts which two symbols "
@@ -87,15 +87,35 @@ def intro() -> None:
 
 
 def algorithm() -> None:
-    st.header(_("The algorithm in five steps"), anchor="algorithm")
-    steps = (
-        _("Split every word of the corpus into characters, and put the end-of-word marker </w> after each word."),
-        _("Count every pair of adjacent symbols, weighted by how often its word occurs in the corpus."),
-        _("Merge the most frequent pair into one new symbol everywhere, and add the new symbol to the vocabulary."),
-        _("Repeat from step 2 until you have made the number of merges you want, or no pair occurs twice."),
-        _("To encode new text, split it the same way and apply the learned merges in the order they were learned."),
+    # "Stage" here, "step k" in the stepper (the corpus after merge k), "merge k" for the k-th merge learned.
+    st.header(_("The algorithm in five stages"), anchor="algorithm")
+    stages = (
+        _("Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word: the word-frequency "
+          "table (low 5, lower 2 …). Merges never cross a word's edge."),
+        _("Split every word into its base symbols: characters with the end-of-word marker </w> after the last "
+          "one, or, in byte-level BPE, the word's UTF-8 bytes."),
+        _("Count every pair of adjacent symbols in the table, each weighted by its word's frequency, and merge "
+          "the most frequent pair into one new symbol everywhere: a new vocabulary entry."),
+        _("Repeat from stage 3 until you have made the number of merges you want, or no pair occurs twice."),
+        _("To encode new text, pre-tokenize and split it the same way, then apply the learned merges in the order "
+          "they were learned."),
+    )  # fmt: skip
+    st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(stages, 1)))
+    st.caption(
+        _(
+            "Three things are counted here: the five stages of the algorithm; merge k, the k-th merge learned; "
+            "and step k of the stepper, the corpus after merge k (step 0: before any merge)."
+        )
     )
-    st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(steps, 1)))
+    st.markdown(
+        "**" + _("Where did </w> go?") + "** "
+        + _(
+                "Byte-level BPE, as in GPT-2, has no end-of-word marker. Its pre-tokenizer keeps the space in front "
+                "of a word (“ the”), so a token tells a word's start, not its end. To print byte tokens, GPT-2's "
+                "bytes_to_unicode gives each byte a visible character: the space 0x20 becomes Ġ (U+0120), which "
+                "this app shows as ␣: ␣the is the token for “ the”."
+        )
+    )  # fmt: skip
 
 
 def worked_example(run) -> None:
@@ -186,8 +206,8 @@ def tie_rules(mode: str, present: bool) -> None:
     st.markdown(
         _(
             "Often two or more pairs share the highest count: they are tied, and only one can be merged at this "
-            "step. The tie-break rule picks it. The rules agree whenever there is no tie, so on a large corpus "
-            "they give almost the same vocabulary; on a small corpus one different choice changes every later step."
+            "step. The tie-break rule picks it. The rules agree whenever there is no tie; after a tie that went "
+            "differently, the merges can go different ways for a while and meet again."
         )
     )
     base = TrainConfig(variant="char", pretokenizer="whitespace", num_merges=1, min_frequency=2)
@@ -221,10 +241,19 @@ def tie_rules(mode: str, present: bool) -> None:
         f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(rule_head)}</th>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
     )
+    # How far first-seen and Hugging Face order agree over the whole textbook run, computed.
+    whole = {rule: trained(TEXTBOOK, textbook_config(rule, num_merges=None)) for rule in ("first-seen", "hf")}
+    agree = tie_agreement(whole["first-seen"], whole["hf"])
+    lead = _("First seen and Hugging Face order on the textbook example, trained until no pair is left:")
+    st.html(
+        f"<p class='bpe-note' id='how-tie-agreement' data-same='{agree.same_step}' data-steps='{agree.steps}'>"
+        f"{esc_raw(lead)} {esc_raw(tie_agreement_text(agree, tr()))}</p>"
+    )
     st.caption(
         _(
-            "To compare with other software, use its rule: tiktoken's and minbpe's trainers take the first seen "
-            "pair, Hugging Face tokenizers its own order, subword-nmt dictionary order."
+            "To compare with other software, use its rule: minbpe and tiktoken's educational trainer take the "
+            "pair seen first, Hugging Face tokenizers its own order, subword-nmt the pair last in code-point order. "
+            "How OpenAI trained the GPT tokenizers is not published."
         )
     )
 
@@ -263,26 +292,39 @@ def byte_level() -> None:
             "nothing is ever missing from its vocabulary."
         )
     )
-    rows = []
-    for char in UTF8_EXAMPLES:
-        data = char.encode("utf-8")
-        rows.append({_("Character"): char, _("Code point"): f"U+{ord(char):04X}",
-                     _("UTF-8 bytes"): data.hex(" "), _("Bytes"): num(len(data))})  # fmt: skip
+    rows = [{_("Character"): r.text, _("Code point"): " ".join(r.code_points), _("UTF-8 bytes"): r.hex,
+             _("Bytes"): num(r.num_bytes), _("Note"): _(r.note) if r.note else ""} for r in utf8_rows()]  # fmt: skip
     st.table(rows, hide_index=True)
     char = "你"
     bits = f"{ord(char):016b}"
     data = char.encode("utf-8")
     st.markdown(
         _(
-            "Why three bytes? UTF-8 writes a code point from U+0800 to U+FFFF, where almost all Chinese characters "
-            "are, with three bytes shaped 1110xxxx 10xxxxxx 10xxxxxx: the 16 bits of the code point fill the x's. "
-            "{char} is {code}, in bits {bits}, so its bytes are {bytes}."
+            "Why three bytes? UTF-8 writes a code point from U+0800 to U+FFFF, where the Chinese characters in "
+            "common use are, with three bytes shaped 1110xxxx 10xxxxxx 10xxxxxx: the 16 bits of the code point "
+            "fill the x's. {char} is {code}, in bits {bits}, so its bytes are {bytes}."
         ).format(
             char=char,
             code=f"U+{ord(char):04X}",
             bits=f"{bits[:4]} {bits[4:10]} {bits[10:]}",
             bytes=" ".join(f"{b:08b}" for b in data) + f" = {data.hex(' ')}",
         )  # fmt: skip
+    )
+    ideographs = ideograph_count()
+    st.markdown(
+        _(
+            "Not every Chinese character takes three bytes: of the {total} CJK unified ideographs in Unicode "
+            "{version}, {above} are above U+FFFF and take four bytes, like 𠮷 (U+20BB7 = f0 a0 ae b7); the {below} "
+            "below it include the characters in common use. Byte-level BPE starts from all 256 byte values, even "
+            "the {unused} that never occur in UTF-8 ({hex})."
+        ).format(
+            total=num(ideographs.bmp + ideographs.supplementary),
+            version=ideographs.unicode_version,
+            above=num(ideographs.supplementary),
+            below=num(ideographs.bmp),
+            unused=num(len(UTF8_UNUSED_BYTES)),
+            hex="C0, C1, F5–FF",
+        )
     )
     text = CHINESE_TEXT.get(current_language(), CHINESE_TEXT_DEFAULT)
     cfg = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=SHOWN_MERGES, min_frequency=2)
@@ -303,6 +345,22 @@ def byte_level() -> None:
         ).format(text=text)
     )
     st.table(rows, hide_index=True)
+
+
+def relatives() -> None:
+    """Byte-level BPE beside its relatives, and BPE-dropout's place."""
+    st.subheader(_("Byte-level BPE and its relatives"))
+    st.markdown(
+        _(
+            "Byte-level BPE (GPT-2, GPT-4, GPT-4o) turns every text into UTF-8 bytes before the first merge, so "
+            "nothing is ever unknown. SentencePiece BPE with byte fallback (Llama 1 and 2, Mistral 7B, Gemma) "
+            "learns merges of characters, and writes only a character missing from its vocabulary as its UTF-8 "
+            "bytes. WordPiece (BERT) builds its vocabulary by a likelihood score rather than a pair count, marks a "
+            "word's inner pieces with ##, encodes by longest match and gives [UNK] to a word it cannot spell with its pieces. "
+            "BPE-dropout skips merges at random while the text a model is trained on is encoded; at inference it "
+            "is switched off, and every text gets its one usual segmentation."
+        )
+    )
 
 
 def your_corpus(choice, mode: str, present: bool) -> None:
@@ -392,6 +450,7 @@ def main() -> None:
     tie_rules(mode, present)
     stopped = stopping()
     byte_level()
+    relatives()
     your_corpus(choice, mode, present)
     sources()
     for_developers(stopped)

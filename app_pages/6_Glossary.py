@@ -6,14 +6,14 @@ import streamlit as st
 
 from ui import glossary
 from ui.i18n import _, current_language
-from ui.page import start_page
+from ui.page import page_title, start_page
 from ui.sidebar import write_url
 
 
 def main() -> None:
     choice = start_page(_("Glossary"), "📚")
     lang = current_language()
-    st.title(_("Glossary"))
+    page_title(_("Glossary"))
     st.markdown(
         _(
             "The terms this app uses, in English, Simplified Chinese and Traditional Chinese (Taiwan usage), "

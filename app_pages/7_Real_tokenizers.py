@@ -133,7 +133,7 @@ def dropout_part(all_models, text, mode, present) -> None:
 choice = page.start_page(_("GPT tokenizers"), "🧮")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
+    page.page_title(_("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
 if not choice.ok:
     st.stop()
 own_run = training.get_run(choice.corpus, choice.config)

@@ -87,7 +87,7 @@ def merge_report(choice, merges) -> None:
         st.caption(md_escape(_("Also possible: {causes}.").format(causes=names)))
     cols = st.columns([3, 2])
     with cols[0]:
-        st.subheader(_("The pair table before merge {step}").format(step=f"{report.step:,}"))
+        st.subheader(_("The pair table"))
         marks = check_view.marks_of(report)
         st.html(pair_table_html(report.run, report.step, mode, present, limit=8, marks=marks))
     with cols[1]:
@@ -152,7 +152,7 @@ def encoder_check(choice) -> None:
 
 choice = page.start_page(_("Check your BPE"), "🩺")
 if not choice.display.presentation:
-    st.title(_("Check your BPE"))
+    page.page_title(_("Check your BPE"))
 st.markdown(
     _("Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
       "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it.")

@@ -10,6 +10,7 @@ import streamlit as st
 from bpe_core import InputError, clean_text
 from bpe_core import declaration as decl
 from bpe_core.token_tax import tax_table
+from ui import language_training as lt
 from ui import languages as lg
 from ui import page, persist, sidebar, training
 from ui.i18n import _
@@ -113,6 +114,39 @@ def reading_part(order, choice, sections, names, mode, present) -> None:
             col.html(lg.chips_for(m, text, mode, present, css_id=f"lang-toks-{m.key}-{k}"))
 
 
+def training_part(names) -> None:
+    st.header(_("Train where the tax falls"))
+    st.caption(
+        _(
+            "Train a byte-level BPE (GPT-2's pre-tokenizer) on the Declaration's preamble and articles 1-20 in the "
+            "mix of languages you choose, then measure every language's tax on articles 21-30, which training "
+            "never saw. Two merge rules train side by side with the same number of merges: plain BPE merges the "
+            "most frequent pair of the whole mix; fair BPE (parity-aware BPE, Foroutan et al. 2025, arXiv "
+            "2508.04796) finds the language whose text is currently the longest in tokens and merges that "
+            "language's most frequent pair."
+        )
+    )
+    c1, c2 = st.columns([3, 2])
+    mix = c1.radio(_("Language mix"), list(lt.MIXES), format_func=lambda k: _(lt.MIXES[k]), index=2,
+                   key="lang.train.mix")  # fmt: skip
+    merges = int(c2.number_input(_("Merges"), 10, lt.MAX_MERGES, lt.DEFAULT_MERGES, 100, key="lang.train.n"))
+    own = lt.own_weights_editor(names) if mix == "own" else {}
+    weights = lt.mix_weights(mix, own)
+    if not any(weights.values()):
+        st.info(_("Give at least one language a weight above 0."))
+        return
+    key = (tuple(sorted(weights.items())), merges)
+    pressed = st.button(_("Train plain and fair BPE"), type="primary", key="lang.train.go")
+    if pressed:
+        st.session_state["lang.train.done"] = key
+    if st.session_state.get("lang.train.done") != key:
+        st.caption(_("Press the button to train (a few seconds for 2,000 merges on 20 languages)."))
+        return
+    with st.spinner(_("Training…")):
+        runs = {rule: lt.trained(key[0], merges, rule) for rule in ("plain", "fair")}
+    lt.results(runs, names)
+
+
 def own_texts_part(order, mode, present) -> None:
     st.header(_("Your own parallel texts"))
     st.caption(
@@ -145,7 +179,7 @@ def own_texts_part(order, mode, present) -> None:
 choice = page.start_page(_("Languages"), "🌐")
 mode, present = choice.display.byte_mode, choice.display.presentation
 if not present:
-    st.title(_("The same text in 20 languages: every language's token bill"))
+    page.page_title(_("The same text in 20 languages: every language's token bill"))
 if not choice.ok:
     st.stop()
 own_run = training.get_run(choice.corpus, choice.config)
@@ -161,4 +195,5 @@ st.caption(
 explanation()
 all_models = models(own_run)
 declaration_part(all_models, mode, present)
+training_part(lg.current_names())
 own_texts_part(all_models[1:] + all_models[:1], mode, present)

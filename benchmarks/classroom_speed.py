@@ -1,4 +1,5 @@
-"""What a class feels, in a real Chromium against ``streamlit run app.py`` (issue 13, targets 1 and 2).
+"""What a class feels, in a real Chromium against ``streamlit run app.py``: step 1 without waiting for a
+whole run, and every step under 100 ms.
 
 Each target is printed with its measured value and PASS/FAIL, with the CPU model:
 

@@ -5,7 +5,7 @@ Usage::
     .venv/bin/python benchmarks/train_speed.py [--merges 10000] [--textbook-merges 10] [--repeat 5]
         [--workload pg16457|hongloumeng ...]
 
-Two workloads, as in issue 3:
+Two workloads:
 
 * pg16457 (English, 496 kB): ``eow``, whitespace pre-tokenizer, 10,000 merges, min frequency 2.
   Hugging Face and subword-nmt glue the end-of-word marker to the last character, so bpe_core runs the
@@ -28,8 +28,9 @@ The textbook loop (recount the whole vocabulary and rewrite every word with a re
 runs ``--textbook-merges`` merges once and is extrapolated linearly, which flatters it: its later
 merges are no cheaper.
 
-The run ends with the targets of issue 13 (target 3), each with its measured value and PASS or FAIL,
-and the CPU model: ratios move between machines. The exit status is 1 when a target fails.
+The run ends with the targets (speed against Hugging Face, the memory a run keeps, the CLI's own cost), each
+with its measured value and PASS or FAIL, and the CPU model: ratios move between machines. The exit status is
+1 when a target fails.
 """
 
 from __future__ import annotations
@@ -242,7 +243,7 @@ def spawn(contender: str, name: str, merges: int) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-#: Issue 13, target 3: the largest ratio to Hugging Face per (workload, contender), the largest run for
+#: The targets: the largest ratio to Hugging Face per (workload, contender), the largest run for
 #: the pg16457 run's snapshots, and the most the CLI may take over the in-process time.
 RATIO_TARGETS = {
     ("pg16457", "ours-attached"): 1.5,
@@ -354,8 +355,8 @@ def main() -> int:
                 f"{r['maxrss_mb'] - idle:>8.1f} {run_mb:>7}  {note}"
             )
         print()
-    print(f"targets (issue 13, target 3), CPU: {cpu_model()}")
-    # Speed first, then memory, then the CLI (the order the issue lists them in).
+    print(f"targets, CPU: {cpu_model()}")
+    # Speed first, then memory, then the CLI.
     targets.sort(key=lambda t: ("vs HF" not in t[0], "CLI" in t[0]))
     for what, target, measured, ok in targets:
         print(f"  {what:<30} {target:<26} measured {measured:>9}   {'PASS' if ok else 'FAIL'}")

@@ -32,7 +32,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from . import mistakes
-from .byte_display import from_gpt2
+from .byte_display import from_gpt2, to_gpt2
 from .config import TrainConfig
 from .pretokenize import PRETOKENIZERS, word_counts
 from .tiebreak import TIE_BREAKS, TieKey, base_alphabet
@@ -119,8 +119,10 @@ class CheckReport:
 
 # ------------------------------------------------------------------------------------ the state
 def _symbols(words: dict, variant: Variant) -> list:
-    """Each word type's base symbols as wire strings."""
-    return [[variant.wire(s) for s in variant.symbols(w)] for w in words]
+    """Each word type's base symbols as wire strings (a byte's wire string is one alias character)."""
+    if variant.is_bytes:
+        return [list(to_gpt2(w.encode("utf-8"))) for w in words]
+    return [variant.symbols(w) for w in words]
 
 
 def _alphabet(words: dict, variant: Variant) -> set:

@@ -156,8 +156,8 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         (the caller has made them), so that 200,000 merges load in well under a second.
 
         ``values`` is ``{id: bytes}`` and ``vocab`` its inverse, holding the 256 single bytes;
-        ``pair_of_rank`` is ``[(left_id, right_id, new_id)]`` in rank order and ``ranks`` its
-        ``{(left_id, right_id): rank}`` (:mod:`bpe_core.encoder_tables`). Used by
+        ``pair_of_rank`` is ``[(left_id, right_id, new_id)]`` in merge order and ``ranks`` its
+        ``{(left_id, right_id): index}`` (:mod:`bpe_core.encoder_tables`). Used by
         :func:`bpe_core.models.load_rank_file` and :func:`bpe_core.gpt2_files.byte_tokenizer`.
         """
         tok = cls.__new__(cls)

@@ -1,9 +1,10 @@
 """The tables a :class:`~bpe_core.encoder.Tokenizer` encodes with, built and checked from a vocabulary
-``{value: id}`` and a merge list ``[(left_value, right_value)]`` in rank order.
+``{value: id}`` and a merge list ``[(left_value, right_value)]`` in merge order.
 
 * ``values``: ``{id: value}``, the vocabulary turned round (ids must be distinct non-negative integers).
-* ``ranks``: ``{(left_id, right_id): rank}`` (0-based). A pair merged twice keeps its *first* rank.
-* ``pair_of_rank``: ``[(left_id, right_id, new_id)]`` indexed by rank.
+* ``ranks``: ``{(left_id, right_id): index}``, the merge's 0-based index in the list (merge number - 1,
+  :mod:`bpe_core.facts`). A pair merged twice keeps its *first* index.
+* ``pair_of_rank``: ``[(left_id, right_id, new_id)]`` by that index.
 
 Each check is first made for the whole table at once with C-speed maps (``map``, ``set``, ``dict``):
 GPT-2's 50,000 merges load in a few hundredths of a second that way, where a Python loop over them
@@ -51,7 +52,7 @@ def merge_tables(merges: list, vocab: dict, variant: Variant) -> tuple[dict, lis
     """``(ranks, pair_of_rank)`` of a merge list (see the module docstring).
 
     Args:
-        merges: ``[(left_value, right_value)]`` in rank order.
+        merges: ``[(left_value, right_value)]`` in merge order.
         vocab: ``{value: id}``; it must hold both sides and the result of every merge.
         variant: used to write a value in an error message.
 
@@ -70,22 +71,22 @@ def merge_tables(merges: list, vocab: dict, variant: Variant) -> tuple[dict, lis
 
 
 def first_ranks(pairs: list) -> dict:
-    """``{pair: rank}`` of pairs listed in rank order; a pair listed twice keeps its first rank."""
+    """``{pair: index}`` of pairs listed in merge order; a pair listed twice keeps its first index."""
     ranks = dict(zip(pairs, range(len(pairs))))
-    if len(ranks) < len(pairs):  # a pair merged twice: dict() kept its last rank
+    if len(ranks) < len(pairs):  # a pair merged twice: dict() kept its last index
         ranks = {}
-        for rank, pair in enumerate(pairs):
-            ranks.setdefault(pair, rank)
+        for index, pair in enumerate(pairs):
+            ranks.setdefault(pair, index)
     return ranks
 
 
 def _name_missing_side(merges: list, vocab: dict, variant: Variant) -> None:
     """Raise ``ValueError`` naming the first merge whose side or result is not in ``vocab``."""
-    for rank, (left, right) in enumerate(merges):
+    for index, (left, right) in enumerate(merges):
         for side in (left, right, left + right):
             if side not in vocab:
                 raise ValueError(
-                    f"merge {rank + 1} ({variant.wire(left)} + {variant.wire(right)}): "
+                    f"merge {index + 1} ({variant.wire(left)} + {variant.wire(right)}): "
                     f"{variant.wire(side)!r} is not in the vocabulary"
                 )
 

@@ -26,6 +26,7 @@ from .byte_display import from_gpt2_many
 from .encoder import UNK_TOKEN, Tokenizer
 from .gpt2_files import ParsedMerges, byte_tokenizer, load_gpt2_files, merge_ids, parse_merges, parse_vocab, read_text
 from .inputs import InputError
+from .models import gc_paused
 from .pretokenize import PATTERNS, PRETOKENIZER_CHOICES, REGEX, PatternError
 from .variants import Variant
 
@@ -261,7 +262,11 @@ def load_model(model_dir) -> Tokenizer:
     Raises:
         InputError: a missing directory or file, or malformed content (one-line message).
     """
-    d = Path(model_dir)
+    with gc_paused():
+        return _load_model(Path(model_dir))
+
+
+def _load_model(d: Path) -> Tokenizer:
     if not d.is_dir():
         raise InputError(f"{d} is not a model directory (it does not exist or is not a directory).")
     man_path = d / MANIFEST

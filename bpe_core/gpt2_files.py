@@ -1,5 +1,5 @@
 """Reading GPT-2-style model files: ``vocab.json`` (``{token: id}``) and ``merges.txt`` (``left right`` per
-line, in rank order, after an optional ``#version`` line), as Hugging Face and OpenAI's GPT-2 write them.
+line, in merge order, after an optional ``#version`` line), as Hugging Face and OpenAI's GPT-2 write them.
 
 Byte-level tokens are written in GPT-2's ``bytes_to_unicode`` alphabet (``Ġthe`` is `` the``). A file of
 GPT-2's size (50,000 merges) is checked and turned into tables with C-speed operations over whole
@@ -11,7 +11,7 @@ model directory with these.
 from __future__ import annotations
 
 import json
-from itertools import repeat
+from itertools import islice
 from operator import add
 from typing import NamedTuple
 
@@ -76,14 +76,13 @@ def parse_merges(merges_text, name: str = "merges.txt") -> ParsedMerges:
         text = text.partition("\n")[2]
         first = 2
     body = text.removesuffix("\n")
-    lines = body.split("\n")
-    # The usual file: one space on every line and no empty token; split all lines at once.
-    if body and set(map(str.count, lines, repeat(" "))) == {1}:
-        words = body.replace("\n", " ").split(" ")
-        if "" not in words:
-            return ParsedMerges(words[0::2], words[1::2], range(first, first + len(lines)), body)
+    # The usual file, split at once: it is exactly "left right" lines if they join back into the same text.
+    words = body.split()
+    lefts, rights = words[0::2], words[1::2]
+    if body and "\n".join(map(" ".join, zip(lefts, rights))) == body:
+        return ParsedMerges(lefts, rights, range(first, first + len(lefts)), body)
     lefts, rights, numbers = [], [], []
-    for lineno, line in enumerate(lines, start=first):
+    for lineno, line in enumerate(body.split("\n"), start=first):
         if not line.strip():
             continue
         parts = line.split(" ")
@@ -104,7 +103,15 @@ def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.t
         InputError: naming the first merge whose tokens or result are not in ``vocab``.
     """
     get, lefts, rights = vocab.get, merges.lefts, merges.rights
-    ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
+    made = list(map(add, lefts, rights))
+    # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 255 + k):
+    # the results are checked by comparing strings in order, without looking each one up.
+    first, last = 256, 256 + len(made)
+    written = list(islice(vocab, first, last))
+    if written == made and list(islice(vocab.values(), first, last)) == list(range(first, last)):
+        ids = list(map(get, lefts)), list(map(get, rights)), list(range(first, last))
+    else:
+        ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, made))
     if not any(None in side for side in ids):
         return ids
     for lineno, left, right in zip(merges.lines, lefts, rights):

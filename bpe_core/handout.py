@@ -105,7 +105,7 @@ def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
     return {
         "first-seen": t.gettext("first seen (the pair that appears first in the corpus wins)"),
         "hf": t.gettext("Hugging Face (the pair with the smallest token ids wins)"),
-        "lexical": t.gettext("lexical (the alphabetically largest pair wins, as in subword-nmt)"),
+        "lexical": t.gettext("lexical (the pair last in code-point order wins, Z before a, as in subword-nmt)"),
     }.get(rule, rule)
 
 

@@ -12,7 +12,7 @@ Five formats are recognised by their content (never by the file name):
 * ``json`` -- a JSON list of pairs: ``[["a", "b"], ...]`` (strings), or ``[[97, 98], ...]`` (ids, read as
   minbpe's: 0-255 bytes, then 256 + i for merge i); a ``bpe_explorer.json`` manifest's ``merges`` too.
 * ``merges.txt`` -- GPT-2 / Hugging Face: an optional ``#version`` first line, then ``left right`` per line
-  (read by :mod:`bpe_core.files`).
+  (read by :mod:`bpe_core.gpt2_files`).
 
 Every reader returns the merges as ``(left, right)`` pairs of *wire* strings, the spelling
 ``train --jsonl`` and ``merges.txt`` use: text for char/eow, GPT-2 ``bytes_to_unicode`` aliases for bytes
@@ -74,8 +74,8 @@ def _read(text: str, name: str) -> MergeList:
         if doc is not None:
             return _from_json(doc, name)
         return MergeList(_jsonl(text, name), "jsonl")
-    merges = parse_merges(text, name)
-    return MergeList(list(zip(merges.lefts, merges.rights)), "merges.txt")
+    parsed = parse_merges(text, name)
+    return MergeList(list(zip(parsed.lefts, parsed.rights)), "merges.txt")
 
 
 # ------------------------------------------------------------------------------------------ minbpe

@@ -58,14 +58,18 @@ COUNTERS: dict[str, Callable] = {"overlap-counting": count_once_per_run, "word-f
 # ------------------------------------------------------------------------------------- applying
 def merge_left_to_right(tokens: list, left: str, right: str) -> list:
     """The right way: scan left to right; a replaced pair uses up both tokens (``a a a`` -> ``aa a``)."""
-    out, i = [], 0
-    while i < len(tokens):
-        if i + 1 < len(tokens) and tokens[i] == left and tokens[i + 1] == right:
-            out.append(left + right)
+    out, i, last = [], 0, len(tokens) - 1
+    new = left + right
+    while i < last:
+        token = tokens[i]
+        if token == left and tokens[i + 1] == right:
+            out.append(new)
             i += 2
         else:
-            out.append(tokens[i])
+            out.append(token)
             i += 1
+    if i == last:  # the last token, when the scan did not use it up
+        out.append(tokens[i])
     return out
 
 
@@ -113,9 +117,13 @@ def replay(words: list, merges: list, apply: Callable = merge_left_to_right) -> 
     for i, tokens in enumerate(out):
         for s in tokens:
             holding.setdefault(s, set()).add(i)
+    spelled = ["".join(tokens) for tokens in out]  # the pair glued together must occur in the word's spelling
     for left, right in merges:
         both = holding.get(left, set()) & holding.get(right, set())
+        glued = left + right
         for i in sorted(both):
+            if glued not in spelled[i]:
+                continue
             before = out[i]
             after = apply(before, left, right)
             if after == before:

@@ -107,12 +107,14 @@ class StreamlitServer:
             return "(no server log)"
         return text[-last_chars:] if len(text) > last_chars else text
 
-    def start(self, timeout: float = 60.0, attempts: int = 3) -> str:
+    def start(self, timeout: float = 60.0, attempts: int = 3, port: int | None = None) -> str:
+        """Start the server (on ``port``, else a free one: a restart on the same port lets open pages
+        reconnect by themselves) and wait until it is healthy; return its URL."""
         if not (REPO_ROOT / self.script).exists():
             raise BrowserTestSetupError(f"{REPO_ROOT / self.script} does not exist")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         for attempt in range(1, attempts + 1):
-            self.port = free_port()
+            self.port = port or free_port()
             env = dict(os.environ, PYTHONUNBUFFERED="1")
             with open(self.log_path, "wb") as log:
                 self.proc = subprocess.Popen(

@@ -140,7 +140,7 @@ def test_settings_change_the_results():
     at = new_app(step=1)
     assert merge_line(at).startswith("Merge 1: e + s")
     at.selectbox(key="w.tie").select("lexical").run()
-    # subword-nmt's rule: the lexicographically largest of the tied pairs (e s, s t, t </w>).
+    # subword-nmt's rule: the tied pair last in code-point order (e s, s t, t </w>).
     assert merge_line(at).startswith("Merge 1: t + </w>")
     at.selectbox(key="w.tie").select("first-seen").run()
     at.radio(key="w.eow").set_value("attached").run()

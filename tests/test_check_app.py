@@ -57,3 +57,21 @@ def test_an_encoder_check_on_gpt2(at):
     no_exception(at)
     report = body_with(at, "check-encoder")
     assert "data-position='1'" in report and "lowest" in text_of(report)
+
+
+def test_the_pair_table_marks_rows_beyond_its_limit_and_pairs_not_in_it():
+    from bpe_core import TrainConfig, train
+    from tests.textbook import TEXTBOOK_WORDS
+    from ui import panels
+
+    run = train(dict(TEXTBOOK_WORDS), TrainConfig(variant="eow", num_merges=3))
+    ids = run.value_to_id
+    table = run.pair_table(0)
+    ninth = table[8][:2]  # ranked 9th before merge 1, outside a limit of 3
+    absent = (ids["l"], ids["t"])  # no word holds "l t"
+    marks = {table[0][:2]: ("chosen", "reference"), ninth: ("yours", "yours"), absent: ("yours", "x")}
+    html = panels.pair_table_html(run, 1, limit=3, marks=marks)
+    rows = html.split("<tr class=")[1:]  # the header row has no class
+    assert len(rows) == 5 and rows[0].startswith("'chosen'")
+    assert rows[3].startswith("'yours'><td class='num'>9</td>") and f">{table[8][2]}<" in rows[3]
+    assert rows[4].startswith("'yours'><td class='num'></td>") and "<td class='num'>0</td>" in rows[4]

@@ -37,7 +37,7 @@ def test_an_uploaded_merges_file_gets_its_report(app_server, page):
     expect(yours.locator(".bpe-badge.yours")).to_have_text("yours")
     expect(page.locator("#check-pairs")).to_contain_text("l + o")
     expect(page.locator("#check-words li")).to_have_count(4)
-    link = page.get_by_role("link", name="The algorithm in five steps ↗")
+    link = page.get_by_role("link", name="The algorithm in five stages ↗")
     expect(link).to_have_attribute("href", "How_BPE_works#algorithm")
     save_screenshot(page, "check/report-1280")
     page.set_viewport_size({"width": 390, "height": 844})

@@ -76,6 +76,28 @@ def test_page_shows_the_textbook_merges_computed_by_bpe_core(lang):
     utf8 = at.table[3].value
     row = utf8[utf8.iloc[:, 0] == "你"].iloc[0]
     assert (row.iloc[2], row.iloc[3]) == ("e4 bd a0", "3")
+    # The edge rows, computed: a four-byte ideograph, a three-byte heart, é in two spellings.
+    bytes_of = {c: (cp, h, n) for c, cp, h, n in zip(*(utf8.iloc[:, i] for i in range(4)))}
+    assert bytes_of["\U00020bb7"] == ("U+20BB7", "f0 a0 ae b7", "4")
+    assert bytes_of["\u2764"] == ("U+2764", "e2 9d a4", "3")
+    assert bytes_of["\u2764\ufe0f"][2] == "6"
+    assert bytes_of["\u00e9"] == ("U+00E9", "c3 a9", "2")
+    assert bytes_of["e\u0301"] == ("U+0065 U+0301", "65 cc 81", "3")
+    # The tie agreement of first-seen and Hugging Face order on the textbook corpus, computed.
+    note = next(b.proto.body for b in at.get("html") if "how-tie-agreement" in b.proto.body)
+    assert "data-same='6' data-steps='15'" in note
+
+
+def test_five_stages_the_missing_marker_and_the_relatives():
+    at = open_page("en")
+    text = "\n".join(m.value for m in at.markdown)
+    assert "1. Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word" in text
+    assert "4. Repeat from stage 3" in text
+    assert "**Where did </w> go?**" in text and "Ġ (U+0120)" in text
+    assert "SentencePiece BPE with byte fallback (Llama 1 and 2, Mistral 7B, Gemma)" in text
+    assert "at inference it is switched off" in text
+    assert "almost all Chinese characters" not in text and "every later step" not in text
+    assert "are above U+FFFF and take four bytes, like 𠮷" in text
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])

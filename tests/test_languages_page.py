@@ -85,3 +85,27 @@ def test_own_parallel_texts_first_is_the_reference():
     # One text only: a message, no table.
     at.text_area(key="w.pg.lang.own").input("Only one text").run()
     assert len(at.dataframe) == 2 and any("at least two" in i.value for i in at.info)
+
+
+def test_training_plain_and_fair_side_by_side_on_held_out_articles():
+    from bpe_core.fair_bpe import byte_share_weights, train_mix
+
+    at = open_languages("en")
+    at.number_input(key="lang.train.n").set_value(150).run()
+    assert len(at.dataframe) == 2  # nothing trained before the button
+    at.button(key="lang.train.go").click().run()
+    no_exception(at)
+    held_table, spread = at.dataframe[2].value, at.dataframe[3].value
+    train = decl.texts(range(0, 21))
+    held = decl.texts(range(21, 31))
+    weights = byte_share_weights(train)
+    expected = tax_table(held, {r: train_mix(train, 150, r, weights).tokenizer() for r in ("plain", "fair")})
+    assert list(held_table["Plain BPE"]) == expected.taxes("plain")
+    assert list(held_table["Fair BPE (parity-aware)"]) == expected.taxes("fair")
+    assert list(spread.iloc[:2, 1]) == [expected.spread("plain"), expected.spread("fair")]
+    assert spread.iloc[1, 1] < spread.iloc[0, 1]
+    # The first fair merges, each with the language it served.
+    merges = at.dataframe[4].value
+    assert len(merges) == 30 and set(merges.iloc[:, 2]) <= {
+        Locale.parse(v).get_display_name("en") for v in decl.LOCALES.values()
+    }

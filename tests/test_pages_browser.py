@@ -62,7 +62,7 @@ def test_bpe_vs_bbpe_unk_for_characters_byte_fallback_for_bytes(app_server, page
     expect(char_card.locator(".bpe-chip.unk").first).to_have_text("<unk>")
     expect(char_card).to_contain_text("6 symbols became <unk>")
     expect(byte_card.locator(".bpe-chip.unk")).to_have_count(0)
-    expect(byte_card).to_contain_text("falls back to its bytes")
+    expect(byte_card).to_contain_text("starts every text as bytes")
     assert byte_card.locator(".bpe-chip.partial").count() >= 6  # pieces of the unseen characters
     assert byte_card.get_attribute("data-roundtrip") == "1"
     expect(byte_card.locator(".bpe-text")).to_have_text("明天我们去北京看熊猫 🐼！")

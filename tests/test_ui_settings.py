@@ -57,5 +57,5 @@ def test_make_config_limits_and_marker():
 
 
 def test_tie_labels_come_from_bpe_core():
-    assert TIE_LABELS["first-seen"] == "first-seen (textbook, minbpe, tiktoken)"
+    assert TIE_LABELS["first-seen"] == "first-seen (textbook, minbpe, tiktoken's educational trainer)"
     assert set(TIE_LABELS) == {"first-seen", "hf", "lexical"}

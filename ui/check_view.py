@@ -19,11 +19,11 @@ RULE_SECTIONS = {
     "settings": ("byte-level", N_("Byte-level BPE and Chinese")),
     "tie-break": ("tie-break", N_("When the tie-break rule matters")),
     "overlap-counting": ("overlaps", N_("Overlapping pairs: a a a")),
-    "word-frequency": ("algorithm", N_("The algorithm in five steps")),
-    "pre-tokenization": ("algorithm", N_("The algorithm in five steps")),
+    "word-frequency": ("algorithm", N_("The algorithm in five stages")),
+    "pre-tokenization": ("algorithm", N_("The algorithm in five stages")),
     "application-order": ("overlaps", N_("Overlapping pairs: a a a")),
     "stop-rule": ("stopping", N_("When training stops")),
-    "unknown": ("algorithm", N_("The algorithm in five steps")),
+    "unknown": ("algorithm", N_("The algorithm in five stages")),
 }
 CAUSE_NAMES = {
     "settings": N_("Settings"),
@@ -70,8 +70,8 @@ def cause_sentence(report, config) -> str:
         said = _("Both pairs occur {count} times: a tie, so a tie-break rule decides. The reference uses "
                  "“{rule}”.").format(count=f"{report.reference_count:,}", rule=_(TIE_LABELS[report.tie_break]))  # fmt: skip
         if rules:
-            names = ", ".join(f"“{_(TIE_LABELS[r])}”" for r in rules)
-            return said + " " + _("Your pair is the one {rules} picks.").format(rules=names)
+            names = ", ".join(_(TIE_LABELS[r]) for r in rules)
+            return said + " " + _("Your pair is the one “{rules}” picks.").format(rules=names)
         return said + " " + _("None of the known rules picks your pair: look at how your code chooses among equals.")
     if cause == "overlap-counting":
         return _("Your counts look like a run such as a a a held the pair (a, a) once. It holds it twice: "

@@ -4,7 +4,8 @@
   kind) -> corpus_id``, ``get(corpus_id) -> (text, kind) | None``. The id is derived from the content, so the same
   text always gets the same id and a link never points at another text. Texts are stored zlib-compressed; the total
   of the stored (compressed) sizes is kept under a bound by evicting the least recently used texts (``get`` counts
-  as a use).
+  as a use). A text that something still lives on (a live class, :mod:`ui.live_class`) is pinned
+  (:meth:`CorpusStore.pin`) until a time: eviction never removes a pinned text.
 * :func:`put` / :func:`get` -- the same on the store of this server: its file is ``BPE_EXPLORER_STORE`` (default
   ``corpora.sqlite3`` under the user's cache directory, ``$XDG_CACHE_HOME`` or ``~/.cache``, in ``bpe-explorer/``),
   its bound ``BPE_EXPLORER_STORE_MAX_BYTES`` (default 200 MB).
@@ -60,6 +61,12 @@ CREATE TABLE IF NOT EXISTS corpora (
     used INTEGER NOT NULL      -- use sequence number: larger = more recently used
 );
 CREATE INDEX IF NOT EXISTS corpora_used ON corpora(used);
+-- Texts that eviction must keep while something lives on them (a live class): one row per holder.
+CREATE TABLE IF NOT EXISTS corpus_pins (
+    holder TEXT PRIMARY KEY,   -- who needs it, e.g. "class:K7QX2M"
+    corpus_id TEXT NOT NULL,
+    until REAL NOT NULL        -- Unix time after which the pin no longer holds
+);
 """
 
 
@@ -113,12 +120,15 @@ class CorpusStore:
         self.path = Path(path)
         self.max_bytes = int(max_bytes)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             _use_wal(conn)
             # In a write transaction taken up front (which waits for the lock), so two first opens do not race.
             conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
 
-    def _connect(self) -> sqlite3.Connection:
+    def connect(self) -> sqlite3.Connection:
+        """A new connection to the store's file (autocommit: callers open their own ``BEGIN IMMEDIATE``),
+        waiting up to :data:`BUSY_TIMEOUT_S` for a lock. Other tables kept in the same file (the live
+        classes, :mod:`ui.class_db`) use it too. Close it after use; never share it between threads."""
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
@@ -142,7 +152,7 @@ class CorpusStore:
         data = zlib.compress(text.encode("utf-8"), 6)
         if len(data) > self.max_bytes:
             raise StoreError(f"the text needs {len(data):,} bytes; the store holds {self.max_bytes:,}")
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 used = _next_use(conn)
@@ -162,7 +172,11 @@ class CorpusStore:
         total = conn.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
         if total <= self.max_bytes:
             return
-        for cid, size in conn.execute("SELECT id, size FROM corpora WHERE id != ? ORDER BY used", (keep,)).fetchall():
+        pinned = "SELECT corpus_id FROM corpus_pins WHERE until > ?"
+        rows = conn.execute(
+            f"SELECT id, size FROM corpora WHERE id != ? AND id NOT IN ({pinned}) ORDER BY used", (keep, time.time())
+        ).fetchall()
+        for cid, size in rows:
             conn.execute("DELETE FROM corpora WHERE id = ?", (cid,))
             total -= size
             if total <= self.max_bytes:
@@ -173,7 +187,7 @@ class CorpusStore:
         or not an id at all)."""
         if not is_corpus_id(corpus_id):
             return None
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 row = conn.execute("SELECT kind, data FROM corpora WHERE id = ?", (corpus_id,)).fetchone()
@@ -188,19 +202,34 @@ class CorpusStore:
         kind, data = row
         return zlib.decompress(data).decode("utf-8"), kind
 
+    def pin(self, holder: str, corpus_id: str, until: float) -> None:
+        """Keep ``corpus_id`` from eviction until ``until`` (Unix time) on behalf of ``holder`` (a short name such as
+        ``"class:K7QX2M"``; one pin per holder, a new call moves it)."""
+        with closing(self.connect()) as conn:
+            conn.execute(
+                "INSERT INTO corpus_pins(holder, corpus_id, until) VALUES (?, ?, ?) "
+                "ON CONFLICT(holder) DO UPDATE SET corpus_id = excluded.corpus_id, until = excluded.until",
+                (holder, corpus_id, float(until)),
+            )
+
+    def unpin(self, holder: str) -> None:
+        """Drop ``holder``'s pin (nothing happens when it has none)."""
+        with closing(self.connect()) as conn:
+            conn.execute("DELETE FROM corpus_pins WHERE holder = ?", (holder,))
+
     def __contains__(self, corpus_id: str) -> bool:
         """Whether ``corpus_id`` is stored (does not count as a use)."""
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             return conn.execute("SELECT 1 FROM corpora WHERE id = ?", (corpus_id,)).fetchone() is not None
 
     def total_bytes(self) -> int:
         """Total stored size (compressed bytes)."""
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             return conn.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
 
     def ids(self) -> list[str]:
         """Stored ids, least recently used first."""
-        with closing(self._connect()) as conn:
+        with closing(self.connect()) as conn:
             return [r[0] for r in conn.execute("SELECT id FROM corpora ORDER BY used")]
 
 

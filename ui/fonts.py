@@ -2,7 +2,10 @@
 
 Pillow draws a string with one font and has no fallback, so a line is cut into runs, each drawn with
 the first font that has its characters: Noto Sans CJK (which also covers Latin), DejaVu Sans for the
-symbols it lacks (``␣``, ``↵``), Noto Color Emoji for emoji. Colour emoji fonts are bitmap fonts
+symbols it lacks (``␣``, ``↵``), the Noto fonts of Thai, Devanagari, Bengali, Arabic and Hebrew
+(:data:`SCRIPT_FONTS`, Debian's ``fonts-noto-core``) for those scripts, Noto Color Emoji for emoji. Each run is
+drawn whole, so Pillow's complex text layout (libraqm, bundled with Pillow's wheels) shapes it: Thai and
+Devanagari marks sit on their letters, Arabic letters join and read right to left. Colour emoji fonts are bitmap fonts
 (CBDT) that FreeType only loads at their one strike size, 109 px: they are drawn at that size with
 ``embedded_color=True`` and scaled down to the line's size.
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import subprocess
+import unicodedata
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -38,6 +42,8 @@ class FontSet:
     bold: tuple[str, int]
     symbols: tuple[str, int] | None
     emoji: str | None
+    #: Fonts for the scripts Noto Sans CJK lacks (Thai, Devanagari, Bengali, Arabic, Hebrew), tried in order.
+    scripts: tuple = ()
 
 
 def _fc_list(pattern: str) -> list[tuple[str, int, str, str]]:
@@ -74,6 +80,18 @@ def _pick(rows, families: list[str], bold: bool):
     return best[0], best[1]
 
 
+#: Scripts of the Declaration's languages that Noto Sans CJK does not cover: ``(fontconfig language, preferred
+#: families)``. Debian's ``fonts-noto-core`` has them all; without it these characters would be boxes.
+SCRIPT_FONTS = (
+    ("th", ["Noto Sans Thai", "Noto Sans Thai UI", "Noto Serif Thai"]),
+    ("hi", ["Noto Sans Devanagari", "Noto Sans Devanagari UI", "Noto Serif Devanagari"]),
+    ("bn", ["Noto Sans Bengali", "Noto Sans Bengali UI", "Noto Serif Bengali"]),
+    ("ar", ["Noto Sans Arabic", "Noto Naskh Arabic", "Noto Sans Arabic UI"]),
+    ("ur", ["Noto Nastaliq Urdu", "Noto Sans Arabic", "Noto Naskh Arabic"]),
+    ("he", ["Noto Sans Hebrew", "Noto Serif Hebrew"]),
+)
+
+
 @functools.lru_cache(maxsize=4)
 def find_fonts(lang: str = "en") -> FontSet:
     """The fonts for pictures in interface language ``lang`` (``zh-Hant`` prefers the Traditional forms).
@@ -93,7 +111,15 @@ def find_fonts(lang: str = "en") -> FontSet:
     symbols = _fc_list(":family=DejaVu Sans")
     emoji = _fc_list(":charset=1f600")
     colour = [r for r in emoji if "emoji" in r[2].lower()]
+    scripts = []
+    for code, families in SCRIPT_FONTS:
+        rows = [r for r in _fc_list(f":lang={code}") if "CJK" not in r[2] and "Emoji" not in r[2]]
+        if rows:
+            found = _pick(rows, families, bold=False)
+            if found not in scripts:
+                scripts.append(found)
     return FontSet(
+        scripts=tuple(scripts),
         regular=_pick(cjk, order, bold=False),
         bold=_pick(cjk, order, bold=True),
         symbols=_pick(symbols, ["DejaVu Sans"], bold=False) if symbols else None,
@@ -144,7 +170,8 @@ class Writer:
         return path, index, _font(path, index, size)
 
     def runs(self, text: str, bold: bool = False) -> list[tuple[str, str]]:
-        """``[(kind, text)]``: ``kind`` is ``main``, ``symbols`` or ``emoji``; joiners stay with their emoji."""
+        """``[(kind, text)]``: ``kind`` is ``main``, ``symbols``, ``emoji`` or ``script<i>`` (a font of
+        :data:`SCRIPT_FONTS`); joiners stay with their emoji."""
         main_path, main_index = self.fonts.bold if bold else self.fonts.regular
         out: list[list] = []
         for ch in text:
@@ -153,21 +180,35 @@ class Writer:
                 kind = "emoji"
             elif self.fonts.emoji and is_emoji_code_point(ch):
                 kind = "emoji"
-            elif has_glyph(main_path, main_index, ch) or not self.fonts.symbols:
+            elif out and out[-1][0].startswith("script") and unicodedata.category(ch).startswith("M"):
+                # A combining mark (Thai vowels, Devanagari matras and virama) stays with its letter's font, so
+                # the syllable is shaped whole; drawn alone it would float beside a dotted circle.
+                kind = out[-1][0]
+            elif has_glyph(main_path, main_index, ch):
                 kind = "main"
-            elif has_glyph(*self.fonts.symbols, ch):
-                kind = "symbols"
             else:
-                kind = "main"
+                kind = self._script_kind(ch)
+                if kind == "main" and self.fonts.symbols and has_glyph(*self.fonts.symbols, ch):
+                    kind = "symbols"
             if out and out[-1][0] == kind:
                 out[-1][1] += ch
             else:
                 out.append([kind, ch])
         return [(k, t) for k, t in out]
 
+    def _script_kind(self, ch: str) -> str:
+        """``script<i>`` for the first script font that has ``ch`` (Thai, Devanagari, ...), else ``main``.
+        A combining mark stays in the run before it when that font has it, so a syllable is shaped whole."""
+        for i, (path, index) in enumerate(self.fonts.scripts):
+            if has_glyph(path, index, ch):
+                return f"script{i}"
+        return "main"
+
     def _run_font(self, kind: str, size: int, bold: bool):
         if kind == "symbols":
             return _font(*self.fonts.symbols, size)
+        if kind.startswith("script"):
+            return _font(*self.fonts.scripts[int(kind[6:])], size)
         return self._main(size, bold)[2]
 
     def _emoji_image(self, text: str, size: int) -> Image.Image:

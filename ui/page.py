@@ -10,7 +10,7 @@ import streamlit as st
 from bpe_core import InputError, clean_text
 
 from . import persist
-from .i18n import _
+from .i18n import N_, _, current_language
 from .settings import Display
 from .sidebar import Choice, sidebar
 from .text import md_escape
@@ -48,6 +48,21 @@ def start_page(title: str | None, icon: str) -> Choice:
         st.set_page_config(initial_sidebar_state="collapsed")
     setup_page(choice.display)
     return choice
+
+
+#: The gloss under each page's title in Chinese: 词元 is "token" (the Chinese articles say "token"
+#: throughout), said where a reader first meets it on the page. Never shown in English.
+TOKEN_GLOSS = N_(
+    "A token is one unit of the vocabulary, one of the pieces BPE cuts text into; token ids are their numbers."
+)
+
+
+def page_title(title: str) -> None:
+    """The page's title (``st.title``) and, in Chinese, the gloss 词元（token） under it, so that the
+    page's first 词元 says which English word it stands for."""
+    st.title(title)
+    if current_language() != "en":
+        st.caption(_(TOKEN_GLOSS))
 
 
 def page_text(label: str, name: str, default: str, *, height: int, max_chars: int, cut: str, empty: str) -> str:

@@ -199,11 +199,9 @@ def pair_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if marks:
         table = run.pair_table(max(0, step - 1))
         ranked = [(rank, (a, b, c)) for rank, (a, b, c) in enumerate(table, start=1)]
-        rows = [r for r in ranked[:limit]]
-        present = {(a, b) for _r, (a, b, _c) in rows}
-        rows += [r for r in ranked[limit:] if (r[1][0], r[1][1]) in marks]
+        rows = ranked[:limit] + [r for r in ranked[limit:] if (r[1][0], r[1][1]) in marks]
         known = {(a, b) for _r, (a, b, _c) in ranked}
-        rows += [(None, (a, b, 0)) for a, b in marks if (a, b) not in known and (a, b) not in present]
+        rows += [(None, (a, b, 0)) for a, b in marks if (a, b) not in known]
         best = table[0][2] if table else 0
         ties = sum(1 for row in table if row[2] == best)
     else:
@@ -267,7 +265,7 @@ def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentat
         after = chips_html(run, row.tokens, mode, snap.token, presentation, clip_at=CLIP_TOKENS // 2,
                            max_chips=ROW_TOKENS, total=row.num_tokens)  # fmt: skip
         items.append(
-            f"<div class='bpe-changed-row'><span class='word'>{word_html(row.word)}</span>"
+            f"<div class='bpe-changed-row'><span class='word' dir='auto'>{word_html(row.word)}</span>"
             f"<span class='freq'>×{row.freq:,}</span>{before}<span class='op'>→</span>{after}</div>"
         )
     rest = snap.words_changed - len(rows)
@@ -324,7 +322,7 @@ def corpus_table_html(run: TrainedRun, step: int, mode: str = "utf8", presentati
                                total=row.num_before)  # fmt: skip
             before = f"<div>{faded}</div>"
         body.append(
-            f"<tr class='{'changed' if row.changed else ''}'><td class='word'>{word_html(row.word, CLIP_CHARS)}{badge}</td>"
+            f"<tr class='{'changed' if row.changed else ''}'><td class='word' dir='auto'>{word_html(row.word, CLIP_CHARS)}{badge}</td>"
             f"<td class='num'>{row.freq:,}</td><td class='seg'>{seg}{before}</td><td class='num'>{row.num_tokens:,}</td></tr>"
         )
     heads = (_("word"), _("freq"), _("segmentation after step {step}").format(step=f"{step:,}"), _("tokens"))

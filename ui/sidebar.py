@@ -22,7 +22,7 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import hints, i18n, links, persist, quiz, uploads
+from . import class_view, hints, i18n, links, persist, quiz, uploads
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
 from .pattern_preview import PREVIEW_CHARS
@@ -158,6 +158,7 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step, choice.link)
     params.update(i18n.url_param())  # the interface language travels in shared links
     params.update(quiz.url_param())  # so does quiz mode
+    params.update(class_view.url_param())  # and the live class a session is in (its code only)
     return params
 
 

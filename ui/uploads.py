@@ -46,7 +46,6 @@ class TextStore:
             return text
 
 
-@st.cache_resource(show_spinner=False)
 def streamlit_words_note(what: str | None = None) -> None:
     """One line beside a file uploader, in the reader's language: Streamlit draws the box's own words
     ("Drag and drop file here", "Browse files", "Limit … per file") in English and its API cannot
@@ -62,6 +61,7 @@ def streamlit_words_note(what: str | None = None) -> None:
     st.caption(f"{what} {note}" if what else note)
 
 
+@st.cache_resource(show_spinner=False)
 def upload_store() -> TextStore:
     """The process-wide :class:`TextStore`."""
     return TextStore()

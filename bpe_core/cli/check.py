@@ -12,11 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..check import check_merges
 from ..inputs import InputError, looks_like_word_counts, parse_word_counts
-from ..merge_lists import read_merge_list
-from ..snapshots import jsonl_line
-from ..trainer import corpus_words
 from .common import UsageError, add_train_options, config_from_args, read_input
 
 NAME = "check"
@@ -54,6 +50,8 @@ def add_parser(sub) -> None:
 
 
 def _read_yours(path: str) -> list:
+    from ..merge_lists import read_merge_list  # (imported when used: see cli/train.py)
+
     if path == "-":
         data = sys.stdin.buffer.read()
         name = "stdin"
@@ -74,6 +72,11 @@ def _read_yours(path: str) -> list:
 def run(args, out=None, err=None) -> int:
     """Check ``args.yours`` against the reference trained on ``args.corpus``; returns 0 (identical) or 1
     (parted). Raises :class:`UsageError` (bad settings) or :class:`InputError` (bad input)."""
+    # Imported here, not at the top: see cli/train.py.
+    from ..check import check_merges
+    from ..snapshots import jsonl_line
+    from ..trainer import corpus_words
+
     out = out or sys.stdout
     if args.corpus == "-" and args.yours == "-":
         raise UsageError("CORPUS and YOURS cannot both be - (stdin)")

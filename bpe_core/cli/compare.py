@@ -23,8 +23,6 @@ import sys
 
 from ..inputs import InputError
 from ..models import MODEL_NAMES
-from ..snapshots import jsonl_line
-from ..token_tax import count_tokens, gini, spread
 from .common import read_input
 from .encode import load_tokenizer
 
@@ -73,6 +71,10 @@ def run(args, out=None, err=None) -> int:
     Raises:
         InputError: a file or model that cannot be used (the CLI prints it on one line, exit status 2).
     """
+    # Imported here, not at the top: see cli/train.py.
+    from ..snapshots import jsonl_line
+    from ..token_tax import count_tokens
+
     out = out or sys.stdout
     if args.files.count("-") > 1:
         raise InputError("stdin (-) can be read only once.")
@@ -97,6 +99,8 @@ def run(args, out=None, err=None) -> int:
 def _table(rows, names, with_unk, out) -> None:
     """The plain table: file, chars, bytes, then per model its tokens (and ``<unk>``), and the tax against the
     first file when it has tokens; spread and Gini lines under it."""
+    from ..token_tax import gini, spread
+
     heads = ["file", "chars", "bytes"]
     for m in names:
         heads += [m] + ([f"{m} <unk>"] if m in with_unk else [])

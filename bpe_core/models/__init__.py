@@ -23,6 +23,7 @@ import sys
 import threading
 import zlib
 from array import array
+from contextlib import contextmanager
 from functools import cache
 from operator import add, eq, lt
 from pathlib import Path
@@ -260,12 +261,19 @@ def load_gpt(name: str) -> Tokenizer:
 @cache
 def _load_gpt(name: str) -> Tokenizer:
     stem, pretokenizer, _ = MODELS[name]
-    # Building a million small tuples would trigger the cyclic garbage collector again and again (each
-    # pass walking everything allocated so far); none of them can form a cycle, so pause it meanwhile.
+    with gc_paused():
+        return load_rank_file(HERE / f"{stem}.tiktoken", pretokenizer)
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while a model's tables are built: hundreds of thousands of small
+    tuples would trigger it again and again (each pass walking everything allocated so far), and none of
+    them can form a cycle."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return load_rank_file(HERE / f"{stem}.tiktoken", pretokenizer)
+        yield
     finally:
         if enabled:
             gc.enable()

@@ -1,0 +1,238 @@
+"""A live class's question, its live histogram, the reveal and the end-of-class summary (drawn on the step page).
+
+The question is the quiz's (:func:`bpe_core.quiz.question`: the same shuffled pairs on every screen, as the seed is
+the merge); the picks and tallies are the class's (:mod:`ui.live_class`). Students pick with large buttons (at
+least 44 px tall, the first :data:`FIRST_SCREEN` pairs, the rest under "More pairs"); the projector shows how many
+answered and, when the teacher chooses, a bar per pair.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from bpe_core import TrainedRun
+from bpe_core.quiz import question
+
+from . import class_view as cv
+from .chips import token_label
+from .explain import merge_reason
+from .i18n import _, ngettext
+from .live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
+from .panels import merge_line_html
+from .quiz import corpus_html, options_html, verdict_html
+from .text import esc_raw
+
+#: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).
+FIRST_SCREEN = 4
+
+
+def _pair(run: TrainedRun, o, mode: str) -> str:
+    return _("{left} + {right}").format(left=token_label(run, o.left, mode), right=token_label(run, o.right, mode))
+
+
+# ------------------------------------------------------------------------------------ teacher
+def _ask(run: TrainedRun, step: int) -> None:
+    grades = option_grades(question(run, step + 1))
+    cv._teacher_do(lambda c, k: cv.classes().ask(c, k, grades))
+
+
+def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: bool) -> None:
+    """The teacher's row: join code and QR, students and answers, Ask / Close / Reveal, display choices, End."""
+    st.html(f"<style>{cv._CSS}</style>")
+    pending = state.open_round
+    with st.expander(_("Join: code, link and QR code"), expanded=pending is None and step == 0):
+        st.html(cv.join_html(state.code, big=present))
+    cols = st.columns([2.2, 1.6, 1.6, 1.6, 1.4], vertical_alignment="center")
+    joined = ngettext("{n} student joined", "{n} students joined", state.students).format(n=f"{state.students:,}")
+    cols[0].html(f"<div class='bpe-class-status' id='bpe-class-status' data-students='{state.students}'>"
+                 f"<b>{esc_raw(state.code)}</b> · {esc_raw(joined)}</div>")  # fmt: skip
+    if state.ended:
+        return
+    if pending is None:
+        cols[1].button(_("Ask the class"), key="class-ask", on_click=_ask, args=(run, step), type="primary",
+                       disabled=step >= run.num_steps,
+                       help=_("Open a question on the next merge: no screen shows it until you reveal."))  # fmt: skip
+    elif pending.state == "open":
+        cols[1].button(_("Close answers"), key="class-close",
+                       on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().close(c, k)))  # fmt: skip
+    else:
+        cols[1].button(_("Reopen answers"), key="class-reopen",
+                       on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reopen(c, k)))  # fmt: skip
+    cols[2].button(_("Reveal"), key="class-reveal", disabled=pending is None, type="primary",
+                   on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reveal(c, k)))  # fmt: skip
+    with cols[3].popover(_("Display")):
+        for flag, label in (("show_counts", _("Show pair counts")), ("show_histogram", _("Show live answers")),
+                            ("show_ranking", _("Public ranking at the end")),
+                            ("show_names", _("Nicknames in the ranking"))):  # fmt: skip
+            st.session_state[f"w.class.{flag}"] = getattr(state, flag)
+            st.toggle(label, key=f"w.class.{flag}", on_change=cv.set_display, args=(flag,))
+    with cols[4].popover(_("More")):
+        st.warning(_("The teacher link lets anyone who has it run this class. Do not project it or share it."))
+        if st.toggle(_("Show the teacher link"), key="class-show-key"):
+            st.code(cv.teacher_url(state.code, st.session_state.get(cv.K_KEY) or ""), language=None)
+        st.button(_("End the class"), key="class-end", on_click=cv._end)
+
+
+# ------------------------------------------------------------------------------------ students
+def _pick(merge: int, option: int) -> None:
+    try:
+        cv.classes().pick(cv.code(), st.session_state.get(cv.K_SID) or "", merge, option)
+    except (ClassError, ValueError):
+        st.toast(cv.refused_message())
+
+
+def student_bar(state: ClassState, step: int) -> None:
+    """Who the student is in the class, and "Follow the teacher" when stepping on their own."""
+    st.html(f"<style>{cv._CSS}</style>")
+    me = cv.classes().student(state.code, st.session_state.get(cv.K_SID) or "")
+    name = (me[1] or _("Student {n}").format(n=me[0])) if me else ""
+    text = _("Class {code} · you are {name}").format(code=state.code, name=name)
+    cols = st.columns([3, 2], vertical_alignment="center")
+    cols[0].html(f"<div class='bpe-class-status' id='bpe-class-status'>{esc_raw(text)}</div>")
+    following = st.session_state.get(cv.K_FOLLOW, True)
+    if not following and not state.ended:
+        cols[1].button(_("Follow the teacher"), key="class-follow", on_click=cv._follow, type="primary")
+    elif not state.ended:
+        cols[1].caption(_("Following the teacher"))
+
+
+# ------------------------------------------------------------------------------------ the question
+def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool) -> None:
+    """A bar per pair (its picks), in the order shown; after the reveal the bars are coloured by grade."""
+    labels = [f"{i + 1}. {_pair(run, o, mode)}" for i, o in enumerate(q.options)]
+    names = {RIGHT: _("right"), TIED: _("tied"), WRONG: _("wrong")}
+    frame = pd.DataFrame({"pair": labels, "picks": list(tally.counts),
+                          "grade": [names[g] if revealed else "" for g in tally.grades]})  # fmt: skip
+    colour = (
+        alt.Color("grade:N", title=None, scale=alt.Scale(domain=list(names.values()),
+                                                        range=["#228833", "#ccbb44", "#ee6677"]))
+        if revealed
+        else alt.value("#4477aa")
+    )  # fmt: skip
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            y=alt.Y("pair:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=16, labelLimit=300)),
+            x=alt.X("picks:Q", title=_("picks"), axis=alt.Axis(format="d", tickMinStep=1)),
+            color=colour,
+            tooltip=["pair", "picks"],
+        )
+        .properties(height=36 * len(labels))
+    )
+    st.altair_chart(chart, width="stretch")
+
+
+def _answered_html(tally: Tally, students: int) -> str:
+    text = _("{n} of {m} answered").format(n=f"{tally.answered:,}", m=f"{students:,}")
+    counts = ",".join(map(str, tally.counts))
+    return (f"<div class='bpe-class-answered' id='bpe-class-answered' data-answered='{tally.answered}' "
+            f"data-counts='{counts}'>{esc_raw(text)}</div>")  # fmt: skip
+
+
+def shares_html(tally: Tally) -> str:
+    """Right / tied / wrong shares of a revealed round, in words (with ``data-`` counts for tests)."""
+    text = _("Right {right} · tied {tied} · wrong {wrong} (of {n})").format(
+        **{g: f"{tally.share(g):.0%}" for g in (RIGHT, TIED, WRONG)}, n=f"{tally.answered:,}"
+    )
+    data = " ".join(f"data-{g}='{tally.graded(g)}'" for g in (RIGHT, TIED, WRONG))
+    return f"<div class='bpe-class-shares' id='bpe-class-shares' {data}>{esc_raw(text)}</div>"
+
+
+def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, present: bool) -> None:
+    """The open (or closed, unrevealed) question on merge ``step + 1``: the student's pair buttons, the projector's
+    answers and histogram. Replaces the merge card (which would give the answer away)."""
+    tally = state.open_round
+    q = question(run, tally.merge)
+    title = _("Which pair does merge {merge} join?").format(merge=f"{tally.merge:,}")
+    st.html(f"<div class='bpe-quiz-q' id='bpe-class-question' data-merge='{tally.merge}' data-state='{tally.state}'>"
+            f"{esc_raw(title)}</div>")  # fmt: skip
+    if cv.is_teacher():
+        st.html(_answered_html(tally, state.students))
+        left, right = st.columns([1, 1], gap="medium")
+        with left:
+            st.html(options_html(run, q, None, False, state.show_counts, mode, present))
+        with right:
+            if state.show_histogram:
+                histogram(run, q, tally, mode, False)
+        st.html(corpus_html(run, step, mode, present, 6 if present else 20))
+        return
+    mine = cv.classes().my_picks(state.code, st.session_state.get(cv.K_SID) or "").get(tally.merge)
+    closed = tally.state != "open"
+    if closed:
+        st.info(_("Answers are closed: wait for the reveal."))
+
+    def button(i, o):
+        count = f" · {o.count:,}" if state.show_counts else ""
+        st.button(f"{i + 1}. {_pair(run, o, mode)}{count}", key=f"class-pick-{i}", on_click=_pick,
+                  args=(tally.merge, i), type="primary" if i == mine else "secondary", disabled=closed,
+                  width="stretch")  # fmt: skip
+
+    with st.container(key="class-opts"):
+        for i, o in enumerate(q.options[:FIRST_SCREEN]):
+            button(i, o)
+        if len(q.options) > FIRST_SCREEN:
+            with st.expander(_("More pairs")):
+                for i, o in enumerate(q.options[FIRST_SCREEN:], start=FIRST_SCREEN):
+                    button(i, o)
+    if mine is not None:
+        st.caption(_("Your pick: {pair}. You may change it until the teacher closes the answers.").format(
+            pair=_pair(run, q.options[mine], mode)))  # fmt: skip
+    st.html(corpus_html(run, step, mode, present, 6))
+
+
+def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, present: bool) -> None:
+    """A revealed question the class has not stepped past: the shares, the bars by grade, and (a student) their
+    own verdict, or (the teacher) the merge and why."""
+    q = question(run, tally.merge)
+    st.html(shares_html(tally))
+    if cv.is_teacher():
+        left, right = st.columns([1, 1], gap="medium")
+        with left:
+            reason = esc_raw(merge_reason(run, tally.merge, mode))
+            st.html(f"<div class='bpe-card'>{merge_line_html(run, tally.merge, mode, present)}"
+                    f"<div class='bpe-reason'>{reason}</div></div>")  # fmt: skip
+        with right:
+            histogram(run, q, tally, mode, True)
+        return
+    mine = cv.classes().my_picks(state.code, st.session_state.get(cv.K_SID) or "").get(tally.merge)
+    st.html(verdict_html(run, q, mine, mode, present))
+
+
+# ------------------------------------------------------------------------------------ the summary
+def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
+    """The end of the class: per merge the shares right / tied / wrong, the hardest merges, the student's own score
+    (a student), and the CSV and (when turned on) the ranking (the teacher's screen)."""
+    got = cv.classes().summary(state.code)
+    st.subheader(_("The class is over: summary"))
+    if not got.rounds:
+        st.caption(_("No question was asked."))
+    else:
+        rows = [{_("merge"): t.merge, _("answered"): t.answered, _("right"): f"{t.share(RIGHT):.0%}",
+                 _("tied"): f"{t.share(TIED):.0%}", _("wrong"): f"{t.share(WRONG):.0%}"} for t in got.rounds]  # fmt: skip
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        hard = ", ".join(str(t.merge) for t in got.hardest)
+        if hard:
+            st.html(f"<div id='bpe-class-hardest'>{esc_raw(_('Hardest merges: {merges}').format(merges=hard))}</div>")
+    sid = st.session_state.get(cv.K_SID)
+    if not cv.is_teacher() and sid:
+        me = cv.classes().my_score(state.code, sid)
+        if me is not None:
+            text = _("Your score: {right} of {asked} right ({tied} tied)").format(
+                right=me.right, asked=me.answered, tied=me.tied
+            )
+            st.html(f"<div class='bpe-quiz-score' id='bpe-class-score' data-right='{me.right}' "
+                    f"data-asked='{me.answered}'>{esc_raw(text)}</div>")  # fmt: skip
+    if cv.is_teacher() or state.show_ranking:
+        if cv.is_teacher():
+            st.download_button(_("Download the tallies (CSV)"), cv.classes().csv_text(state.code),
+                               file_name=f"class-{state.code}.csv", mime="text/csv")  # fmt: skip
+        if state.show_ranking and got.students:
+            ranked = sorted(got.students, key=lambda s: (-s.right, s.number))
+            st.dataframe(pd.DataFrame([{
+                _("student"): (s.nickname if state.show_names and s.nickname else _("Student {n}").format(n=s.number)),
+                _("right"): s.right, _("answered"): s.answered} for s in ranked]), hide_index=True)  # fmt: skip
+    if not cv.is_teacher():
+        st.button(_("Leave the class"), key="class-leave", on_click=cv._leave)

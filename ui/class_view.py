@@ -1,0 +1,354 @@
+"""A live class on the stepper page: start, join, follow the teacher, and the teacher's controls.
+
+The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; this module draws them.
+
+* **Who is who.** The class code travels in the URL (``?class=CODE``: the join link). The teacher key and a
+  student's id are kept by the browser in cookies (``st.context.cookies`` reads them when a tab opens), so a reload
+  finds the class as it was; the key is never in the URL or on the page. A "teacher link" (code + key) is drawn
+  only on request, to resume on another device.
+* **Following.** A student's step is the class's step at every run of the step view while "following"; a press
+  of the stepper's own buttons stops following, "Follow the teacher" starts it again. Nobody's step passes an
+  unrevealed question (:attr:`ui.live_class.ClassState.limit`).
+* **Polling** (Streamlit cannot push). A small fragment (:func:`poll`) reruns every :data:`POLL_S` seconds in each
+  class tab: one primary-key read (:meth:`ui.live_class.Classes.poll`) and a hidden element carrying the class's
+  version. The app's class script (``static/live_class.js``) compares it with the version the step view was drawn
+  at and, when it changed, presses the step view's hidden "sync" button: only the step view reruns, not the page.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sqlite3
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import segno
+import streamlit as st
+
+from . import corpus_store, persist
+from .i18n import _
+from .live_class import (
+    PARAM,
+    ClassError,
+    Classes,
+    ClassState,
+    NotTeacher,
+    UnknownClass,
+    clean_nickname,
+    is_student_id,
+    new_student_id,
+    normalize_code,
+)
+from .text import esc_raw, md_escape
+
+#: Seconds between two polls of a class tab.
+POLL_S = 0.75
+PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
+#: The URL parameter of a teacher link (read once, then dropped from the address bar).
+TEACHER_PARAM = "teacher"
+STUDENT_COOKIE = "bpe_student"
+_KEY_COOKIE = "bpe_teach_"  # + the class code
+#: URL parameters of the teacher's page that are not the class's corpus and settings.
+_NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
+
+K_CODE, K_KEY, K_SID, K_FOLLOW, K_SEEN = "class.code", "class.key", "class.sid", "class.follow", "class.seen"
+K_MSG, K_NICK, K_COOKIE, K_WHOLE = "class.msg", "class.nick", "class.cookie", "class.whole_page"
+_JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(encoding="utf-8")
+_CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=4)
+def _classes(path: str, max_bytes: int) -> Classes:
+    return Classes(corpus_store.default_store())
+
+
+def classes() -> Classes:
+    """This server's classes, in the corpus store's file (:func:`ui.corpus_store.default_store`)."""
+    return _classes(str(corpus_store.default_path()), corpus_store.default_max_bytes())
+
+
+def ss():
+    return st.session_state
+
+
+def code() -> str | None:
+    """The class this session is in, or ``None``."""
+    return ss().get(K_CODE)
+
+
+def is_teacher() -> bool:
+    return bool(code() and ss().get(K_KEY))
+
+
+def url_param() -> dict[str, str]:
+    """``{"class": CODE}`` while in a class (for :func:`ui.sidebar.url_params`), else ``{}``."""
+    return {PARAM: code()} if code() else {}
+
+
+def _keep_in_url() -> None:
+    # As ui.quiz does: the URL and the sidebar's record of what it last wrote both carry the code.
+    last = persist.ss().get(persist.K_URL)
+    want = url_param()
+    for where in (st.query_params, last if isinstance(last, dict) else {}):
+        if want:
+            if where.get(PARAM) != want[PARAM]:
+                where[PARAM] = want[PARAM]
+        elif PARAM in where:
+            del where[PARAM]
+
+
+def _cookie_script(name: str, value: str, max_age: int) -> None:
+    # Only URL-safe characters reach the script (codes, keys and ids are such): nothing to escape.
+    assert all(c.isalnum() or c in "_-" for c in name + value)
+    st.html(f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
+            unsafe_allow_javascript=True)  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------ entering a class
+def enter() -> None:
+    """Before the sidebar: act on ``?class=CODE`` (and a teacher link's ``teacher=KEY``). A new class's corpus and
+    settings become the URL the sidebar adopts; a bad code leaves a message (:func:`messages`) and no class."""
+    raw = st.query_params.get(PARAM)
+    key = st.query_params.get(TEACHER_PARAM)
+    if raw is None:
+        if code():  # the URL lost the code (a page switch): the session stays in its class
+            return
+        return
+    wanted = normalize_code(raw)
+    if wanted is not None and wanted == code() and key is None:
+        return
+    try:
+        state = classes().state(wanted) if wanted else None
+    except (UnknownClass, sqlite3.Error, OSError):
+        state = None
+    if state is None:
+        ss()[K_MSG] = raw[:40]
+        for p in (PARAM, TEACHER_PARAM):
+            if p in st.query_params:
+                del st.query_params[p]
+        return
+    ss()[K_MSG] = None
+    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = wanted, None, True, None
+    key = key or st.context.cookies.get(_KEY_COOKIE + wanted)
+    if key and classes().is_teacher(wanted, key):
+        ss()[K_KEY] = key
+        ss()[K_COOKIE] = (_KEY_COOKIE + wanted, key)
+    else:
+        if key and st.query_params.get(TEACHER_PARAM):
+            ss()[K_MSG] = "teacher"
+        _join_as_student(wanted)
+    params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
+    lang = st.query_params.get("lang")
+    # The class's step too: a teacher resuming from a teacher link must not send the class back to step 0.
+    extra = {"step": str(state.step), PARAM: wanted, **({"lang": lang} if lang else {})}
+    st.query_params.from_dict({**params, **extra})
+
+
+def _join_as_student(wanted: str) -> None:
+    sid = ss().get(K_SID) or st.context.cookies.get(STUDENT_COOKIE)
+    if not is_student_id(sid):
+        sid = new_student_id()
+    ss()[K_SID] = sid
+    ss()[K_COOKIE] = (STUDENT_COOKIE, sid)
+    classes().join(wanted, sid, ss().pop(K_NICK, None))
+
+
+def messages() -> None:
+    """After the title: why a class link did not open (with the code box), or why a teacher link was refused."""
+    msg = ss().get(K_MSG)
+    if not msg:
+        return
+    if msg == "teacher":
+        st.warning(_("This teacher link is not valid for this class: you joined as a student."))
+    else:
+        st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
+                             "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
+        join_box(expanded=True)
+    ss()[K_MSG] = None
+
+
+def _join_clicked() -> None:
+    raw = ss().get("w.class.join.code", "")
+    ss()[K_NICK] = clean_nickname(ss().get("w.class.join.nick", ""))
+    st.query_params[PARAM] = raw.strip()[:40]
+    ss()[K_WHOLE] = True  # the box may be in the step view (a fragment): joining is the whole page's run
+
+
+def join_box(expanded: bool = False) -> None:
+    """The "Join a class" box: the code and an optional nickname."""
+    with st.expander(_("Join a class"), expanded=expanded):
+        with st.form("class-join", border=False):
+            st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
+            st.text_input(_("Nickname (optional)"), key="w.class.join.nick", max_chars=24,
+                          help=_("Shown to the teacher; without one you are “Student” and a number."))  # fmt: skip
+            st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
+
+
+# ------------------------------------------------------------------------------------ starting and ending
+def _start(params: dict, step: int) -> None:
+    params = {k: v for k, v in params.items() if k not in _NOT_CLASS}
+    cid = params.get("corpus") if corpus_store.is_corpus_id(params.get("corpus", "")) else None
+    new_code, key = classes().start(params, step, cid)
+    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = new_code, key, True, None
+    ss()[K_COOKIE] = (_KEY_COOKIE + new_code, key)
+    ss()[K_WHOLE] = True  # pressed in the step view: the page's polling fragment starts with a whole-page run
+    _keep_in_url()
+
+
+def _end() -> None:
+    _teacher_do(lambda c, k: classes().end(c, k))
+
+
+def _leave() -> None:
+    ss()[K_CODE] = ss()[K_KEY] = None
+    ss()[K_WHOLE] = True
+    _keep_in_url()
+
+
+def start_box(params: dict, step: int) -> None:
+    """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box."""
+    with st.expander(_("Live class")):
+        st.caption(_("Students follow your steps on their own screens and answer together. They join with a "
+                     "code, a link or a QR code."))  # fmt: skip
+        st.button(_("Start a class"), key="class-start", on_click=_start, args=(params, step), type="primary")
+    join_box()
+
+
+# ------------------------------------------------------------------------------------ teacher actions
+def refused_message() -> str:
+    """What a person reads when the class did not take an action (its state changed meanwhile)."""
+    return _("The class did not take this: it changed in the meantime (a question closed, the class ended).")
+
+
+def _teacher_do(action) -> None:
+    """Run a teacher action with the session's key; the server refuses one without it (shown, nothing changed)."""
+    try:
+        action(code(), ss().get(K_KEY) or "")
+    except NotTeacher:
+        ss()[K_MSG] = "teacher"
+    except (ClassError, ValueError):
+        st.toast(refused_message())
+
+
+def set_display(flag: str) -> None:
+    value = bool(ss()[f"w.class.{flag}"])
+    _teacher_do(lambda c, k: classes().set_display(c, k, **{flag: value}))
+
+
+# ------------------------------------------------------------------------------------ following
+def prepare_step(num_steps: int) -> ClassState | None:
+    """At the start of the step view: the class's state, with the session's step set to the class's (following,
+    and the teacher's) and kept at or below an unrevealed question. ``None`` outside a class, or when the class is
+    gone (the session leaves it and says so)."""
+    if ss().pop(K_WHOLE, False):
+        st.rerun(scope="app")
+    c = code()
+    if not c:
+        return None
+    try:
+        state = classes().state(c)
+    except UnknownClass:
+        ss()[K_CODE] = ss()[K_KEY] = None
+        ss()[K_MSG] = c
+        _keep_in_url()
+        return None
+    step = persist.get_step()
+    if is_teacher():
+        if state.limit is not None and step > state.limit:
+            persist.set_step(state.limit)
+        elif step != state.step and min(step, num_steps) != state.step and not state.ended:
+            _teacher_do(lambda cc, k: classes().set_step(cc, k, min(step, num_steps)))
+            state = classes().state(c)
+            persist.set_step(state.step)
+        return state
+    seen = ss().get(K_SEEN)
+    if ss().get(K_FOLLOW, True) and seen is not None and step != seen:
+        ss()[K_FOLLOW] = False  # the student pressed a step button: on their own now
+    if ss().get(K_FOLLOW, True):
+        step = state.step
+    if state.limit is not None:
+        step = min(step, state.limit)
+    persist.set_step(min(step, num_steps))
+    ss()[K_SEEN] = persist.get_step()
+    return state
+
+
+def signature(state: ClassState) -> str:
+    """What a screen was drawn at: the version (the teacher's also counts picks and joins)."""
+    return f"{state.version}.{state.activity}" if is_teacher() else str(state.version)
+
+
+def _follow() -> None:
+    ss()[K_FOLLOW] = True
+
+
+def _sync() -> None:
+    """The hidden button the class script presses: its rerun of the step view is the update."""
+
+
+def view_marker(state: ClassState) -> None:
+    """The step view's hidden marker (the version it shows) and its hidden sync button."""
+    st.html(f"<div id='bpe-class-view' data-sig='{signature(state)}' data-step='{state.step}'></div>")
+    st.button("sync", key="class-sync", on_click=_sync)
+
+
+@st.fragment(run_every=POLL_S)
+def _poll_fragment() -> None:
+    c = code()
+    got = classes().poll(c) if c else None
+    if got is None:
+        sig = "gone"
+    else:
+        sig = f"{got.version}.{got.activity}" if is_teacher() else str(got.version)
+    st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
+
+
+def poll() -> None:
+    """The polling fragment and the class script, at the end of a class page (nothing outside a class)."""
+    if not code():
+        return
+    st.html(f"<style>{_CSS}</style>")
+    st.html(f"<script>{_JS}</script>", unsafe_allow_javascript=True)
+    cookie = ss().pop(K_COOKIE, None)
+    if cookie:
+        _cookie_script(cookie[0], cookie[1], 24 * 3600)
+    _poll_fragment()
+
+
+# ------------------------------------------------------------------------------------ the join link
+def join_url(class_code: str) -> str:
+    """``<public address>/?class=CODE``: ``BPE_EXPLORER_PUBLIC_URL`` when set (a server behind a proxy), else the
+    address the browser used (scheme, host and path, without the query)."""
+    base = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if not base:
+        try:
+            parts = urlsplit(st.context.url or "")
+            base = f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else ""
+        except Exception:  # noqa: BLE001 - no address: the code alone still works
+            base = ""
+    return f"{base.rstrip('/')}/?{urlencode({PARAM: class_code})}"
+
+
+def teacher_url(class_code: str, key: str) -> str:
+    """The teacher link: the join link with the teacher key (``teacher=``)."""
+    return f"{join_url(class_code)}&{urlencode({TEACHER_PARAM: key})}"
+
+
+def qr_img(url: str) -> str:
+    """The QR code of ``url`` as an ``<img>`` of an SVG data URI (``segno``, error correction M) that scales with
+    its box (the page's HTML sanitizer keeps an image, not inline SVG)."""
+    data = segno.make(url, error="m").svg_data_uri(scale=1, omitsize=True, border=2)
+    return f"<img src='{data}' alt='{esc_raw(_('QR code of the join link'))}'>"
+
+
+def join_html(class_code: str, big: bool) -> str:
+    """The code, the join link and its QR code (``big``: for the back of a room)."""
+    url = join_url(class_code)
+    css = "bpe-class-join big" if big else "bpe-class-join"
+    return (
+        f"<div class='{css}' id='bpe-class-join'><div class='qr'>{qr_img(url)}</div><div>"
+        f"<div class='bpe-muted'>{esc_raw(_('Class code'))}</div>"
+        f"<div class='code' id='bpe-class-code'>{esc_raw(class_code)}</div>"
+        f"<div class='link'>{esc_raw(url)}</div></div></div>"
+    )
