@@ -134,7 +134,7 @@ def plan_table(src, replay, j: int, mode: str) -> None:
     rows = []
     for i, step in enumerate(replay.steps, start=1):
         rows.append(
-            f"<tr class='{'chosen' if i == j else ''}'><td class='num'>{i}</td><td class='num'>{step.rank:,}</td>"
+            f"<tr class='{'chosen' if i == j else ''}'><td class='num'>{i}</td><td class='num'>{step.merge_number:,}</td>"
             f"<td class='pair'>{chip_html(src, step.left, mode)} + {chip_html(src, step.right, mode)} → "
             f"{chip_html(src, step.token, mode)}</td><td class='num'>{step.count}</td></tr>"
         )

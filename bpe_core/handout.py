@@ -279,7 +279,7 @@ def _summary(run, n: int, t) -> str:
     heads = markdown_headers(t)
     head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{esc(h)}</th>" for i, h in enumerate(heads))
     body = "".join(
-        f"<tr><td class='num'>{r.rank}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
+        f"<tr><td class='num'>{r.merge_number}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
         f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{num(r.count)}</td>"
         f"<td class='num'>{num(r.vocab_size)}</td><td class='num'>{num(r.corpus_tokens)}</td></tr>"
         for r in merge_rows(run, n)

@@ -41,6 +41,17 @@ def _click(page, name: str, then: str) -> None:
     page.locator(then).first.wait_for()
 
 
+def _next(page) -> int:
+    """Press the teacher's Next; return the step the teacher's page then shows (the class's step)."""
+    before = page.locator("#bpe-step-label").first.get_attribute("data-step")
+    page.locator(".st-key-stepper-next button:visible").first.click()
+    page.wait_for_function(
+        "(b) => { const l = document.getElementById('bpe-step-label'); return l && l.dataset.step !== b; }",
+        arg=before, timeout=WAIT_MS,
+    )  # fmt: skip
+    return int(page.locator("#bpe-step-label").first.get_attribute("data-step"))
+
+
 def _pick(page, option: int) -> None:
     page.locator(f".st-key-class-pick-{option} button").click()
     page.locator(f".st-key-class-pick-{option} [data-testid='stBaseButton-primary']").wait_for()
@@ -94,12 +105,13 @@ def _class_story(browser, server, url, store):
         students = (laptop, phone, third)
 
         # Three steps: every student follows.
-        for step in (1, 2, 3):
-            _click(teacher, "Next ▶", f"#bpe-step-label[data-step='{step}']")
+        for _ in range(3):
+            step = _next(teacher)
             for page in students:
                 _wait_step(page, step)
 
-        # A question on merge 4: three picks, one changed.
+        # A question on the next merge: three picks, one changed.
+        merge = step + 1
         _click(teacher, "Ask the class", "#bpe-class-answered")
         for page in students:
             page.locator("#bpe-class-question").wait_for()
@@ -108,10 +120,10 @@ def _class_story(browser, server, url, store):
         _pick(phone, 1)
         _pick(third, 2)
         _pick(laptop, 1)
-        n = len(classes.tally(code, 4).grades)
+        n = len(classes.tally(code, merge).grades)
         counts = [0, 2, 1] + [0] * (n - 3)
         _wait_attr(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
-        assert classes.tally(code, 4).counts == tuple(counts)
+        assert classes.tally(code, merge).counts == tuple(counts)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no horizontal overflow
         save_screenshot(teacher, "live_class/teacher-question")
         save_screenshot(phone, "live_class/phone-question")
@@ -129,7 +141,7 @@ def _class_story(browser, server, url, store):
 
         # Reveal: each student's verdict is the grade of their pick; the teacher sees the shares.
         _click(teacher, "Reveal", "#bpe-class-shares")
-        grades = classes.tally(code, 4).grades
+        grades = classes.tally(code, merge).grades
         for page, pick in zip(students, (1, 1, 2), strict=True):
             _wait_attr(page, "bpe-quiz-verdict", "data-grade", grades[pick])
         picked = [grades[1], grades[1], grades[2]]
@@ -149,9 +161,10 @@ def _class_story(browser, server, url, store):
         assert classes.poll(code).version == version
 
         # The end: the summary on every screen, each student's own score.
-        _click(teacher, "Next ▶", "#bpe-step-label[data-step='4']")
+        step = _next(teacher)
+        assert step >= merge  # past the revealed question: its merge may be shown now
         for page in students:
-            _wait_step(page, 4)
+            _wait_step(page, step)
         teacher.get_by_role("button", name="More", exact=True).click()
         _click(teacher, "End the class", "text=The class is over: summary")
         for page, pick in zip(students, (1, 1, 2), strict=True):

@@ -330,8 +330,8 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
 
     # Replay: Next twice shows the text after the two lowest-ranked merges it uses (bpe_core's Replay).
     replay = tok.replay(text)
-    ranks = sorted({s.rank for tr in traces for s in tr.steps})
-    assert [s.rank for s in replay.steps] == ranks and ranks[:3] == [1, 2, 3]
+    numbers = sorted({s.merge_number for tr in traces for s in tr.steps})
+    assert [s.merge_number for s in replay.steps] == numbers and numbers[:3] == [1, 2, 3]
     at.button(key="enc.next").click().run()
     at.button(key="enc.next").click().run()
     assert "data-step='2'" in body_with(at, "id='enc-replay-label'")
@@ -340,11 +340,11 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     for tr in traces:
         cur = tr.start
         for s in tr.steps:
-            if s.rank <= ranks[1]:
+            if s.merge_number <= numbers[1]:
                 cur = s.tokens
         expected.extend(cur)
     assert token_ids(element(shown, "enc-replay-tokens")) == expected == replay.ids_at(2)
-    assert f"data-rank='{ranks[1]}'" in shown
+    assert f"data-merge='{numbers[1]}'" in shown
     # The same step control as the stepper's: the number box jumps, Last goes to the end.
     at.number_input(key="enc.box").set_value(1).run()
     assert token_ids(element(body_with(at, "id='enc-replay-tokens'"), "enc-replay-tokens")) == replay.ids_at(1)

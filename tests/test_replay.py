@@ -31,8 +31,8 @@ def test_replay_reaches_the_encoding():
     text = "lowest newer lowest"
     ids, traces = tok.encode_with_trace(text)
     replay = tok.replay(text)
-    ranks = [s.rank for s in replay.steps]
-    assert ranks == sorted(set(ranks)) == sorted({s.rank for tr in traces for s in tr.steps})
+    numbers = [s.merge_number for s in replay.steps]
+    assert numbers == sorted(set(numbers)) == sorted({s.merge_number for tr in traces for s in tr.steps})
     assert replay.ids_at(0) == [t for trace in traces for t in trace.start]
     assert replay.ids_at(len(replay)) == ids
     # Each merge's count is its occurrences over the whole text: "lowest" twice counts twice.

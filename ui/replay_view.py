@@ -42,10 +42,10 @@ def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_
         start: the sentence shown at step 0.
         merge_label: the label before a merge's chips, from its number k (from 1;
             ``"GPT-2's merge 12 (rank and id 267):"``).
-        note: a line under the merge, from its rank (optional).
+        note: a line under the merge, from its merge number (optional).
         unknown: the symbols ``<unk>`` stands for (:func:`bpe_core.replay.unknown_symbols`).
 
-    Returns the step j (0..len(replay)). Element ids: ``<key>-replay-label``, ``-merge`` (``data-rank``),
+    Returns the step j (0..len(replay)). Element ids: ``<key>-replay-label``, ``-merge`` (``data-merge``: its merge number),
     ``-tokens`` and ``-count`` (``data-tokens``)."""
     n = len(replay)
     j = stepper.step_controls(n, key=key, store=stepper.KeptStep(name), label=lambda k: _step_label(key, k, n),
@@ -56,11 +56,11 @@ def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_
         step = replay.steps[j - 1]
         new_token = step.token
         applies = ngettext("applies here {n} time", "applies here {n} times", step.count).format(n=f"{step.count:,}")
-        attrs = f"id='{key}-replay-merge' data-step='{j}' data-rank='{step.rank}'"
-        head = merge_html(src, step.left, step.right, step.token, mode, present, label=merge_label(step.rank),
+        attrs = f"id='{key}-replay-merge' data-step='{j}' data-merge='{step.merge_number}'"
+        head = merge_html(src, step.left, step.right, step.token, mode, present, label=merge_label(step.merge_number),
                           badge=applies, attrs=attrs)  # fmt: skip
         if note:
-            head += f"<div class='bpe-muted'>{esc_raw(note(step.rank))}</div>"
+            head += f"<div class='bpe-muted'>{esc_raw(note(step.merge_number))}</div>"
     ids = replay.ids_at(j)
     count = ngettext("{n} token.", "{n} tokens.", len(ids)).format(n=f"{len(ids):,}")
     st.html(
@@ -116,23 +116,23 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     if tid is None:
         return
     tree = model.tok.merge_tree(tid)
-    ranks = tree.ranks()
+    numbers = tree.merge_numbers()
     line = ngettext(
         "{n} merge built this token: merge {numbers}.",
         "{n} merges built this token: merges {numbers}.",
-        len(ranks),
-    ).format(n=len(ranks), numbers=", ".join(f"{r:,}" for r in ranks))
+        len(numbers),
+    ).format(n=len(numbers), numbers=", ".join(f"{r:,}" for r in numbers))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 
 def merge_tree_html(model, tree, mode: str, present: bool) -> str:
-    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge rank."""
+    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge number."""
     if len(model.tok.token_value(tree.token)) > MAX_TREE_LEAVES:
         return ""
 
     def node(t) -> str:
-        label = _("#{number}").format(number=f"{t.rank:,}") if t.rank is not None else _("byte")
-        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.rank is not None else ""
+        label = _("#{number}").format(number=f"{t.merge_number:,}") if t.merge_number is not None else _("byte")
+        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.merge_number is not None else ""
         return f"<li>{chip_html(model.src, t.token, mode, present)}<span class='stepnum'>{esc_raw(label)}</span>{kids}</li>"
 
     return f"<ul class='bpe-tree' id='rt-tree'>{node(tree)}</ul>"
