@@ -15,7 +15,7 @@ from bpe_core.explain import rule_name
 from bpe_core.measures import total_words
 
 from . import memo, persist
-from .chips import chip_html, chips_html, run_rtl_note
+from .chips import chip_html, chips_html, merge_html, run_rtl_note
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import _, current_language, ngettext, tr
 from .languages import language_name
@@ -123,11 +123,8 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if step == 0:
         return _start_card(run, mode, presentation)
     snap = run.snapshot(step)
-    label = esc_raw(_("Merge {number}:").format(number=f"{step:,}"))
-    head = (
-        f"<div class='bpe-merge' id='bpe-merge' data-count='{snap.count}'>"
-        f"<span class='op'>{label}</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
-    )
+    label = _("Merge {number}:").format(number=f"{step:,}")
+    head = _merge_head(run, snap, step, mode, presentation, label, f"id='bpe-merge' data-count='{snap.count}'")
     served = served_line(run, step)
     if run.mix_rule == "fair":  # the fair rule's reason replaces "the highest count" (it is not the reason)
         reason_html = f"<div class='bpe-reason bpe-served'>{esc_raw(served)}</div>"
@@ -179,16 +176,13 @@ def served_line(run: TrainedRun, step: int) -> str:
     )
 
 
-def _merge_chips(run: TrainedRun, snap, step: int, mode: str, presentation: bool) -> str:
-    """``left + right → token`` and the count badge: the head of every merge display."""
+def _merge_head(run: TrainedRun, snap, step: int, mode: str, presentation: bool, label: str, attrs: str) -> str:
+    """``label left + right → token  count n`` (:func:`ui.chips.merge_html`) of merge ``snap``; at step 0 the
+    new token is not marked yet."""
     new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
-    count = esc_raw(_("count {count}").format(count=f"{snap.count:,}"))
-    return (
-        f"{chip_html(run, snap.left, mode, presentation)}<span class='op'>+</span>"
-        f"{chip_html(run, snap.right, mode, presentation)}<span class='op'>→</span>"
-        f"{chip_html(run, snap.token, mode, presentation, new_css)}"
-        f"<span class='bpe-badge chosen'>{count}</span>"
-    )
+    count = _("count {count}").format(count=f"{snap.count:,}")
+    return merge_html(run, snap.left, snap.right, snap.token, mode, presentation, label=label, badge=count,
+                      new_css=new_css, attrs=attrs)  # fmt: skip
 
 
 def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
@@ -203,11 +197,7 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         return f"<div class='bpe-reason'><b>{stopped}</b> {esc_raw(stop_reason_text(run))}</div>"
     snap = run.snapshot(max(1, step))
     label = (_("Merge {number}:").format(number=f"{step:,}") if numbered else "") if step >= 1 else _("Next:")
-    head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
-    return (
-        f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
-        f"{_merge_chips(run, snap, step, mode, presentation)}</div>"
-    )
+    return _merge_head(run, snap, step, mode, presentation, label, f"data-step='{step}' data-count='{snap.count}'")
 
 
 # ---------------------------------------------------------------------------------- pair table
