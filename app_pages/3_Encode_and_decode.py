@@ -116,15 +116,15 @@ def replay_section(run, src, replay, unknown, k, text, run_key, mode, present) -
                   "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
                   "rank.")  # fmt: skip
 
-    def note(rank: int) -> str:
-        return _("The lowest-ranked pair left in the text: training learned it at step {rank}.").format(
-            rank=f"{rank:,}"
+    def note(number: int) -> str:
+        return _("The pair learned earliest that is left in the text: training learned it as merge {number}.").format(
+            number=f"{number:,}"
         )
 
     name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
     j = replay_view.replay_steps(replay, src, key="enc", name=name, start=start, unknown=unknown, mode=mode,
                                  present=present, note=note,
-                                 merge_label=lambda rank: _("Rank {rank}:").format(rank=f"{rank:,}"))  # fmt: skip
+                                 merge_label=lambda number: _("Merge {number}:").format(number=f"{number:,}"))  # fmt: skip
     if not present:
         plan_table(src, replay, j, mode)
 

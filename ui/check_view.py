@@ -209,9 +209,9 @@ def encoder_html(report, src, mode: str, presentation: bool) -> str:
             f"<p>{esc_raw(yours)} {chips_html(src, _known(src, report.yours_piece), mode, None, presentation)}</p>"
         )
         if report.merges:
-            merge_label = _("merge {rank}")
+            merge_label = _("Merge {number}:")
             steps = "".join(
-                f"<li>{esc_raw(merge_label.format(rank=f'{number:,}'))}: {chip_html(src, left, mode, presentation)}"
+                f"<li>{esc_raw(merge_label.format(number=f'{number:,}'))} {chip_html(src, left, mode, presentation)}"
                 f" + {chip_html(src, right, mode, presentation)} → {chip_html(src, token, mode, presentation)}</li>"
                 for number, left, right, token in report.merges
             )
