@@ -139,7 +139,6 @@ def step_view(every: float | None, choice: Choice) -> None:
             return
         in_quiz = False
     else:
-        class_view.start_box(sidebar.url_params(choice, step), step)
         in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
@@ -157,7 +156,10 @@ top = st.container()  # filled after the sidebar, so that input messages appear 
 choice = page.start_page(None, "🧩")
 with top:
     header(choice)
-    class_view.messages()
+    bad_code = class_view.messages()
+    if choice.ok and not class_view.code():
+        # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
+        class_view.start_box(sidebar.url_params(choice), persist.get_step(), join_open=bad_code)
 # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
 # through what is trained so far.
 live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())

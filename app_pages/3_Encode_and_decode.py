@@ -8,11 +8,20 @@ Inputs (the sidebar, k, the text, ids) -> a tokenizer and its traces (bpe_core) 
 import streamlit as st
 
 from bpe_core import InputError
-from bpe_core.replay import parse_ids, replay_ids, replay_ranks, unknown_symbols
-from ui import page, persist, sidebar, stepper, training
+from bpe_core.replay import (
+    UNK_LOST,
+    WHITESPACE_DROPPED,
+    WHITESPACE_ONE_SPACE,
+    encoding_summary,
+    parse_ids,
+    round_trip,
+    split_differences,
+    unknown_symbols,
+)
+from ui import page, persist, replay_view, sidebar, training
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
-from ui.i18n import _, ngettext
+from ui.i18n import N_, _, ngettext
 from ui.settings import PRE_LABELS, VARIANT_LABELS
 from ui.text import esc, esc_raw, md_escape
 
@@ -71,94 +80,67 @@ def text_to_encode(choice, run, tok) -> str:
     )  # fmt: skip
 
 
-def tokens_section(src, text, ids, unknown, n_unk, mode, present) -> None:
+def tokens_section(src, summary, ids, unknown, mode, present) -> None:
     st.subheader(_("1 · Tokens and their ids"))
-    ratio = len(text) / len(ids) if ids else 0.0
-    numbers = dict(chars=f"{len(text):,}", tokens=f"{len(ids):,}", ratio=f"{ratio:.2f}", unk=f"{n_unk:,}")
-    if n_unk:
-        summary = _("{chars} characters → {tokens} tokens ({ratio} characters per token); {unk} unknown (<unk>: "
-                    "characters the training corpus never had).")  # fmt: skip
+    numbers = dict(chars=f"{summary.chars:,}", tokens=f"{summary.tokens:,}", ratio=f"{summary.chars_per_token:.2f}",
+                   unk=f"{summary.unknown:,}")  # fmt: skip
+    if summary.unknown:
+        said = _("{chars} characters → {tokens} tokens ({ratio} characters per token); {unk} unknown (<unk>: "
+                 "characters the training corpus never had).")  # fmt: skip
     else:
-        summary = _("{chars} characters → {tokens} tokens ({ratio} characters per token).")
+        said = _("{chars} characters → {tokens} tokens ({ratio} characters per token).")
     st.html(
-        f"<p class='bpe-note' id='enc-summary' data-tokens='{len(ids)}' data-unk='{n_unk}'>"
-        f"{esc_raw(summary.format(**numbers))}</p>"
+        f"<p class='bpe-note' id='enc-summary' data-tokens='{summary.tokens}' data-unk='{summary.unknown}'>"
+        f"{esc_raw(said.format(**numbers))}</p>"
         + tokens_html(src, ids, mode, present, unknown=unknown, css_id="enc-tokens")
     )
     if not present:
         st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
 
 
-def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -> None:
+def replay_section(run, src, replay, unknown, k, text, run_key, mode, present) -> None:
+    """The merges that fire on the text, one at a time (:func:`ui.replay_view.replay_steps`), and their list."""
     st.subheader(_("2 · Replay the merges, one at a time"))
-    plan = replay_ranks(traces)
-    if not plan:
+    if not len(replay):
         if run.variant.is_bytes:
             said = _("No merge applies to this text: every word stays split into its bytes.")
         else:
             said = _("No merge applies to this text: every word stays split into its characters.")
         st.info(said + (" " + _("Use more merges (the slider above).") if k < run.num_steps else ""))
         return
-    name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
-    applied = ngettext("Applied {j} of {n} merge", "Applied {j} of {n} merges", len(plan))
-
-    def label(j: int) -> str:
-        return (f"<div class='bpe-step-label' id='enc-replay-label' data-applied='{j}'>"
-                f"{esc_raw(applied.format(j=f'{j:,}', n=f'{len(plan):,}'))}</div>")  # fmt: skip
-
-    j = stepper.step_controls(len(plan), key="enc", store=stepper.KeptStep(name), label=label, unit="merge",
-                              presentation=present, autoplay=False)  # fmt: skip
-    if j == 0:
-        rank, new_token = 0, None
-        if run.variant.is_bytes:
-            start = _("Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
-                      "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank.")  # fmt: skip
-        else:
-            start = _("Start: every word split into its characters. The encoder now repeats: find the adjacent pair "
-                      "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
-                      "rank.")  # fmt: skip
-        head = f"<div class='bpe-reason'>{esc_raw(start)}</div>"
+    if run.variant.is_bytes:
+        start = _("Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
+                  "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank.")  # fmt: skip
     else:
-        rank, left, right, token, places = plan[j - 1]
-        new_token = token
-        rank_label = _("Rank {rank}:").format(rank=f"{rank:,}")
-        where = ngettext("{n} place", "{n} places", places).format(n=f"{places:,}")
-        head = (
-            f"<div class='bpe-merge' id='enc-replay-merge' data-rank='{rank}'>"
-            f"<span class='op'>{esc_raw(rank_label)}</span>"
-            f"{chip_html(src, left, mode, present)}<span class='op'>+</span>"
-            f"{chip_html(src, right, mode, present)}<span class='op'>→</span>"
-            f"{chip_html(src, token, mode, present, 'new')}"
-            f"<span class='bpe-badge chosen'>{esc_raw(where)}"
-            "</span></div><div class='bpe-muted'>"
-            + esc_raw(
-                _("The lowest-ranked pair left in the text: training learned it at step {rank}.").format(
-                    rank=f"{rank:,}"
-                )
-            )  # fmt: skip
-            + "</div>"
+        start = _("Start: every word split into its characters. The encoder now repeats: find the adjacent pair "
+                  "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
+                  "rank.")  # fmt: skip
+
+    def note(number: int) -> str:
+        return _("The pair learned earliest that is left in the text: training learned it as merge {number}.").format(
+            number=f"{number:,}"
         )
-    now = replay_ids(traces, rank)
-    count = ngettext("{n} token.", "{n} tokens.", len(now)).format(n=f"{len(now):,}")
-    st.html(
-        f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
-        + tokens_html(
-            src, now, mode, present, with_ids=False, unknown=unknown, new_token=new_token, css_id="enc-replay"
-        )
-        + f"</div><p class='bpe-muted'>{esc_raw(count)}</p></div>"
-    )
-    if present:
-        return
+
+    name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
+    j = replay_view.replay_steps(replay, src, key="enc", name=name, start=start, unknown=unknown, mode=mode,
+                                 present=present, note=note,
+                                 merge_label=lambda number: _("Merge {number}:").format(number=f"{number:,}"))  # fmt: skip
+    if not present:
+        plan_table(src, replay, j, mode)
+
+
+def plan_table(src, replay, j: int, mode: str) -> None:
+    """Every merge the text uses, in rank order, the one of step ``j`` marked."""
     rows = []
-    for i, (r, left, right, token, places) in enumerate(plan, start=1):
+    for i, step in enumerate(replay.steps, start=1):
         rows.append(
-            f"<tr class='{'chosen' if i == j else ''}'><td class='num'>{i}</td><td class='num'>{r:,}</td>"
-            f"<td class='pair'>{chip_html(src, left, mode)} + {chip_html(src, right, mode)} → "
-            f"{chip_html(src, token, mode)}</td><td class='num'>{places}</td></tr>"
+            f"<tr class='{'chosen' if i == j else ''}'><td class='num'>{i}</td><td class='num'>{step.merge_number:,}</td>"
+            f"<td class='pair'>{chip_html(src, step.left, mode)} + {chip_html(src, step.right, mode)} → "
+            f"{chip_html(src, step.token, mode)}</td><td class='num'>{step.count}</td></tr>"
         )
     title = ngettext("The {n} merge this text uses, in rank order", "All {n} merges this text uses, in rank order",
-                     len(plan))  # fmt: skip
-    with st.expander(title.format(n=f"{len(plan):,}")):
+                     len(replay))  # fmt: skip
+    with st.expander(title.format(n=f"{len(replay):,}")):
         st.html(
             "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th>"
             + "".join(f"<th>{esc_raw(h)}</th>" for h in (_("rank"), _("merge"), _("places")))
@@ -169,11 +151,7 @@ def replay_section(run, src, traces, unknown, k, text, run_key, mode, present) -
 
 def methods_section(tok, src, text, mode, present) -> None:
     st.subheader(_("3 · Merge rank vs longest match"))
-    diffs, seen = [], set()
-    for piece, by_rank, longest in tok.compare_methods(text):
-        if by_rank != longest and piece not in seen:
-            seen.add(piece)
-            diffs.append((piece, by_rank, longest))
+    diffs = split_differences(tok, text)
     if diffs:
         rows = []
         for piece, by_rank, longest in diffs[:MAX_DIFFS]:
@@ -213,7 +191,17 @@ def methods_section(tok, src, text, mode, present) -> None:
     )
 
 
-def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -> None:
+#: Why a text's own ids may decode to another text (:data:`bpe_core.replay.RoundTrip.reasons`).
+REASONS = {
+    WHITESPACE_ONE_SPACE: N_(
+        "the whitespace pre-tokenizer drops whitespace (the end-of-word marker brings back one space between words)"
+    ),
+    WHITESPACE_DROPPED: N_("the whitespace pre-tokenizer drops whitespace"),
+    UNK_LOST: N_("<unk> cannot be turned back into the character it replaced"),
+}
+
+
+def decode_section(tok, src, text, ids, k, run_key, mode, present) -> None:
     st.subheader(_("4 · Ids → text"))
     name = f"pg.enc.ids.{persist.short_key(run_key, k, text)}"
     default = " ".join(str(t) for t in ids[:2000])
@@ -221,7 +209,7 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
                   on_change=persist.keep, args=(name,))  # fmt: skip
     try:
         wanted = parse_ids(persist.kept(name, default))
-        decoded = tok.decode(wanted)
+        back = round_trip(tok, text, ids, wanted)
     except (InputError, ValueError) as err:
         st.error(_("{problem} Valid ids go from 0 to {last}.").format(problem=md_escape(str(err)),
                                                                        last=f"{max(tok.values):,}"))  # fmt: skip
@@ -229,29 +217,21 @@ def decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present) -
     if not wanted:
         st.info(_("Type some token ids above."))
         return
-    back = ""
-    if wanted == ids:
-        if decoded == text:
-            exact = _("Exactly the text above.")
-            back = f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
-        else:
-            reasons = []
-            if tok.pretokenizer == "whitespace" and run.variant.kind == "eow":
-                reasons.append(_("the whitespace pre-tokenizer drops whitespace (the end-of-word marker brings back "
-                                 "one space between words)"))  # fmt: skip
-            elif tok.pretokenizer == "whitespace":
-                reasons.append(_("the whitespace pre-tokenizer drops whitespace"))
-            if n_unk:
-                reasons.append(_("<unk> cannot be turned back into the character it replaced"))
-            if reasons:
-                back = esc_raw(_("Not exactly the text above: {reasons}.").format(reasons=_("; ").join(reasons)))
-            else:
-                back = esc_raw(_("Not exactly the text above."))
+    if back.exact:
+        exact = _("Exactly the text above.")
+        verdict = f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
+    elif back.same_ids and back.reasons:
+        reasons = _("; ").join(_(REASONS[r]) for r in back.reasons)
+        verdict = esc_raw(_("Not exactly the text above: {reasons}.").format(reasons=reasons))
+    elif back.same_ids:
+        verdict = esc_raw(_("Not exactly the text above."))
+    else:
+        verdict = ""
     decoded_as = ngettext("Decoded ({n} id):", "Decoded ({n} ids):", len(wanted)).format(n=f"{len(wanted):,}")
     st.html(
         tokens_html(src, wanted, mode, present, css_id="enc-decode-tokens")
-        + f"<p class='bpe-muted'>{esc_raw(decoded_as)} {back}</p>"
-        + f"<div class='bpe-text' id='enc-decoded'>{esc_raw(decoded)}</div>"
+        + f"<p class='bpe-muted'>{esc_raw(decoded_as)} {verdict}</p>"
+        + f"<div class='bpe-text' id='enc-decoded'>{esc_raw(back.decoded)}</div>"
     )
 
 
@@ -267,10 +247,9 @@ run_key = persist.short_key(choice.corpus.digest, choice.config)
 k = pick_k(choice, run)
 tok, src = tokenizer_at(run, k), tokens_at(run, k)
 text = text_to_encode(choice, run, tok)
-ids, traces = tok.encode_with_trace(text)
+ids = tok.encode(text)
 unknown = unknown_symbols(tok, text)
-n_unk = sum(1 for t in ids if t == tok.unk_id)
-tokens_section(src, text, ids, unknown, n_unk, mode, present)
-replay_section(run, src, traces, unknown, k, text, run_key, mode, present)
+tokens_section(src, encoding_summary(tok, text, ids), ids, unknown, mode, present)
+replay_section(run, src, tok.replay(text), unknown, k, text, run_key, mode, present)
 methods_section(tok, src, text, mode, present)
-decode_section(run, tok, src, text, ids, n_unk, k, run_key, mode, present)
+decode_section(tok, src, text, ids, k, run_key, mode, present)

@@ -10,6 +10,7 @@ import streamlit as st
 from bpe_core import InputError, clean_text
 from bpe_core import declaration as decl
 from bpe_core.token_tax import tax_table
+from ui import language_links as ll
 from ui import language_training as lt
 from ui import languages as lg
 from ui import page, persist, sidebar, training
@@ -19,6 +20,8 @@ from ui.text import md_escape
 
 K_PICK = "lang.pick"  # the language read as chips (the selectbox; a click on a table row sets it)
 K_TABLE = "lang.table"
+K_ARTICLE = "lang.article"
+K_URL_LAST = "lang.url_last"  # the article and language this page last wrote into the URL
 
 
 def explanation() -> None:
@@ -30,15 +33,18 @@ def explanation() -> None:
                 "tokenizer starts from bytes, so before any merge a Chinese sentence already costs three times "
                 "its characters.\n\n"
                 "**Merges follow the training data.** A tokenizer learns merges for what its corpus repeats most. "
-                "GPT-2 learned mostly from English web pages: English words are single tokens, a Thai or Hindi "
-                "word falls apart into bytes. GPT-4 (100,000 tokens) and GPT-4o (200,000 tokens, trained on more "
-                "languages) have room for many more words of other languages, so their tax is lower and the "
-                "languages are closer together.\n\n"
+                "GPT-2's paper (Radford et al., 2019) says the model was trained on WebText, web pages from which "
+                "non-English pages were deliberately removed; it does not say which text its 50,000 merges were "
+                "learned from. What you can measure: under GPT-2, common English words are single tokens, while a "
+                "Thai or Hindi word falls apart into pieces of one or two bytes. OpenAI has not published what the "
+                "tokenizers of GPT-4 and GPT-4o were trained on. Their vocabularies are larger (about 100,000 and "
+                "200,000 tokens, counted in their rank files), and this page's table gives each language's token "
+                "count and tax under all three.\n\n"
                 "**What byte-level guarantees, and what it does not.** Every text can be encoded: all 256 bytes are "
                 "tokens, so there is never an unknown token (<unk>). A character-level tokenizer maps a character "
                 "it never saw to <unk>, which counts as one token here and is reported beside the tax: a low tax "
                 "made of <unk> is not a bargain, the text is lost. Byte-level does not make prices fair: the tax "
-                "is whatever the training mix makes it.\n\n"
+                "depends on the text the merges were learned from and on how many merges there are.\n\n"
                 "The tax is the number of tokens a language needs for the same content, divided by the number "
                 "English needs (Petrov et al., 2023, NeurIPS, call it the tokenization premium). English is 1.0 by "
                 "definition. The spread is the largest tax divided by the smallest; the Gini coefficient is 0 "
@@ -49,7 +55,7 @@ def explanation() -> None:
 
 def article_picker():
     options = [None, *range(0, decl.ARTICLES + 1)]
-    return st.selectbox(_("Text"), options, format_func=lg.section_label, key="lang.article")
+    return st.selectbox(_("Text"), options, format_func=lg.section_label, key=K_ARTICLE)
 
 
 def _row_clicked(keys: list[str]) -> None:
@@ -60,8 +66,12 @@ def _row_clicked(keys: list[str]) -> None:
         st.session_state[K_PICK] = keys[rows[0]]
 
 
-def declaration_part(all_models, mode, present) -> None:
+def declaration_part(all_models, mode, present) -> dict[str, str]:
+    """The Declaration's table, spread, chart and chips; returns the article and language for the URL."""
     names = lg.current_names()
+    params = {k: st.query_params[k] for k in st.query_params}
+    for note in ll.adopt(params, st.session_state.get(K_URL_LAST), st.session_state, (K_ARTICLE, K_PICK), names):
+        st.warning(note)
     choice = article_picker()
     sections = lg.sections_of(choice)
     tables = [lg.gpt_table(sections), lg.own_table(all_models[0], sections)]
@@ -82,13 +92,16 @@ def declaration_part(all_models, mode, present) -> None:
     st.dataframe(view.spread, hide_index=True, width="stretch", column_config=lg.column_formats(view.spread))
     st.subheader(_("The tax of every language (English = 1.0, the dashed line)"))
     st.vega_lite_chart(view.chart, width="stretch")
-    reading_part(order, choice, sections, names, mode, present)
+    key = reading_part(order, choice, sections, names, mode, present)
+    st.session_state[K_URL_LAST] = ll.url_values(choice, key)
+    return st.session_state[K_URL_LAST]
 
 
-def reading_part(order, choice, sections, names, mode, present) -> None:
+def reading_part(order, choice, sections, names, mode, present) -> str:
+    """The picked language as text and as chips under each tokenizer; returns its key."""
     st.header(_("Read a language as tokens"))
     if K_PICK not in st.session_state:
-        st.session_state[K_PICK] = "cmn_hans"
+        st.session_state[K_PICK] = ll.DEFAULT_LANGUAGE
     key = st.selectbox(_("Language"), list(decl.KEYS), format_func=names, key=K_PICK)
     one = decl.load(key)
     ref = decl.load(decl.REFERENCE)
@@ -112,6 +125,7 @@ def reading_part(order, choice, sections, names, mode, present) -> None:
         cols = tab.columns(len(texts))
         for col, (k, text) in zip(cols, texts):
             col.html(lg.chips_for(m, text, mode, present, css_id=f"lang-toks-{m.key}-{k}"))
+    return key
 
 
 def training_part(names) -> None:
@@ -145,6 +159,11 @@ def training_part(names) -> None:
     with st.spinner(_("Training…")):
         runs = {rule: lt.trained(key[0], merges, rule) for rule in ("plain", "fair")}
     lt.results(runs, names)
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+    rule = c1.radio(_("Merge rule"), list(lt.RULE_LABELS), format_func=lambda r: _(lt.RULE_LABELS[r]), index=1,
+                    horizontal=True, key="lang.train.rule")  # fmt: skip
+    if c2.button(_("Step through this training"), key="lang.train.step"):
+        lt.open_in_stepper(rule, weights, merges)
 
 
 def own_texts_part(order, mode, present) -> None:
@@ -185,7 +204,6 @@ if not choice.ok:
 own_run = training.get_run(choice.corpus, choice.config)
 if own_run is None:
     st.stop()
-sidebar.write_url(choice)
 st.caption(
     _(
         "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "
@@ -194,6 +212,6 @@ st.caption(
 )
 explanation()
 all_models = models(own_run)
-declaration_part(all_models, mode, present)
+sidebar.write_url(choice, extra=declaration_part(all_models, mode, present))
 training_part(lg.current_names())
 own_texts_part(all_models[1:] + all_models[:1], mode, present)

@@ -29,8 +29,8 @@ class EncoderReport:
         piece_index: its index among the text's pre-tokens; ``piece_start``: the token index where it starts.
         expected_piece / yours_piece: the expected ids of that pre-token, and the student's ids from
             ``piece_start`` on, as many as decode to the same number of characters (at most twice as many).
-        merges: the merges the tokenizer applies to that pre-token, in order: ``[(rank, left, right, token)]``
-            (ids; rank 1-based, lowest first; each one rewrites every occurrence left to right).
+        merges: the merges the tokenizer applies to that pre-token, in order: ``[(merge_number, left, right, token)]``
+            (ids; merge numbers from 1, lowest first; each one rewrites every occurrence left to right).
         longest_match: the student's ids for the pre-token are what greedy longest-match would give.
     """
 
@@ -106,7 +106,7 @@ def check_encoding(tok, text: str, yours: list[int]) -> EncoderReport:
         start += len(trace.ids)
     report.piece, report.piece_index, report.piece_start = trace.text, index, start
     report.expected_piece = list(trace.ids)
-    report.merges = [(s.rank, s.left, s.right, s.token) for s in trace.steps]
+    report.merges = [(s.merge_number, s.left, s.right, s.token) for s in trace.steps]
     report.yours_piece = _student_piece(tok, yours[start:], trace.text)
     longest = tok.longest_match_piece(trace.text)
     report.longest_match = report.yours_piece == list(longest) and report.yours_piece != report.expected_piece

@@ -60,7 +60,7 @@ TIE_RULES: dict[str, TieRule] = {
         ),
     ),
     "hf": TieRule(
-        name=N_("hf"),
+        name=N_("Hugging Face"),
         title=N_("Hugging Face order"),
         label=N_("hf (Hugging Face tokenizers)"),
         short=N_("the pair with the smallest (left id, right id) wins"),
@@ -92,6 +92,16 @@ def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
     an unknown name is returned as it is."""
     tie = TIE_RULES.get(rule)
     return (tr or _ENGLISH).gettext(tie.name) if tie else rule
+
+
+def rule_summary(rule: str, tr: gettext.NullTranslations | None = None) -> str:
+    """Tie-break ``rule`` named with what it does, for a handout or picture (``"first-seen (the pair that
+    appears first in the corpus wins)"``), in the reader's language; an unknown name is returned as it is."""
+    tie = TIE_RULES.get(rule)
+    if tie is None:
+        return rule
+    t = tr or _ENGLISH
+    return t.gettext("{rule} ({what})").format(rule=t.gettext(tie.name), what=t.gettext(tie.short))
 
 
 #: The trainer's rules in one sentence each (the tie-break rules from :data:`TIE_RULES`); the keys are

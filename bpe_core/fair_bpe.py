@@ -26,18 +26,24 @@ per language. Two rules choose the next merge:
 
 Merges apply to all occurrences of the pair in a word, left to right, without overlap (``a a a`` -> ``aa a``),
 as in :mod:`bpe_core.trainer`. Pair counts are kept per language and updated only for the words a merge
-touches; each rule finds its best pair through a lazily cleaned heap. Unlike :mod:`bpe_core.trainer`, this
-trainer keeps no per-step snapshots: it returns the merges and, per merge, the language served.
+touches; each rule finds its best pair through a lazily cleaned heap. This trainer keeps no per-step
+snapshots: it returns the merges and, per merge, the language served. :func:`stepper_run` turns such a training
+into a :class:`~bpe_core.run.TrainedRun` with snapshots, for the stepper, by replaying its merges through
+:mod:`bpe_core.trainer` (a subclass that only replaces the choice of pair).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .config import TrainConfig
 from .encoder import Tokenizer
 from .pretokenize import word_counts
+from .run import TrainedRun
+from .run_records import _SHIFT
+from .trainer import Trainer
 
 RULES = ("plain", "fair")
 
@@ -224,3 +230,80 @@ class _Trainer:
             served.append(self.langs[li])
             lengths.append(dict(zip(self.langs, self.length)))
         return FairRun(rule, self.langs, merges, served, lengths, self.pretokenizer)
+
+
+# ------------------------------------------------------------------------------- the stepper's run
+class _Replay(Trainer):
+    """:class:`~bpe_core.trainer.Trainer` made to take the given merges in order instead of its best pair. The
+    trainer itself is not touched (the plain path stays as fast as it is); only the choice is replaced, so the run
+    has the same snapshots as any other: each step's pair table still lists the most frequent pairs of the whole
+    mix, with the chosen pair first (under the fair rule it is often not the most frequent one)."""
+
+    def __init__(self, words, config, merges):
+        super().__init__(words, config)
+        self._forced = merges
+
+    def _peek(self, want, max_tied):
+        top = super()._peek(want, max_tied)
+        k = self.run.num_steps
+        if k >= len(self._forced):
+            return top
+        ids = self.run.value_to_id
+        left, right = self._forced[k]
+        entry = None
+        if left in ids and right in ids:
+            # (0, 0, pair): a placeholder the exact count and tie-break value replace (None: the pair is absent).
+            entry = self._exact((0, 0, ids[left] << _SHIFT | ids[right]))
+        if entry is None:
+            self._top = []
+            return []  # cannot happen for merges learnt on these words; stops as "no pairs" rather than guess
+        self._top = [entry, *(e for e in top if e[2] != entry[2])]  # _peek's next call drops _top[0]
+        return self._top
+
+    def _merge(self, step, top):
+        snap = super()._merge(step, top)
+        # The pair was chosen by the rule, not by a tie-break among equal counts: say so in the snapshot.
+        snap = snap._replace(ties=1, tied_entries=(top[0],))
+        self.run._replace_last(snap)
+        return snap
+
+
+def stepper_run(texts: dict, config: TrainConfig, rule: str = "plain", weights: dict | None = None,
+                progress=None, on_start=None) -> TrainedRun:  # fmt: skip
+    """The language-mix training as a :class:`~bpe_core.run.TrainedRun` the stepper draws: :func:`train_mix`
+    chooses the merges (``rule``, ``weights``; ``config.num_merges`` of them, default 2,000), then the ordinary
+    trainer replays them on the mix's words (every language's word counts summed: the same string in two
+    languages is one word type) and keeps its snapshots. ``run.mix_rule`` is ``rule``; ``run.served[k - 1]`` is the language merge ``k``
+    served; ``run.word_languages[i]`` the languages word type ``i`` comes from (a tuple, in ``texts`` order).
+
+    Args:
+        texts: ``{language: training text}``.
+        config: byte-level with GPT-2's pre-tokenizer (the mix trainer's).
+        progress / on_start: as for :func:`bpe_core.trainer.train` (``on_start`` once the replay starts).
+
+    Raises:
+        ValueError: another variant or pre-tokenizer, or what :func:`train_mix` raises.
+    """
+    pre = config.resolved_pretokenizer
+    if config.variant != "byte" or pre != "gpt2":
+        raise ValueError("a language-mix training is byte-level BPE with GPT-2's pre-tokenizer")
+    mix = train_mix(texts, 2_000 if config.num_merges is None else config.num_merges, rule, weights, pre,
+                    config.min_frequency)  # fmt: skip
+    words, langs = {}, {}
+    for lang in mix.languages:
+        for word, f in word_counts(texts[lang], pre).items():
+            words[word] = words.get(word, 0) + f
+            langs.setdefault(word, []).append(lang)
+    # min_frequency 1: the rule already applied its own (per language); the summed count is never lower.
+    replay = _Replay(words, replace(config, num_merges=len(mix.merges), min_frequency=1), mix.merges)
+    run = replay.run
+    run.mix_rule, run.served = rule, list(mix.served)
+    run.word_languages = [tuple(langs[w]) for w in run.words]
+    if on_start is not None:
+        on_start(run)
+    for snap in replay.steps():
+        if progress is not None and snap.step % 100 == 0:
+            progress(snap.step)
+    if progress is not None:
+        progress(run.num_steps)
+    return run

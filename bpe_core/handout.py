@@ -16,6 +16,7 @@ from __future__ import annotations
 import gettext
 from collections import defaultdict
 
+from .explain import rule_summary
 from .handout_parts import (
     CJK_FONTS,
     CSS,
@@ -75,7 +76,7 @@ def _settings(run, n: int, t) -> str:
         "gpt4": t.gettext("GPT-4's pattern (cl100k)"),
         "none": t.gettext("none: the whole text is one word"),
     }.get(cfg.resolved_pretokenizer, cfg.resolved_pretokenizer)
-    rule = rule_name(cfg.tie_break, t)
+    rule = rule_summary(cfg.tie_break, t)
     tokens0 = run.corpus_tokens(0)
     rows = [
         (t.gettext("Base symbols"), variant),
@@ -97,16 +98,6 @@ def _settings(run, n: int, t) -> str:
         f"<h2>{esc(t.gettext('Settings'))}</h2><dl class='settings'>{items}</dl>"
         f"<p class='note'>{esc(t.gettext(RULES['counting']))} {rule_text}</p>"
     )
-
-
-def rule_name(rule: str, tr: gettext.NullTranslations | None = None) -> str:
-    """A tie-break rule named for learners, with what it does in a few words (translated)."""
-    t = tr_or_english(tr)
-    return {
-        "first-seen": t.gettext("first seen (the pair that appears first in the corpus wins)"),
-        "hf": t.gettext("Hugging Face (the pair with the smallest token ids wins)"),
-        "lexical": t.gettext("lexical (the pair last in code-point order wins, Z before a, as in subword-nmt)"),
-    }.get(rule, rule)
 
 
 def _corpus_before(run, t, max_words: int) -> str:
@@ -204,7 +195,7 @@ def _why(run, step: int, t) -> str:
     pair = pair_html(run, snap.left, snap.right)
     count = num(snap.count)
     if snap.ties > 1:
-        rule = esc(rule_name(snap.tie_break, t))
+        rule = esc(rule_summary(snap.tie_break, t))
         text = fmt(
             t.ngettext(
                 "{ties} pair has the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
@@ -279,7 +270,7 @@ def _summary(run, n: int, t) -> str:
     heads = markdown_headers(t)
     head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{esc(h)}</th>" for i, h in enumerate(heads))
     body = "".join(
-        f"<tr><td class='num'>{r.rank}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
+        f"<tr><td class='num'>{r.merge_number}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
         f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{num(r.count)}</td>"
         f"<td class='num'>{num(r.vocab_size)}</td><td class='num'>{num(r.corpus_tokens)}</td></tr>"
         for r in merge_rows(run, n)

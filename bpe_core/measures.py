@@ -162,6 +162,8 @@ class TextStats(NamedTuple):
         bytes_per_token: UTF-8 bytes of the text per token; 0.0 when there are no tokens.
         partial: tokens that are not whole UTF-8 characters (:func:`partial_tokens`).
         unknown: ``<unk>`` tokens (:func:`unknown_tokens`).
+        chars: characters (graphemes) of the text.
+        size: UTF-8 bytes of the text.
     """
 
     tokens: int
@@ -169,6 +171,8 @@ class TextStats(NamedTuple):
     bytes_per_token: float
     partial: int
     unknown: int
+    chars: int
+    size: int
 
 
 def text_stats(tok, text: str, ids: list[int] | None = None) -> TextStats:
@@ -179,9 +183,8 @@ def text_stats(tok, text: str, ids: list[int] | None = None) -> TextStats:
     chars = len(graphemes(text))
     size = len(text.encode("utf-8"))
     n = len(ids)
-    return TextStats(
-        n, n / chars if chars else 0.0, size / n if n else 0.0, partial_tokens(tok, ids), unknown_tokens(tok, ids)
-    )
+    per_char, per_token = n / chars if chars else 0.0, size / n if n else 0.0
+    return TextStats(n, per_char, per_token, partial_tokens(tok, ids), unknown_tokens(tok, ids), chars, size)
 
 
 class RoundTrip(NamedTuple):

@@ -28,7 +28,7 @@ class MergeRow:
     """One merge of the table.
 
     Attributes:
-        rank: the merge's step number (1 = first merge learned).
+        merge_number: the merge's step number (1 = first merge learned).
         left, right, token: the pair and the new token as display text (not escaped).
         count: the pair's count (frequency-weighted occurrences) when it was chosen.
         vocab_size: tokens in the vocabulary after the merge (base alphabet included).
@@ -36,7 +36,7 @@ class MergeRow:
         left_id, right_id, token_id: the same tokens as ids of the run.
     """
 
-    rank: int
+    merge_number: int
     left: str
     right: str
     token: str
@@ -61,7 +61,7 @@ def merge_rows(run, step: int | None = None) -> list[MergeRow]:
     for snap in run.snapshots[:n]:
         rows.append(
             MergeRow(
-                rank=snap.step,
+                merge_number=snap.step,
                 left=token_display(run, snap.left),
                 right=token_display(run, snap.right),
                 token=token_display(run, snap.token),
@@ -135,7 +135,7 @@ def to_markdown(rows: list[MergeRow], tr: gettext.NullTranslations | None = None
     ]
     for r in rows:
         cells = [
-            str(r.rank),
+            str(r.merge_number),
             f"{md_token(r.left)} + {md_token(r.right)}",
             md_token(r.token),
             str(r.count),
@@ -153,5 +153,5 @@ def to_csv(rows: list[MergeRow], tr: gettext.NullTranslations | None = None) -> 
     writer = csv.writer(buf)
     writer.writerow(csv_headers(tr))
     for r in rows:
-        writer.writerow([r.rank, r.left, r.right, r.token, r.count, r.vocab_size, r.corpus_tokens])
+        writer.writerow([r.merge_number, r.left, r.right, r.token, r.count, r.vocab_size, r.corpus_tokens])
     return buf.getvalue()

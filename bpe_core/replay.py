@@ -1,45 +1,99 @@
-"""Looking at an encoding step by step: the merges it applied in rank order, the ids after each one,
-token ids typed by a user, the symbols a character-level model cannot encode, and finding a token
-by the way it is shown.
+"""Looking at an encoding: what it amounts to (characters per token, ``<unk>``), the words the two
+encoders split differently, token ids typed by a user and whether they decode back to the text, the
+symbols a character-level model cannot encode, and finding a token by the way it is shown.
 
-``traces`` are the per-pre-token traces of :meth:`bpe_core.encoder.Tokenizer.encode_with_trace`
-(each with ``start`` ids and ``steps`` carrying ``rank``, ``left``, ``right``, ``token``,
-``positions`` and ``tokens``).
+The merges an encoding applies, one at a time, are :meth:`bpe_core.encoder.Tokenizer.replay`
+(:class:`bpe_core.traces.Replay`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .inputs import InputError
 
 
-def replay_ranks(traces) -> list[tuple[int, int, int, int, int]]:
-    """The merges an encoding applied, in rank order: ``[(rank, left, right, token, places)]``
-    (token ids; ``places``: occurrences rewritten, over all pre-tokens)."""
-    found: dict = {}
-    for trace in traces:
-        for s in trace.steps:
-            entry = found.get(s.rank)
-            if entry is None:
-                found[s.rank] = [s.rank, s.left, s.right, s.token, len(s.positions)]
-            else:
-                entry[4] += len(s.positions)
-    return [tuple(found[r]) for r in sorted(found)]
+@dataclass(frozen=True)
+class EncodingSummary:
+    """What an encoding of a text amounts to.
+
+    Attributes:
+        chars: the text's length in characters (code points, not bytes).
+        tokens: how many token ids it became.
+        unknown: how many of those ids are ``<unk>`` (character and end-of-word models only).
+    """
+
+    chars: int
+    tokens: int
+    unknown: int
+
+    @property
+    def chars_per_token(self) -> float:
+        """Characters per token (0.0 for no tokens): higher means a tighter encoding."""
+        return self.chars / self.tokens if self.tokens else 0.0
 
 
-def replay_ids(traces, upto_rank: int) -> list[int]:
-    """The whole text's ids once every merge of rank <= ``upto_rank`` was applied (0: base symbols)."""
-    out: list[int] = []
-    for trace in traces:
-        ids = trace.start
-        for s in trace.steps:
-            if s.rank > upto_rank:
-                break
-            ids = s.tokens
-        out.extend(ids)
+def encoding_summary(tok, text: str, ids: list[int]) -> EncodingSummary:
+    """The :class:`EncodingSummary` of ``ids``, the encoding of ``text`` by ``tok`` (a
+    :class:`bpe_core.encoder.Tokenizer`)."""
+    unk = tok.unk_id
+    return EncodingSummary(len(text), len(ids), 0 if unk is None else sum(1 for t in ids if t == unk))
+
+
+def split_differences(tok, text: str) -> list[tuple[str, list[int], list[int]]]:
+    """The pre-tokens of ``text`` that the two encoders split differently, each once, in the order they
+    first occur: ``[(pre_token, rank_ids, longest_match_ids)]`` (see
+    :meth:`bpe_core.encoder.Tokenizer.compare_methods`: GPT-2's merge order against the classic
+    tutorial's longest match first)."""
+    seen: set[str] = set()
+    out = []
+    for piece, by_rank, longest in tok.compare_methods(text):
+        if by_rank != longest and piece not in seen:
+            seen.add(piece)
+            out.append((piece, by_rank, longest))
     return out
+
+
+#: Why decoding a text's own ids may not give the text back (:attr:`RoundTrip.reasons`):
+#: the whitespace pre-tokenizer drops whitespace; with the end-of-word marker one space comes back
+#: between words; ``<unk>`` cannot become the character it replaced.
+WHITESPACE_DROPPED, WHITESPACE_ONE_SPACE, UNK_LOST = "whitespace", "whitespace-eow", "unk"
+
+
+@dataclass(frozen=True)
+class RoundTrip:
+    """Decoding ids typed by a user, measured against the text they came from.
+
+    Attributes:
+        decoded: the text the ids decode to (:meth:`bpe_core.encoder.Tokenizer.decode`).
+        same_ids: the ids are exactly the text's own encoding.
+        exact: ``same_ids`` and decoding gives the text back, character for character.
+        reasons: when ``same_ids`` and not ``exact``, why (:data:`WHITESPACE_ONE_SPACE` or
+            :data:`WHITESPACE_DROPPED`, then :data:`UNK_LOST`); may be empty.
+    """
+
+    decoded: str
+    same_ids: bool
+    exact: bool
+    reasons: tuple[str, ...] = ()
+
+
+def round_trip(tok, text: str, ids: list[int], wanted: list[int]) -> RoundTrip:
+    """Decode ``wanted`` with ``tok`` and compare it with ``text`` (whose encoding is ``ids``).
+    Raises ``ValueError`` for an id outside the vocabulary."""
+    decoded = tok.decode(wanted)
+    if wanted != ids:
+        return RoundTrip(decoded, False, False)
+    if decoded == text:
+        return RoundTrip(decoded, True, True)
+    reasons = []
+    if tok.pretokenizer == "whitespace":
+        reasons.append(WHITESPACE_ONE_SPACE if tok.variant.kind == "eow" else WHITESPACE_DROPPED)
+    if encoding_summary(tok, text, ids).unknown:
+        reasons.append(UNK_LOST)
+    return RoundTrip(decoded, True, False, tuple(reasons))
 
 
 _ID_SEPARATORS = re.compile(r"[\s,;\[\]]+")

@@ -45,6 +45,11 @@ class TrainedRun(PairQueries):
         self.created_step: list[int] = []
         self.created_from: list = []
         self.view_of: TrainedRun | None = None  # the run a view was cut from (see view)
+        # A training on a language mix (bpe_core.fair_bpe.stepper_run): its rule ("plain" or "fair"), per step the
+        # language the merge served, and per word type the languages it comes from. None for any other run.
+        self.mix_rule: str | None = None
+        self.served: list | None = None
+        self.word_languages: list | None = None
 
     # ------------------------------------------------------------------------- filled by the trainer
     def _init_corpus(self, words, freqs, word_start, values, base_ids) -> None:

@@ -1,7 +1,7 @@
 """What merges did: a pre-token's trace, a replay of the merges that fire on a text, a token's merge tree.
 
-A trace records each merge applied to one pre-token (rank order, GPT-2's ``bpe()``); a
-:class:`Replay` gathers the traces of a whole text into one list of merges in rank order, each with
+A trace records each merge applied to one pre-token (lowest merge number first, GPT-2's ``bpe()``); a
+:class:`Replay` gathers the traces of a whole text into one list of merges in that order, each with
 how many times it applies there, and gives the text's ids after the first *k* of them -- the steps of
 replaying a tokenizer's training on the user's text. :func:`merge_tree` says which merges built a token.
 """
@@ -19,14 +19,14 @@ class TraceStep:
     """One merge rule applied to one pre-token during encoding.
 
     Attributes:
-        rank: the merge's number k, from 1 (= the training step that learned it; the app's one
+        merge_number: the merge's number k, from 1 (= the training step that learned it; the app's one
             numbering, :mod:`bpe_core.facts`).
         left, right, token: ids of the pair and of the token it makes.
         positions: indices (into the segmentation *before* this step) where an occurrence started.
         tokens: the segmentation (ids) *after* this step.
     """
 
-    rank: int
+    merge_number: int
     left: int
     right: int
     token: int
@@ -67,10 +67,9 @@ def trace_piece(piece: str, start: tuple, ranks: dict, pair_of_rank: list) -> Pi
                 best = r
         if best is None:
             break
-        rank = best
-        a, b, new = pair_of_rank[rank]
+        a, b, new = pair_of_rank[best]
         word, positions = merge_all(word, a, b, new)
-        steps.append(TraceStep(rank + 1, a, b, new, tuple(positions), tuple(word)))
+        steps.append(TraceStep(best + 1, a, b, new, tuple(positions), tuple(word)))
     return PieceTrace(piece, tuple(start), tuple(steps))
 
 
@@ -79,13 +78,13 @@ class ReplayStep:
     """One merge that fires on a text.
 
     Attributes:
-        rank: the merge's number k, from 1 (for the rank-file models its new token's tiktoken rank and id
+        merge_number: the merge's number k, from 1 (for the rank-file models its new token's tiktoken rank and id
             is ``255 + k``: :func:`bpe_core.facts.rank_of_merge`).
         left, right, token: ids of the pair and of the token it makes.
         count: how many times it applies in the whole text (each occurrence in each pre-token).
     """
 
-    rank: int
+    merge_number: int
     left: int
     right: int
     token: int
@@ -93,7 +92,7 @@ class ReplayStep:
 
 
 class Replay:
-    """The merges that fire on a text, in rank order, and the text's ids after any number of them.
+    """The merges that fire on a text, lowest merge number first, and the text's ids after any number of them.
 
     Built by :meth:`bpe_core.encoder.Tokenizer.replay`. ``steps[k - 1]`` is the k-th merge that fires;
     :meth:`ids_at` ``(k)`` gives the ids after it (``ids_at(0)``: base symbols; ``ids_at(len(steps))``
@@ -106,15 +105,15 @@ class Replay:
         counts: dict = {}
         for piece in pieces:
             for st in traces[piece].steps:
-                c = counts.get(st.rank)
+                c = counts.get(st.merge_number)
                 if c is None:
-                    counts[st.rank] = [st, len(st.positions)]
+                    counts[st.merge_number] = [st, len(st.positions)]
                 else:
                     c[1] += len(st.positions)
         self.steps: tuple = tuple(
-            ReplayStep(rank, st.left, st.right, st.token, n) for rank, (st, n) in sorted(counts.items())
+            ReplayStep(number, st.left, st.right, st.token, n) for number, (st, n) in sorted(counts.items())
         )
-        self._piece_ranks = {p: [st.rank for st in t.steps] for p, t in traces.items()}
+        self._piece_numbers = {p: [st.merge_number for st in t.steps] for p, t in traces.items()}
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -123,39 +122,39 @@ class Replay:
         """The text's ids after the first ``k`` merges of :attr:`steps` (0 <= k <= len(steps))."""
         if not 0 <= k <= len(self.steps):
             raise ValueError(f"step {k} is outside 0..{len(self.steps)}")
-        limit = self.steps[k - 1].rank if k else 0
+        limit = self.steps[k - 1].merge_number if k else 0
         out: list[int] = []
         for piece in self.pieces:
             trace = self.traces[piece]
-            done = bisect_right(self._piece_ranks[piece], limit)
+            done = bisect_right(self._piece_numbers[piece], limit)
             out.extend(trace.steps[done - 1].tokens if done else trace.start)
         return out
 
 
 @dataclass(frozen=True)
 class MergeTree:
-    """How a token was built: a base symbol (``rank`` None, no children), or a merge of two trees.
+    """How a token was built: a base symbol (``merge_number`` None, no children), or a merge of two trees.
 
     Attributes:
         token: the token's id.
-        rank: the number k (from 1) of the merge that made it (for a :class:`~bpe_core.TrainedRun`: the step
+        merge_number: the number k (from 1) of the merge that made it (for a :class:`~bpe_core.TrainedRun`: the step
             that first made it), or None for a base symbol.
         left, right: the trees of the merged pair (None for a base symbol).
     """
 
     token: int
-    rank: int | None = None
+    merge_number: int | None = None
     left: MergeTree | None = None
     right: MergeTree | None = None
 
-    def ranks(self) -> list[int]:
-        """Every merge rank in the tree, in the order the merges were applied (ascending)."""
+    def merge_numbers(self) -> list[int]:
+        """Every merge number in the tree, in the order the merges were applied (ascending)."""
         out: list[int] = []
         stack = [self]
         while stack:
             node = stack.pop()
-            if node.rank is not None:
-                out.append(node.rank)
+            if node.merge_number is not None:
+                out.append(node.merge_number)
                 stack.extend((node.left, node.right))
         return sorted(out)
 
@@ -168,10 +167,10 @@ def merge_tree(token: int, token_rank: dict, pair_of_rank: list) -> MergeTree:
         token_rank: ``{new_id: index}`` (0-based index: merge number - 1) of the merges that made tokens.
         pair_of_rank: ``[(left_id, right_id, new_id)]`` by that index.
     """
-    rank = token_rank.get(token)
-    if rank is None:
+    index = token_rank.get(token)
+    if index is None:
         return MergeTree(token)
-    left, right, _ = pair_of_rank[rank]
+    left, right, _ = pair_of_rank[index]
     return MergeTree(
-        token, rank + 1, merge_tree(left, token_rank, pair_of_rank), merge_tree(right, token_rank, pair_of_rank)
+        token, index + 1, merge_tree(left, token_rank, pair_of_rank), merge_tree(right, token_rank, pair_of_rank)
     )

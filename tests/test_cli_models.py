@@ -9,12 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from corpus_excerpts import CHINESE, EMOJI, ENGLISH, corpus_slice
+from corpus_excerpts import CHINESE, EMOJI, ENGLISH, corpus_slice, excerpt
 
 from bpe_core import load_gpt
 
 REPO = Path(__file__).resolve().parent.parent
-TEXT = corpus_slice(ENGLISH, 400_000, 3_000) + corpus_slice(CHINESE, 2_000_000, 300) + corpus_slice(EMOJI, 9_000, 500)
+# Whole lines of 红楼梦 (860,933 characters) from character 400,000: about 1,500 UTF-8 bytes of Han text
+# with its CRLF line ends; ``excerpt`` raises rather than return an empty text.
+HAN = excerpt(CHINESE, 1_500, 400_000)
+TEXT = corpus_slice(ENGLISH, 400_000, 3_000) + HAN + corpus_slice(EMOJI, 9_000, 500)
 
 
 def cli(*args, stdin: bytes = b"", cwd=None) -> subprocess.CompletedProcess:
@@ -36,6 +39,8 @@ def ids_of(proc) -> list[int]:
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k", "o200k"])
 def test_encode_with_a_shipped_model_name(tmp_path, name):
+    # the text mixes English, Chinese and emoji: hundreds of Han characters, not an empty slice
+    assert sum("\u4e00" <= c <= "\u9fff" for c in HAN) >= 300 and "\r\n" in HAN
     path = tmp_path / "in.txt"
     path.write_bytes(TEXT.encode("utf-8"))
     proc = cli("encode", "--model", name, path, "--jsonl")

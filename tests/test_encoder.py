@@ -107,7 +107,7 @@ def test_trace_records_each_rank_and_the_segmentation_after_it():
     first = traces[0]
     assert first.text == "lowest"
     assert texts(tok, first.start) == ["l", "o", "w", "e", "s", "t", "</w>"]
-    assert [s.rank for s in first.steps] == [1, 2, 3, 4, 5]
+    assert [s.merge_number for s in first.steps] == [1, 2, 3, 4, 5]
     assert [texts(tok, s.tokens) for s in first.steps] == [
         ["l", "o", "w", "es", "t", "</w>"],
         ["l", "o", "w", "est", "</w>"],

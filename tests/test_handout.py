@@ -45,7 +45,7 @@ def test_tie_and_rule_are_named():
     first = find(doc.root, "section", "merge")[0]
     prose = " ".join(text(p) for p in find(first, "p"))
     assert "3 pairs have the highest count, 9: a tie" in prose
-    assert "first seen" in prose
+    assert "first-seen (the pair that appears first in the corpus wins)" in prose
     pair_rows = find(find(first, "table", "pairs")[0], "tr")[1:]
     marks = [text(r["children"][-1]) if isinstance(r["children"][-1], dict) else "" for r in pair_rows]
     assert marks[:4] == ["chosen", "tied", "tied", ""]
@@ -83,7 +83,7 @@ def test_user_text_is_escaped():
     word_cells = [text(w) for w in find(doc.root, "span", "word")]
     assert "<script>alert(1)</script>" in word_cells and "{pair}{0}&amp;" in word_cells and "<b>x</b>" in word_cells
     # bold tags come only from the handout's own markup, never from a word
-    assert all(text(b) in {"first seen (the pair that appears first in the corpus wins)"} for b in find(doc.root, "b"))
+    assert all(text(b) in {"first-seen (the pair that appears first in the corpus wins)"} for b in find(doc.root, "b"))
 
 
 class Marked(gettext.NullTranslations):

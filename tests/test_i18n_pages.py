@@ -9,17 +9,16 @@ A leak is reported with the file(s) whose message leaked, so the failing test na
 from __future__ import annotations
 
 import html
-import json
 import re
 import string
 from functools import cache
 from pathlib import Path
 
 import pytest
+from app_texts import html_texts, texts
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
-from html_doc import Doc, classes, text_nodes
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.i18n import catalog_path, translations
@@ -39,9 +38,6 @@ TITLES = {
     "app_pages/6_Glossary.py": "Glossary",
 }
 # HTML classes whose text is the user's: chips, corpus words, decoded or typed text, glyphs, code points.
-USER_CLASSES = {"bpe-chip", "word", "bpe-text", "bpe-glyph", "big", "bpe-cp", "bpe-byte"}
-WIDGETS = ("text_input", "text_area", "number_input", "selectbox", "radio", "slider", "select_slider", "button",
-           "download_button", "checkbox", "toggle", "multiselect", "file_uploader")  # fmt: skip
 
 
 @cache
@@ -105,49 +101,6 @@ def english_messages(lang: str) -> tuple[tuple[str, re.Pattern, bool, str], ...]
         if p is not None:
             out.append((message, p, is_short(message), max(literals(message), key=len)))
     return tuple(out)
-
-
-def html_texts(body: str) -> list[str]:
-    """The visible, non-user text of an st.html body: each text node, and all of them joined. Text inside
-    elements of :data:`USER_CLASSES` (the corpus's words and tokens) and inside ``<style>`` is left out."""
-    nodes = text_nodes(
-        Doc(body, strict=False).root, skip=lambda n: n["tag"] == "style" or bool(classes(n) & USER_CLASSES)
-    )
-    return [*nodes, " ".join(nodes)]
-
-
-def chart_titles(spec) -> list[str]:
-    """Every ``title`` string of a Vega-Lite spec (chart, axes, legends)."""
-    if isinstance(spec, dict):
-        found = [v for k, v in spec.items() if k == "title" and isinstance(v, str)]
-        return found + [t for v in spec.values() for t in chart_titles(v)]
-    if isinstance(spec, list):
-        return [t for v in spec for t in chart_titles(v)]
-    return []
-
-
-def texts(node, developers: str) -> list[str]:
-    """Every text the app itself draws under ``node`` (an AppTest element tree node); of the expander
-    labelled ``developers`` only the label."""
-    kind = getattr(node, "type", "")
-    out: list[str] = []
-    if kind == "expander" and node.label == developers:
-        return [node.label]
-    if kind in ("markdown", "title", "header", "subheader", "caption", "error", "warning", "info", "success"):
-        out.append(node.value)
-    elif kind == "html":
-        out += html_texts(node.proto.body)
-    elif kind == "table":
-        out += [str(c) for c in node.value.columns]
-    elif kind == "arrow_vega_lite_chart":
-        out += chart_titles(json.loads(node.proto.spec))
-    elif kind in WIDGETS or kind in ("expander", "tab"):
-        out += [x for x in (getattr(node, "label", None), getattr(node, "help", None)) if x]
-        if kind in ("selectbox", "radio"):
-            out += [str(o) for o in node.options]
-    for child in (getattr(node, "children", None) or {}).values():
-        out += texts(child, developers)
-    return out
 
 
 def leaks(at: AppTest, lang: str) -> list[str]:

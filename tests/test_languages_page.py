@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import declaration as decl
 from bpe_core import load_gpt
+from bpe_core.fair_bpe import byte_share_weights, train_mix
 from bpe_core.token_tax import tax_table
 
 PAGE = "app_pages/9_Languages.py"
@@ -109,3 +110,93 @@ def test_training_plain_and_fair_side_by_side_on_held_out_articles():
     assert len(merges) == 30 and set(merges.iloc[:, 2]) <= {
         Locale.parse(v).get_display_name("en") for v in decl.LOCALES.values()
     }
+
+
+def open_with(**params) -> AppTest:
+    """The Languages page opened from a link carrying ``params`` (beside the interface language)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = "en"
+    at.run()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page(PAGE).run()
+    no_exception(at)
+    return at
+
+
+def test_article_and_language_travel_in_the_url():
+    at = open_with(article="3", language="arb")
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.selectbox(key="lang.article").value == 3 and at.selectbox(key="lang.pick").value == "arb"
+    assert at.query_params["article"] == "3" and at.query_params["language"] == "arb"
+    body_with(at, "lang-toks-o200k-arb")
+    # The learner's picks go into the URL, and a rerun with that URL keeps them (the URL does not win back).
+    at.selectbox(key="lang.article").set_value(0).run()
+    at.selectbox(key="lang.pick").set_value("tha").run()
+    assert at.query_params["article"] == "preamble" and at.query_params["language"] == "tha"
+    at.run()
+    assert at.selectbox(key="lang.article").value == 0 and at.selectbox(key="lang.pick").value == "tha"
+    # The whole Declaration is written as article=all.
+    at.selectbox(key="lang.article").set_value(None).run()
+    assert at.query_params["article"] == "all"
+
+
+def test_bad_url_values_give_a_message_and_the_default():
+    at = open_with(article="99", language="klingon<b>")
+    no_exception(at)
+    notes = [w.value for w in at.warning]
+    assert len(notes) == 2, notes
+    assert "article='99'" in notes[0] and "whole Declaration" in notes[0]
+    assert "klingon\\<b\\>" in notes[1] and "Chinese" in notes[1]
+    assert at.selectbox(key="lang.article").value is None and at.selectbox(key="lang.pick").value == "cmn_hans"
+    assert at.query_params["article"] == "all" and at.query_params["language"] == "cmn_hans"
+
+
+def test_step_through_the_fair_training_and_its_link():
+    at = open_languages("en")
+    at.number_input(key="lang.train.n").set_value(60).run()
+    at.button(key="lang.train.go").click().run()
+    at.button(key="lang.train.step").click().run()  # the fair rule is picked by default
+    no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.query_params["variant"] == "byte" and at.query_params["merges"] == "60" and "corpus" in at.query_params
+    # Step 1: the merge card says which language the merge served, as the mix trainer chose it.
+    at.query_params["step"] = "1"
+    link = dict(at.query_params)
+    weights = byte_share_weights(decl.texts(range(0, 21)))
+    served = train_mix(decl.texts(range(0, 21)), 60, "fair", weights).served
+    first = Locale.parse(decl.LOCALES[served[0]]).get_display_name("en")
+    # The link opens the same training in a new session (the mix is kept in the corpus store).
+    again = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in link.items():
+        again.query_params[k] = v
+    again.run()
+    no_exception(again)
+    card = body_with(again, "bpe-merge-card")
+    assert f"This merge served {first}" in card
+    assert at.radio(key="w.rule").value == "fair" and again.radio(key="w.rule").value == "fair"
+    # The plain rule from the sidebar: another training, with its own link.
+    again.radio(key="w.rule").set_value("plain").run()
+    no_exception(again)
+    assert not again.error and again.query_params["corpus"] != link["corpus"]
+
+
+def test_a_mix_link_in_chinese_and_the_sidebars_merge_rule():
+    from ui import corpus_store
+    from ui import language_training as lt
+
+    cid = corpus_store.put(lt.default_mix(), "mix")  # all 20 languages, equal byte shares, the fair rule
+    params = {"corpus": cid, "variant": "byte", "pre": "gpt2", "merges": "20", "step": "1", "lang": "zh-Hant"}
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.radio(key="w.source").value == "mix" and at.radio(key="w.rule").value == "fair"
+    assert "這次合併服務於" in body_with(at, "bpe-merge-card")
+    # Other settings than byte-level with GPT-2's pieces: a clear message, no training.
+    at.query_params["variant"] = "char"
+    at.run()
+    no_exception(at)
+    assert any("位元組級 BPE" in e.value for e in at.error)

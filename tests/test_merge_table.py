@@ -27,7 +27,7 @@ def test_textbook_rows():
     run = _textbook_run()
     rows = merge_rows(run, 5)
     assert [(r.left, r.right, r.token, r.count) for r in rows] == EXPECTED
-    assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
+    assert [r.merge_number for r in rows] == [1, 2, 3, 4, 5]
     # 4 words: 3+5+6+6 symbols + </w> each = characters l o w e r n s t i d + </w> = 11 base symbols
     assert rows[0].vocab_size == run.num_base + 1
     assert [r.vocab_size for r in rows] == [run.vocab_size_at(k) for k in range(1, 6)]

@@ -20,7 +20,6 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import Tokenizer
-from bpe_core.replay import replay_ranks
 from ui.presets import PRESETS
 from ui.uploads import text_box_guard_html
 
@@ -329,25 +328,28 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     assert token_ids(element(body_with(at, "enc-tokens"), "enc-tokens")) == ids
     assert f"data-tokens='{len(ids)}'" in body_with(at, "enc-summary")
 
-    # Replay: Apply twice shows the text after the two lowest-ranked merges it uses.
-    plan = replay_ranks(traces)
-    ranks = sorted({s.rank for tr in traces for s in tr.steps})
-    assert [p[0] for p in plan] == ranks and ranks[:3] == [1, 2, 3]
+    # Replay: Next twice shows the text after the two lowest-ranked merges it uses (bpe_core's Replay).
+    replay = tok.replay(text)
+    numbers = sorted({s.merge_number for tr in traces for s in tr.steps})
+    assert [s.merge_number for s in replay.steps] == numbers and numbers[:3] == [1, 2, 3]
     at.button(key="enc.next").click().run()
     at.button(key="enc.next").click().run()
-    assert "data-applied='2'" in body_with(at, "enc-replay-label")
-    replay = body_with(at, "id='enc-replay'")
+    assert "data-step='2'" in body_with(at, "id='enc-replay-label'")
+    shown = body_with(at, "id='enc-replay-tokens'")
     expected = []
     for tr in traces:
         cur = tr.start
         for s in tr.steps:
-            if s.rank <= ranks[1]:
+            if s.merge_number <= numbers[1]:
                 cur = s.tokens
         expected.extend(cur)
-    assert token_ids(element(replay, "enc-replay")) == expected
-    assert f"data-rank='{ranks[1]}'" in replay
+    assert token_ids(element(shown, "enc-replay-tokens")) == expected == replay.ids_at(2)
+    assert f"data-merge='{numbers[1]}'" in shown
+    # The same step control as the stepper's: the number box jumps, Last goes to the end.
+    at.number_input(key="enc.box").set_value(1).run()
+    assert token_ids(element(body_with(at, "id='enc-replay-tokens'"), "enc-replay-tokens")) == replay.ids_at(1)
     at.button(key="enc.last").click().run()
-    assert token_ids(element(body_with(at, "id='enc-replay'"), "enc-replay")) == ids
+    assert token_ids(element(body_with(at, "id='enc-replay-tokens'"), "enc-replay-tokens")) == ids
 
     # Ids -> text.
     assert text_of(element(body_with(at, "enc-decoded"), "enc-decoded")) == tok.decode(ids) == text

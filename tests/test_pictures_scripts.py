@@ -88,3 +88,23 @@ def test_rtl_words_read_right_to_left_in_the_steppers_tables():
     assert "<td class='word' dir='auto'>" in table
     changed = panels.changed_words_html(run, 1)
     assert "<span class='word' dir='auto'>" in changed
+
+
+def test_the_logical_order_note_where_chips_show_right_to_left_words():
+    # One catalog string, said under the stepper's changed words, in its corpus table's line and under the
+    # picture buttons, only when the corpus holds right-to-left letters.
+    from app_helpers import new_app, no_exception
+
+    from ui import chips, corpus_store, panels
+
+    cfg = TrainConfig(variant="byte", num_merges=3)
+    arabic = train(corpus_words(decl.load("arb").sections[1], cfg), cfg)
+    english = train(corpus_words(decl.load("eng").sections[1], cfg), cfg)
+    note = chips.rtl_note()  # in whatever language an earlier test left current here
+    assert note in panels.changed_words_html(arabic, 1, presentation=True)
+    assert note not in panels.changed_words_html(english, 1, presentation=True)
+    at = new_app(text=corpus_store.pack_text(decl.load("heb").sections[1]), step=1, lang="en")
+    no_exception(at)
+    english = "chips show tokens in logical order"
+    assert any(english in m.value for m in at.caption)  # under the picture buttons
+    assert any(english in b for b in (h.proto.body for h in at.get("html")) if "bpe-corpus" in b)

@@ -98,16 +98,16 @@ def test_replay_steps_are_the_library_replay():
     step = replay.steps[1]
     merge = flat_text(body_with(at, "id='rt-replay-merge'"))
     # Merge k of the app is rank and id 255 + k in the rank file (the token's id under tiktoken).
-    assert f"GPT-2's merge {step.rank:,} (rank and id {step.token:,})" in merge
-    assert step.token == step.rank + 255
+    assert f"GPT-2's merge {step.merge_number:,} (rank and id {step.token:,})" in merge
+    assert step.token == step.merge_number + 255
     assert f"applies here {step.count} time" in merge
     assert replay_ids(at) == replay.ids_at(2)
     at.button(key="rt.last").click().run()
     assert replay_ids(at) == tok.encode(ZH_EMOJI)
-    # The merge tree of the first token offered: the library's ranks.
+    # The merge tree of the first token offered: its merge numbers.
     tid = at.selectbox(key="rt.tree.gpt2").value
-    ranks = tok.merge_tree(tid).ranks()
-    assert ", ".join(f"{r:,}" for r in ranks) in flat_text(body_with(at, "id='rt-tree-ranks'"))
+    numbers = tok.merge_tree(tid).merge_numbers()
+    assert ", ".join(f"{r:,}" for r in numbers) in flat_text(body_with(at, "id='rt-tree-ranks'"))
     # GPT-4o replays its own merges.
     at.radio(key="rt.replay.model").set_value("o200k").run()
     no_exception(at)

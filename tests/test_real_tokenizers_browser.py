@@ -62,7 +62,7 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
     expect(label).to_have_attribute("data-step", "1")
     assert shown_ids(page, "#rt-replay-tokens") == replay.ids_at(1)
     expect(page.locator("#rt-replay-merge")).to_contain_text(
-        f"GPT-2's merge {replay.steps[0].rank:,} (rank and id {replay.steps[0].token:,})"
+        f"GPT-2's merge {replay.steps[0].merge_number:,} (rank and id {replay.steps[0].token:,})"
     )
     page.locator("#rt-replay-merge").scroll_into_view_if_needed()
     wait_for_layout(page)

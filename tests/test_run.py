@@ -22,7 +22,7 @@ from bpe_core import TrainConfig, corpus_words, train
 
 
 def leaves(tree):
-    if tree.rank is None:
+    if tree.merge_number is None:
         assert tree.left is None and tree.right is None
         return [tree.token]
     return leaves(tree.left) + leaves(tree.right)
@@ -169,14 +169,14 @@ def check_run_queries(words: dict, cfg: TrainConfig) -> None:
         tid = entry.id
         tree = run.merge_tree(tid)
         assert tree.token == tid
-        assert (tree.rank or 0) == entry.step
+        assert (tree.merge_number or 0) == entry.step
         assert empty.join(val(leaf) for leaf in leaves(tree)) == val(tid)
-        assert all(run.merge_tree(leaf).rank is None for leaf in leaves(tree))
+        assert all(run.merge_tree(leaf).merge_number is None for leaf in leaves(tree))
         assert run.symbol_length(tid) == len(leaves(tree))
-        if tree.rank is not None:
+        if tree.merge_number is not None:
             left, right = tree.left, tree.right
             assert val(left.token) + val(right.token) == val(tid)
-            assert (left.rank or 0) < tree.rank and (right.rank or 0) < tree.rank
+            assert (left.merge_number or 0) < tree.merge_number and (right.merge_number or 0) < tree.merge_number
 
 
 CASES = {

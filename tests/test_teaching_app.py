@@ -71,7 +71,7 @@ def test_every_titled_page_draws_its_title_with_the_gloss():
 @pytest.mark.parametrize("lang, term", [("zh-Hans", "词元"), ("zh-Hant", "詞元")])
 def test_the_first_token_on_a_page_is_glossed(lang, term):
     """In the page's own drawing order, the first text with 词元 is the gloss 词元（token）."""
-    from test_i18n_pages import texts
+    from app_texts import texts
 
     for name in ("how", "bbpe"):
         at = open_page(name, lang=lang)

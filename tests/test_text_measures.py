@@ -47,6 +47,7 @@ def test_text_stats_of_a_gpt_tokenizer_on_english_chinese_and_emoji(name):
     stats = text_stats(tok, MIXED)
     assert stats == text_stats(tok, MIXED, ids)  # the encoding may be handed in
     assert stats.tokens == len(ids)
+    assert (stats.chars, stats.size) == (len(graphemes(MIXED)), len(MIXED.encode("utf-8")))
     assert stats.per_char == pytest.approx(len(ids) / len(graphemes(MIXED)))
     assert stats.bytes_per_token == pytest.approx(len(MIXED.encode("utf-8")) / len(ids))
     # Counted here from each token's bytes: the ones that do not decode on their own.

@@ -15,7 +15,7 @@ def test_textbook_replay_lists_the_merges_that_fire_in_rank_order_with_counts():
     tok = Tokenizer.from_run(train(TEXTBOOK, TrainConfig(variant="eow", num_merges=10)))
     replay = tok.replay("newest newest lower")
     word = tok.token_text
-    assert [(s.rank, word(s.left), word(s.right), word(s.token), s.count) for s in replay.steps] == [
+    assert [(s.merge_number, word(s.left), word(s.right), word(s.token), s.count) for s in replay.steps] == [
         (1, "e", "s", "es", 2),
         (2, "es", "t", "est", 2),
         (3, "est", "</w>", "est</w>", 2),
@@ -39,36 +39,39 @@ def test_gpt_replay_on_real_text_ends_at_the_encoding_and_counts_every_merge(nam
     tok = load_gpt(name)
     text = corpus_slice(ENGLISH, 30_000, 3_000) + corpus_slice(CHINESE, 9_000, 500)
     replay = tok.replay(text)
-    ranks = [s.rank for s in replay.steps]
-    assert ranks == sorted(set(ranks))
+    numbers = [s.merge_number for s in replay.steps]
+    assert numbers == sorted(set(numbers))
     assert replay.ids_at(len(replay)) == tok.encode(text)
     # Each merge applied removes one token: the counts add up to the tokens saved.
     assert len(replay.ids_at(0)) - len(tok.encode(text)) == sum(s.count for s in replay.steps)
     lengths = [len(replay.ids_at(k)) for k in range(0, len(replay) + 1, 25)]
     assert lengths == sorted(lengths, reverse=True)
     for s in replay.steps[:50]:
-        assert s.token == s.rank + 255 and tok.merges[s.rank - 1] == (tok.values[s.left], tok.values[s.right])
+        assert s.token == s.merge_number + 255 and tok.merges[s.merge_number - 1] == (
+            tok.values[s.left],
+            tok.values[s.right],
+        )
 
 
 def test_gpt2_merge_tree_of_a_token():
     tok = load_gpt("gpt2")
     (tid,) = tok.encode(" the")
     tree = tok.merge_tree(tid)
-    assert tree.token == tid and tree.rank == tid - 255
+    assert tree.token == tid and tree.merge_number == tid - 255
     leaves = []
     stack = [tree]
     while stack:
         node = stack.pop()
-        if node.rank is None:
+        if node.merge_number is None:
             assert node.left is None and node.right is None
             leaves.append(node.token)
         else:
             assert tok.values[node.left.token] + tok.values[node.right.token] == tok.values[node.token]
-            assert node.left.rank is None or node.left.rank < node.rank
+            assert node.left.merge_number is None or node.left.merge_number < node.merge_number
             stack.extend((node.right, node.left))
     assert b"".join(tok.values[t] for t in leaves) == b" the"
-    # The ranks that built it are the merges a trace of " the" applies (a token is its own merge).
-    assert tree.ranks() == [st.rank for st in tok.trace_piece(" the").steps]
-    assert tok.merge_tree(tok.vocab[b"a"]).rank is None
+    # The merge numbers that built it are the merges a trace of " the" applies (a token is its own merge).
+    assert tree.merge_numbers() == [st.merge_number for st in tok.trace_piece(" the").steps]
+    assert tok.merge_tree(tok.vocab[b"a"]).merge_number is None
     with pytest.raises(ValueError):
         tok.merge_tree(10**9)

@@ -209,11 +209,11 @@ def encoder_html(report, src, mode: str, presentation: bool) -> str:
             f"<p>{esc_raw(yours)} {chips_html(src, _known(src, report.yours_piece), mode, None, presentation)}</p>"
         )
         if report.merges:
-            merge_label = _("merge {rank}")
+            merge_label = _("Merge {number}:")
             steps = "".join(
-                f"<li>{esc_raw(merge_label.format(rank=f'{rank:,}'))}: {chip_html(src, left, mode, presentation)}"
+                f"<li>{esc_raw(merge_label.format(number=f'{number:,}'))} {chip_html(src, left, mode, presentation)}"
                 f" + {chip_html(src, right, mode, presentation)} → {chip_html(src, token, mode, presentation)}</li>"
-                for rank, left, right, token in report.merges
+                for number, left, right, token in report.merges
             )
             head = _("The merges that apply to it, lowest rank first; each rewrites every occurrence, left to right:")
             parts.append(f"<p>{esc_raw(head)}</p><ol class='bpe-check-merges'>{steps}</ol>")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bpe_core import TrainedRun
+from bpe_core.scripts import has_right_to_left
 
 from . import memo
 from .i18n import _, current_language, ngettext
@@ -204,6 +205,25 @@ def _chip_maker(src, mode: str, presentation: bool):
     return chip
 
 
+def merge_html(tokens, left: int, right: int, token: int, mode: str = "utf8", presentation: bool = False, *,
+               label: str = "", badge: str = "", new_css: str = "new", attrs: str = "") -> str:  # fmt: skip
+    """The head of every merge display, one line of chips: ``label  left + right → token  badge``
+    (``.bpe-merge``), on the stepper's merge card, the quiz, Side by side, How BPE works, the Encode
+    page's replay and the GPT tokenizers' replay.
+
+    ``label`` and ``badge`` are plain text (escaped here; empty: left out); ``new_css`` the new token's
+    chip class (``"new"``, ``"part"`` or ``""``); ``attrs`` the element's own attributes, already
+    escaped (``id='bpe-merge' data-count='9'``)."""
+    chip = _chip_maker(source_of(tokens), mode, presentation)
+    head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
+    tail = f"<span class='bpe-badge chosen'>{esc_raw(badge)}</span>" if badge else ""
+    space = " " if attrs else ""
+    return (
+        f"<div class='bpe-merge'{space}{attrs}>{head}{chip(left)}<span class='op'>+</span>{chip(right)}"
+        f"<span class='op'>→</span>{chip(token, new_css)}{tail}</div>"
+    )
+
+
 def chips_html(tokens, ids, mode: str = "utf8", new_token: int | None = None, presentation: bool = False,
                css: str = "", max_chips: int = MAX_CHIPS, clip_at: int | None = None,
                total: int | None = None) -> str:  # fmt: skip
@@ -283,3 +303,16 @@ def tokens_html(tokens, ids, mode: str = "utf8", presentation: bool = False, wit
         more = f"<span class='bpe-muted'>{esc_raw(text)}</span>"
     ident = f" id='{esc_raw(css_id)}'" if css_id else ""
     return f"<div class='bpe-toks'{ident}>{''.join(parts)}{more}</div>"
+
+
+def rtl_note() -> str:
+    """The one note said wherever chips show right-to-left tokens (plain text: escape it for HTML)."""
+    return _(
+        "Arabic, Hebrew and Urdu read right to left, but chips show tokens in logical order (the order they are "
+        "stored), left to right."
+    )
+
+
+def run_rtl_note(run: TrainedRun) -> str | None:
+    """:func:`rtl_note` when ``run``'s corpus holds a right-to-left letter, else ``None`` (found once per run)."""
+    return rtl_note() if memo.once(run, "has_rtl", lambda: has_right_to_left(run.words)) else None

@@ -165,27 +165,28 @@ def _join_as_student(wanted: str) -> None:
     classes().join(wanted, sid, ss().pop(K_NICK, None))
 
 
-def messages() -> None:
-    """After the title: why a class link did not open (with the code box), or why a teacher link was refused."""
+def messages() -> bool:
+    """After the title: why a class link did not open, or why a teacher link was refused. True after a bad code
+    (the page then draws the code box open: :func:`start_box`)."""
     msg = ss().get(K_MSG)
     if not msg:
-        return
+        return False
+    ss()[K_MSG] = None
     if msg == STORE_DOWN:
         st.error(unavailable_message())
-    elif msg == "teacher":
+        return False
+    if msg == "teacher":
         st.warning(_("This teacher link is not valid for this class: you joined as a student."))
-    else:
-        st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
-                             "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
-        join_box(expanded=True)
-    ss()[K_MSG] = None
+        return False
+    st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
+                         "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
+    return True
 
 
 def _join_clicked() -> None:
     raw = ss().get("w.class.join.code", "")
     ss()[K_NICK] = clean_nickname(ss().get("w.class.join.nick", ""))
     st.query_params[PARAM] = raw.strip()[:40]
-    ss()[K_WHOLE] = True  # the box may be in the step view (a fragment): joining is the whole page's run
 
 
 def join_box(expanded: bool = False) -> None:
@@ -209,7 +210,6 @@ def _start(params: dict, step: int) -> None:
         return
     ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = new_code, key, True, None
     ss()[K_COOKIE] = (_KEY_COOKIE + new_code, key)
-    ss()[K_WHOLE] = True  # pressed in the step view: the page's polling fragment starts with a whole-page run
     _keep_in_url()
 
 
@@ -223,13 +223,14 @@ def _leave() -> None:
     _keep_in_url()
 
 
-def start_box(params: dict, step: int) -> None:
-    """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box."""
+def start_box(params: dict, step: int, join_open: bool = False) -> None:
+    """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box (``join_open``:
+    drawn open, after a bad code)."""
     with st.expander(_("Live class")):
         st.caption(_("Students follow your steps on their own screens and answer together. They join with a "
                      "code, a link or a QR code."))  # fmt: skip
         st.button(_("Start a class"), key="class-start", on_click=_start, args=(params, step), type="primary")
-    join_box()
+    join_box(expanded=join_open)
 
 
 # ------------------------------------------------------------------------------------ teacher actions

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bpe_core import TrainConfig, corpus_words
+from bpe_core import TrainConfig, TrainedRun, corpus_words, train
 
 from .presets import Preset, words_digest_text
 
@@ -36,12 +36,21 @@ class Corpus:
     size_bytes: int
     label: str
     _load: Callable[[TrainConfig], dict] | None = field(default=None, repr=False, compare=False)
+    # A corpus trained its own way (a language mix: bpe_core.fair_bpe.stepper_run), else None.
+    _train: Callable[..., TrainedRun] | None = field(default=None, repr=False, compare=False)
 
     def words(self, config: TrainConfig) -> dict[str, int]:
         """The corpus as ``{word: frequency}``, split with ``config``'s pre-tokenizer. Only called
         when the run is not cached, so a cached run never re-reads or re-splits its text."""
         assert self._load is not None
         return self._load(config)
+
+    def train(self, config: TrainConfig, progress=None, on_start=None) -> TrainedRun:
+        """The run of this corpus with ``config`` (``progress`` and ``on_start`` as for
+        :func:`bpe_core.train`): the ordinary trainer on :meth:`words`, or the corpus's own way."""
+        if self._train is not None:
+            return self._train(config, progress, on_start)
+        return train(self.words(config), config, progress=progress, on_start=on_start)
 
 
 def text_corpus(text: str, label: str) -> Corpus:

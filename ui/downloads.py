@@ -14,6 +14,7 @@ from bpe_core import TrainedRun
 from bpe_core.handout import handout_html
 
 from . import persist
+from .chips import run_rtl_note
 from .fonts import FontError, find_fonts
 from .i18n import _, current_language, tr
 
@@ -90,3 +91,6 @@ def downloads(run: TrainedRun, step: int, presentation: bool = False, key: str =
             on_click="ignore",
             help=_("An animated picture, one merge per frame; it takes a few seconds to make."),
         )
+    note = run_rtl_note(run)
+    if note:
+        st.caption(note)

@@ -8,16 +8,19 @@ same mix trains it once.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import pandas as pd
 import streamlit as st
 
+from bpe_core import corpus_words, train
 from bpe_core import declaration as decl
 from bpe_core.byte_display import to_gpt2
-from bpe_core.fair_bpe import FairRun, byte_share_weights, train_mix
+from bpe_core.fair_bpe import RULES, FairRun, byte_share_weights, stepper_run, train_mix
 from bpe_core.token_tax import tax_table
 
+from .corpus import Corpus, digest_of
 from .i18n import N_, _
 from .languages import column_formats, gpt_table
 from .real_tokenizers import GPT_MODELS
@@ -54,6 +57,101 @@ def mix_weights(mix: str, own: dict) -> dict:
     return {k: shares[k] * max(0.0, float(own.get(k, 0.0))) for k in decl.KEYS}
 
 
+# ------------------------------------------------------------------------------- the stepper's corpus
+#: The sidebar's and the stepper's names of the two merge rules.
+RULE_LABELS = {"plain": N_("Plain BPE"), "fair": N_("Fair BPE (parity-aware)")}
+
+
+def mix_spec(rule: str, weights: dict) -> str:
+    """A language-mix training as text, kept in the corpus store for its link (``?corpus=<id>``): a line
+    ``rule <plain|fair>``, then ``<key> <weight>`` per language with a positive weight, in the Declaration's
+    order."""
+    lines = [f"rule {rule}"] + [f"{k} {float(weights[k])!r}" for k in decl.KEYS if weights.get(k, 0) > 0]
+    return "\n".join(lines)
+
+
+def parse_mix_spec(spec: str) -> tuple[str, dict]:
+    """``(rule, {key: weight})`` of :func:`mix_spec`'s text. Raises ``ValueError`` for anything else."""
+    lines = spec.strip().splitlines()
+    head = lines[0].split() if lines else []
+    if len(head) != 2 or head[0] != "rule" or head[1] not in RULES:
+        raise ValueError("not a language mix")
+    weights = {}
+    for line in lines[1:]:
+        key, _sep, value = line.partition(" ")
+        weight = float(value)  # ValueError when not a number
+        if key not in decl.KEYS or not weight > 0 or weight == float("inf"):
+            raise ValueError("not a language mix")
+        weights[key] = weight
+    if not weights:
+        raise ValueError("not a language mix")
+    return head[1], weights
+
+
+@functools.cache
+def default_mix() -> str:
+    """The fair rule on all 20 languages in equal shares of UTF-8 bytes."""
+    return mix_spec("fair", byte_share_weights(decl.texts(TRAIN_SECTIONS)))
+
+
+@functools.lru_cache(maxsize=16)
+def _training_texts(keys: tuple) -> tuple[dict, int]:
+    """The training articles of languages ``keys`` and their size in UTF-8 bytes (once per server)."""
+    texts = decl.texts(TRAIN_SECTIONS, keys)
+    return texts, sum(len(t.encode("utf-8")) for t in texts.values())
+
+
+def mix_corpus(spec: str) -> Corpus:
+    """The Declaration's training articles in the mix ``spec`` (:func:`mix_spec`) as a corpus: trained
+    byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number of merges from
+    the settings); with other settings (pages that compare variants) it is the languages' words summed, trained
+    the ordinary way. Raises ``ValueError`` for a bad spec."""
+    rule, weights = parse_mix_spec(spec)
+    texts, size = _training_texts(tuple(weights))
+    label = _("The Declaration in {n} languages, {rule}").format(n=len(weights), rule=_(RULE_LABELS[rule]))
+
+    def words(config):
+        out: dict[str, int] = {}
+        for text in texts.values():
+            for word, f in corpus_words(text, config).items():
+                out[word] = out.get(word, 0) + f
+        return out
+
+    def run(config, progress, on_start):
+        if is_mix_config(config):
+            return stepper_run(texts, config, rule, weights, progress, on_start)
+        return train(words(config), config, progress=progress, on_start=on_start)
+
+    return Corpus(digest_of("mix\0" + spec), size, label, words, run)
+
+
+def is_mix_config(config) -> bool:
+    """True for the settings a language-mix training uses: byte-level, GPT-2's pre-tokenizer."""
+    return config.variant == "byte" and config.resolved_pretokenizer == "gpt2"
+
+
+STEPPER_PAGE = "app_pages/0_Step_through_BPE.py"
+
+
+def mix_settings(merges: int = DEFAULT_MERGES) -> dict:
+    """The sidebar's settings for a language-mix training: byte-level, GPT-2's pre-tokenizer, ``merges`` merges."""
+    from .settings import preset_settings
+
+    return {**preset_settings(None), "variant": "byte", "pre": "gpt2", "limit": "merges", "merges": int(merges)}
+
+
+def open_in_stepper(rule: str, weights: dict, merges: int) -> None:
+    """Make the session's corpus this mix trained by ``rule`` (byte-level, GPT-2's pre-tokenizer, ``merges``
+    merges) and open the stepper on it, at step 0."""
+    from . import persist
+
+    ss = persist.ss()
+    ss[persist.K_SOURCE], ss[persist.K_MIX], ss[persist.K_LINK_GONE] = "mix", mix_spec(rule, weights), None
+    ss[persist.K_SETTINGS] = mix_settings(merges)
+    persist.set_step(0)
+    st.switch_page(STEPPER_PAGE)
+
+
 def own_weights_editor(names) -> dict:
     """A table where the learner types a weight per language (1 = an equal byte share, 0 = left out)."""
     frame = pd.DataFrame({_("Language"): [names(k) for k in decl.KEYS], _("Weight"): [1.0] * len(decl.KEYS)})
@@ -70,7 +168,7 @@ def results(runs: dict, names) -> None:
     held = decl.texts(HELD_OUT)
     ours = tax_table(held, {rule: run.tokenizer() for rule, run in runs.items()})
     gpt = gpt_table(HELD_OUT)
-    labels = {"plain": _("Plain BPE"), "fair": _("Fair BPE (parity-aware)")}
+    labels = {rule: _(label) for rule, label in RULE_LABELS.items()}
     labels.update(dict(GPT_MODELS))
     data = {_("Language"): [names(r.name) for r in ours.rows]}
     for rule in runs:

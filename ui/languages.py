@@ -229,9 +229,11 @@ def _chips(model: Model, text: str, mode: str, present: bool, css_id: str) -> st
 
 def text_html(text: str, direction: str) -> str:
     """The text as a learner reads it, in its writing direction (``dir`` on the block: Arabic, Hebrew and
-    Urdu run right to left), escaped."""
+    Urdu run right to left), escaped. The block scrolls when long, so it takes the keyboard focus
+    (``tabindex``): a keyboard user scrolls it with the arrow keys (WCAG 2.1.1; axe-core's
+    scrollable-region-focusable)."""
     return (
-        f"<div class='bpe-note' dir='{'rtl' if direction == 'rtl' else 'ltr'}' "
+        f"<div class='bpe-note' tabindex='0' dir='{'rtl' if direction == 'rtl' else 'ltr'}' "
         f"style='white-space:pre-wrap;max-height:14rem;overflow:auto;font-size:1.05rem'>{esc_raw(text)}</div>"
     )
 

@@ -17,7 +17,7 @@ from . import corpus_store, store_db
 from .i18n import _
 
 #: The store's kind of each sidebar source, and back.
-KIND_OF_SOURCE = {"paste": "text", "upload": "upload", "words": "words"}
+KIND_OF_SOURCE = {"paste": "text", "upload": "upload", "words": "words", "mix": "mix"}
 SOURCE_OF_KIND = {kind: source for source, kind in KIND_OF_SOURCE.items()}
 
 
@@ -26,7 +26,8 @@ class Linked:
     """The corpus a link names.
 
     Attributes:
-        source: the sidebar source to show it in (``"paste"``, ``"upload"`` or ``"words"``).
+        source: the sidebar source to show it in (``"paste"``, ``"upload"``, ``"words"`` or ``"mix"``: a
+            language mix of the Declaration, :func:`ui.language_training.mix_spec`).
         text: the corpus text (``None`` when it is gone).
         ref: the URL parameter that named it (``{"corpus": id}`` or ``{"text": packed}``), kept in the URL.
         message: why it cannot be shown (``None`` when it can).

@@ -24,7 +24,7 @@ def merges_frame(run: TrainedRun, step: int) -> pd.DataFrame:
     """Merges 1..``step`` as a frame with the CSV headers in the session's language (ids left out)."""
     rows = merge_rows(run, step)
     return pd.DataFrame(
-        [(r.rank, r.left, r.right, r.token, r.count, r.vocab_size, r.corpus_tokens) for r in rows],
+        [(r.merge_number, r.left, r.right, r.token, r.count, r.vocab_size, r.corpus_tokens) for r in rows],
         columns=csv_headers(tr()),
     )
 

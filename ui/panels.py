@@ -11,12 +11,14 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import TrainedRun
+from bpe_core.explain import rule_name
 from bpe_core.measures import total_words
 
 from . import memo, persist
-from .chips import chip_html, chips_html
+from .chips import chip_html, chips_html, merge_html, run_rtl_note
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
-from .i18n import N_, _, current_language, ngettext
+from .i18n import _, current_language, ngettext, tr
+from .languages import language_name
 from .text import CLIP_CHARS, esc, esc_raw
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
@@ -28,15 +30,6 @@ ROW_TOKENS = 96
 #: Characters of a word quoted beside the merge in presentation mode (a text without spaces is one long
 #: "word"); the corpus table shows :data:`ui.text.CLIP_CHARS` of it, wrapped.
 WORD_CHARS = 24
-
-
-#: The tie-break rules by their short names (the run's ``config.tie_break``), as the merge card names them.
-RULE_NAMES = {"first-seen": N_("first-seen"), "hf": N_("Hugging Face"), "lexical": N_("lexical")}
-
-
-def rule_name(rule: str) -> str:
-    """A tie-break rule's short name in the session's language (an unknown rule as it is)."""
-    return _(RULE_NAMES[rule]) if rule in RULE_NAMES else rule
 
 
 def _n(sentence: str, n: int) -> str:
@@ -112,7 +105,7 @@ def _start_card(run: TrainedRun, mode: str, presentation: bool) -> str:
                 right=chip_html(run, first.right, mode, presentation),
                 count=f"{first.count:,}",
                 ties=f"{first.ties:,}",
-                rule=esc_raw(rule_name(first.tie_break)),
+                rule=esc_raw(rule_name(first.tie_break, tr())),
                 short=esc_raw(tie_short(first.tie_break)),
             )
             + "</div>"
@@ -130,13 +123,16 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     if step == 0:
         return _start_card(run, mode, presentation)
     snap = run.snapshot(step)
-    label = esc_raw(_("Merge {number}:").format(number=f"{step:,}"))
-    head = (
-        f"<div class='bpe-merge' id='bpe-merge' data-count='{snap.count}'>"
-        f"<span class='op'>{label}</span>{_merge_chips(run, snap, step, mode, presentation)}</div>"
-    )
-    reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
-    reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
+    label = _("Merge {number}:").format(number=f"{step:,}")
+    head = _merge_head(run, snap, step, mode, presentation, label, f"id='bpe-merge' data-count='{snap.count}'")
+    served = served_line(run, step)
+    if run.mix_rule == "fair":  # the fair rule's reason replaces "the highest count" (it is not the reason)
+        reason_html = f"<div class='bpe-reason bpe-served'>{esc_raw(served)}</div>"
+    else:
+        reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
+        reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
+        if served:
+            reason_html += f"<div class='bpe-muted bpe-served'>{esc_raw(served)}</div>"
     stats = _(
         "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
     ).format(
@@ -148,13 +144,13 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     )
     stats_html = f"<div class='bpe-muted'>{esc_raw(stats)}</div>"
     rule = ""
-    if not presentation:
+    if not presentation and run.mix_rule != "fair":
         all_rules = _("All the rules")
         rule = (
             "<div class='bpe-rule'>"
             + _(
                 "<b>Rules:</b> the highest count wins; overlapping windows all count; ties: <b>{rule}</b>, {what}."
-            ).format(rule=esc_raw(rule_name(snap.tie_break)), what=esc_raw(tie_short(snap.tie_break)))
+            ).format(rule=esc_raw(rule_name(snap.tie_break, tr())), what=esc_raw(tie_short(snap.tie_break)))
             + f"<details><summary>{esc_raw(all_rules)}</summary>{rules_html(run)}</details></div>"
         )
     stop = ""
@@ -164,16 +160,29 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
 
 
-def _merge_chips(run: TrainedRun, snap, step: int, mode: str, presentation: bool) -> str:
-    """``left + right → token`` and the count badge: the head of every merge display."""
-    new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
-    count = esc_raw(_("count {count}").format(count=f"{snap.count:,}"))
-    return (
-        f"{chip_html(run, snap.left, mode, presentation)}<span class='op'>+</span>"
-        f"{chip_html(run, snap.right, mode, presentation)}<span class='op'>→</span>"
-        f"{chip_html(run, snap.token, mode, presentation, new_css)}"
-        f"<span class='bpe-badge chosen'>{count}</span>"
+def served_line(run: TrainedRun, step: int) -> str:
+    """For a language-mix training (``run.served``), which language merge ``step`` served, in the interface
+    language; ``""`` for any other run."""
+    if run.served is None or not 1 <= step <= len(run.served):
+        return ""
+    name = language_name(run.served[step - 1], current_language())
+    if run.mix_rule == "fair":
+        return _(
+            "This merge served {language}: fair BPE takes the most frequent pair of the language whose text is "
+            "then the longest in tokens (the count is the pair's count in the whole mix)."
+        ).format(language=name)
+    return _("Plain BPE: the pair with the highest count in the whole mix, most frequent in {language}.").format(
+        language=name
     )
+
+
+def _merge_head(run: TrainedRun, snap, step: int, mode: str, presentation: bool, label: str, attrs: str) -> str:
+    """``label left + right → token  count n`` (:func:`ui.chips.merge_html`) of merge ``snap``; at step 0 the
+    new token is not marked yet."""
+    new_css = ("new" if snap.is_new else "part") if step >= 1 else ""
+    count = _("count {count}").format(count=f"{snap.count:,}")
+    return merge_html(run, snap.left, snap.right, snap.token, mode, presentation, label=label, badge=count,
+                      new_css=new_css, attrs=attrs)  # fmt: skip
 
 
 def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
@@ -188,11 +197,7 @@ def merge_line_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
         return f"<div class='bpe-reason'><b>{stopped}</b> {esc_raw(stop_reason_text(run))}</div>"
     snap = run.snapshot(max(1, step))
     label = (_("Merge {number}:").format(number=f"{step:,}") if numbered else "") if step >= 1 else _("Next:")
-    head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
-    return (
-        f"<div class='bpe-merge' data-step='{step}' data-count='{snap.count}'>{head}"
-        f"{_merge_chips(run, snap, step, mode, presentation)}</div>"
-    )
+    return _merge_head(run, snap, step, mode, presentation, label, f"data-step='{step}' data-count='{snap.count}'")
 
 
 # ---------------------------------------------------------------------------------- pair table
@@ -283,6 +288,9 @@ def changed_words_html(run: TrainedRun, step: int, mode: str = "utf8", presentat
     if rest > 0:
         text = ngettext("… and {n} more word type", "… and {n} more word types", rest).format(n=f"{rest:,}")
         more = f"<div class='bpe-muted'>{esc_raw(text)}</div>"
+    note = run_rtl_note(run)
+    if note:
+        more += f"<div class='bpe-muted'>{esc_raw(note)}</div>"
     title = ngettext("The word type this merge changed", "The {n} word types this merge changed", snap.words_changed)
     return (
         f"<div class='bpe-changed' id='bpe-changed'><div class='bpe-changed-title'>"
@@ -385,5 +393,8 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
             )
     if n_words > limit:
         parts.append(_("Showing {shown} of {n}.").format(shown=f"{limit:,}", n=f"{n_words:,}"))
+    note = run_rtl_note(run)
+    if note:
+        parts.append(note)
     head = " ".join(parts)
     st.html(f"<p class='bpe-muted'>{esc_raw(head)}</p>" + corpus_table_html(run, step, mode, presentation, limit))

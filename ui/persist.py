@@ -25,6 +25,8 @@ KEEP = "keep."  #: prefix of a seeded widget's lasting value
 K_SOURCE, K_PRESET, K_PASTE, K_WORDS, K_UPLOAD = "bpe.source", "bpe.preset", "bpe.paste", "bpe.words", "bpe.upload"
 K_SETTINGS, K_PRESENT, K_STEP, K_URL = "bpe.settings", "bpe.present", "bpe.step", "bpe.url_last"
 K_NOTES = "bpe.notes"
+# The language mix trained on the Declaration (ui.language_training.mix_spec's text), when the source is "mix".
+K_MIX = "bpe.mix"
 # The text box a large text is open in for editing ("paste" or "words"), or None (see ui.sidebar).
 K_EDITING = "bpe.editing"
 # The corpus a link named but this server no longer has: ``(message, url_param)``, or ``None``.

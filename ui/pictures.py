@@ -15,7 +15,7 @@ import io
 
 from PIL import Image, ImageDraw
 
-from bpe_core.handout import rule_name
+from bpe_core.explain import rule_summary
 from ui.fonts import FontSet, Writer, find_fonts
 from ui.palette import colour_index, palette
 from ui.text import visible
@@ -159,7 +159,7 @@ def _headline(c: _Canvas, step: int, t) -> int:
         ).format(
             ties=f"{snap.ties:,}",
             count=f"{snap.count:,}",
-            rule=rule_name(snap.tie_break, t),
+            rule=rule_summary(snap.tie_break, t),
             pair=_pair_text(run, snap.left, snap.right),
         )
     else:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from bpe_core import load_gpt
-from bpe_core.measures import dropout_segmentations, graphemes, text_stats
+from bpe_core.measures import dropout_segmentations, partial_tokens, text_stats
 from bpe_core.scripts import costly_graphemes
 
 from .chips import token_label, tokens_html
@@ -81,7 +81,7 @@ def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> 
         )
     heads = [_("Tokenizer"), _("Tokens"), _("Tokens per character"), _("Bytes per token"),
              _("Pieces of characters (not whole UTF-8)")] + ([_("Unknown (<unk>)")] if with_unk else [])  # fmt: skip
-    chars, size = len(graphemes(text)), len(text.encode("utf-8"))
+    chars, size = measured[0][1].chars, measured[0][1].size
     st.html(
         "<p class='bpe-note'>"
         + esc_raw(
@@ -119,7 +119,7 @@ def cost_table(all_models: list[Model], text: str, mode: str, present: bool) -> 
         for m in all_models:
             ids = m.tok.encode(g)
             pieces = " ".join(token_label(m.src, t, mode) for t in ids)
-            partial = any(m.src.is_partial(t) for t in ids)
+            partial = partial_tokens(m.tok, ids) > 0
             cells.append(
                 f"<td class='num' data-model='{m.key}' data-tokens='{len(ids)}' title='{esc_raw(pieces)}' "
                 f"style='font-size:1.25rem;{'' if len(ids) == 1 else 'font-weight:700;'}'>"

@@ -4,15 +4,18 @@ GPT-2's (:func:`bpe_core.merge_overlap`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
 from bpe_core.facts import numbering_legend, rank_of_merge
+from bpe_core.traces import Replay
 
 from . import persist, stepper
-from .chips import chip_html, token_label, tokens_html
+from .chips import chip_html, merge_html, token_label, tokens_html
 from .i18n import _, ngettext, tr
 from .text import esc_raw, visible
 
@@ -20,16 +23,52 @@ from .text import esc_raw, visible
 MAX_TREE_LEAVES = 32
 
 
-def _step_label(j: int, n: int) -> str:
+def _step_label(key: str, j: int, n: int) -> str:
     text = _("Merge {k} of {n}").format(k=f"{j:,}", n=f"{n:,}")
-    return f"<div class='bpe-step-label' id='rt-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
+    return f"<div class='bpe-step-label' id='{key}-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
 
 
-def replay_controls(name: str, n: int, present: bool = False) -> int:
-    """The step control (:func:`ui.stepper.step_controls`, stepper ``rt``) over the ``0..n`` merges of a
-    replay, its step kept in the session under ``name``; returns the step."""
-    return stepper.step_controls(n, key="rt", store=stepper.KeptStep(name), label=lambda j: _step_label(j, n),
-                                 unit="merge", presentation=present, autoplay=False)  # fmt: skip
+def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_label: Callable[[int], str],
+                 note: Callable[[int], str] | None = None, unknown: list[str] | None = None, mode: str = "utf8",
+                 present: bool = False) -> int:  # fmt: skip
+    """Step through the merges that fire on a text, one at a time: the step control
+    (:func:`ui.stepper.step_controls`, stepper ``key``, its step kept in the session under ``name``) and
+    a card with the merge of step j (:func:`ui.chips.merge_html`) over the text's tokens after it.
+    Used by the GPT tokenizers' replay (``key="rt"``) and the Encode page's (``"enc"``).
+
+    Args:
+        replay: :meth:`bpe_core.encoder.Tokenizer.replay` of the text (at least one merge).
+        src: the chip source of its tokenizer (:mod:`ui.chips`).
+        start: the sentence shown at step 0.
+        merge_label: the label before a merge's chips, from its number k (from 1;
+            ``"GPT-2's merge 12 (rank and id 267):"``).
+        note: a line under the merge, from its merge number (optional).
+        unknown: the symbols ``<unk>`` stands for (:func:`bpe_core.replay.unknown_symbols`).
+
+    Returns the step j (0..len(replay)). Element ids: ``<key>-replay-label``, ``-merge`` (``data-merge``: its merge number),
+    ``-tokens`` and ``-count`` (``data-tokens``)."""
+    n = len(replay)
+    j = stepper.step_controls(n, key=key, store=stepper.KeptStep(name), label=lambda k: _step_label(key, k, n),
+                              unit="merge", presentation=present, autoplay=False)  # fmt: skip
+    if j == 0:
+        head, new_token = f"<div class='bpe-reason'>{esc_raw(start)}</div>", None
+    else:
+        step = replay.steps[j - 1]
+        new_token = step.token
+        applies = ngettext("applies here {n} time", "applies here {n} times", step.count).format(n=f"{step.count:,}")
+        attrs = f"id='{key}-replay-merge' data-step='{j}' data-merge='{step.merge_number}'"
+        head = merge_html(src, step.left, step.right, step.token, mode, present, label=merge_label(step.merge_number),
+                          badge=applies, attrs=attrs)  # fmt: skip
+        if note:
+            head += f"<div class='bpe-muted'>{esc_raw(note(step.merge_number))}</div>"
+    ids = replay.ids_at(j)
+    count = ngettext("{n} token.", "{n} tokens.", len(ids)).format(n=f"{len(ids):,}")
+    st.html(
+        f"<div class='bpe-card'>{head}<div style='margin-top:.5rem'>"
+        + tokens_html(src, ids, mode, present, unknown=unknown, new_token=new_token, css_id=f"{key}-replay-tokens")
+        + f"</div><p class='bpe-muted' id='{key}-replay-count' data-tokens='{len(ids)}'>{esc_raw(count)}</p></div>"
+    )
+    return j
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
@@ -48,39 +87,16 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
         return
     name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
-    j = replay_controls(name, n, present)
-    src = model.src
-    if j == 0:
-        head = esc_raw(_("Start: the text as single bytes. Each step applies the next merge, in rank order."))
-        new_token = None
-    else:
-        step = replay.steps[j - 1]
-        new_token = step.token
-        sentence = esc_raw(
-            ngettext(
-                "{model}'s merge {number} (rank and id {rank}), {left} + {right} → {new}, applies here {n} time.",
-                "{model}'s merge {number} (rank and id {rank}), {left} + {right} → {new}, applies here {n} times.",
-                step.count,
-            )
+    start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
+
+    def merge_label(rank: int) -> str:
+        # Merge k is rank and id 255 + k in the rank file (bpe_core.facts): both numbers, as the legend says.
+        return _("{model}'s merge {number} (rank and id {rank}):").format(
+            model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
         )
-        head = sentence.format(
-            model=esc_raw(model.label),
-            number=f"{step.rank:,}",
-            rank=f"{rank_of_merge(step.rank):,}",
-            left=chip_html(src, step.left, mode, present),
-            right=chip_html(src, step.right, mode, present),
-            new=chip_html(src, step.token, mode, present, "new"),
-            n=f"{step.count:,}",
-        )
-    ids = replay.ids_at(j)
-    count = ngettext("{n} token.", "{n} tokens.", len(ids)).format(n=f"{len(ids):,}")
-    st.html(
-        f"<div class='bpe-card'><div class='bpe-reason' id='rt-replay-merge' data-step='{j}' "
-        f"style='font-size:1.3rem;line-height:2.2'>{head}</div>"
-        f"<div style='margin-top:.5rem'>"
-        + tokens_html(src, ids, mode, present, new_token=new_token, css_id="rt-replay-tokens")
-        + f"</div><p class='bpe-muted' id='rt-replay-count' data-tokens='{len(ids)}'>{esc_raw(count)}</p></div>"
-    )
+
+    replay_steps(replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode,
+                 present=present)  # fmt: skip
     st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
@@ -100,23 +116,23 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     if tid is None:
         return
     tree = model.tok.merge_tree(tid)
-    ranks = tree.ranks()
+    numbers = tree.merge_numbers()
     line = ngettext(
         "{n} merge built this token: merge {numbers}.",
         "{n} merges built this token: merges {numbers}.",
-        len(ranks),
-    ).format(n=len(ranks), numbers=", ".join(f"{r:,}" for r in ranks))
+        len(numbers),
+    ).format(n=len(numbers), numbers=", ".join(f"{r:,}" for r in numbers))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
 
 
 def merge_tree_html(model, tree, mode: str, present: bool) -> str:
-    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge rank."""
+    """A :class:`bpe_core.MergeTree` as the app's tree of chips, each node labelled with its merge number."""
     if len(model.tok.token_value(tree.token)) > MAX_TREE_LEAVES:
         return ""
 
     def node(t) -> str:
-        label = _("#{number}").format(number=f"{t.rank:,}") if t.rank is not None else _("byte")
-        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.rank is not None else ""
+        label = _("#{number}").format(number=f"{t.merge_number:,}") if t.merge_number is not None else _("byte")
+        kids = f"<ul>{node(t.left)}{node(t.right)}</ul>" if t.merge_number is not None else ""
         return f"<li>{chip_html(model.src, t.token, mode, present)}<span class='stepnum'>{esc_raw(label)}</span>{kids}</li>"
 
     return f"<ul class='bpe-tree' id='rt-tree'>{node(tree)}</ul>"

@@ -43,7 +43,7 @@ MAX_PATTERN_CHARS = 1_000
 
 BYTE_MODES = ("utf8", "hex", "gpt2")
 EOW_STYLES = ("separate", "attached")
-SOURCES = ("preset", "paste", "upload", "words")
+SOURCES = ("preset", "paste", "upload", "words", "mix")
 
 VARIANT_LABELS = {
     "char": N_("Characters"),
@@ -67,6 +67,7 @@ SOURCE_LABELS = {
     "paste": N_("Paste text"),
     "upload": N_("Upload .txt"),
     "words": N_("Word counts"),
+    "mix": N_("Languages"),
 }
 EOW_LABELS = {"separate": N_("separate symbol (l o w </w>)"), "attached": N_("attached (l o w</w>)")}
 

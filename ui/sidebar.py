@@ -23,6 +23,7 @@ from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
 from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads
+from . import language_training as lt
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
 from .pattern_preview import PREVIEW_CHARS
@@ -99,6 +100,7 @@ def _init_state() -> None:
     ss[K.K_PRESET] = DEFAULT_PRESET
     ss[K.K_PASTE] = ""
     ss[K.K_WORDS] = ""
+    ss[K.K_MIX] = None
     ss[K.K_UPLOAD] = None
     ss[K.K_SETTINGS] = preset_settings(PRESETS[DEFAULT_PRESET])
     ss[K.K_PRESENT] = False
@@ -120,6 +122,8 @@ def _adopt_link(linked: links.Linked) -> None:
         ss[K.K_PASTE] = linked.text
     elif linked.source == "words":
         ss[K.K_WORDS] = linked.text
+    elif linked.source == "mix":
+        ss[K.K_MIX] = linked.text
     else:
         digest = digest_of(linked.text)
         uploads.upload_store().put(digest, linked.text)
@@ -162,10 +166,11 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     return params
 
 
-def write_url(choice: Choice, step: int | None = None) -> None:
-    """Write ``choice`` (and ``step``, default the session's step) into the browser's URL; call it at
-    the end of a page, once the step is known. Only writes when something changed."""
-    params = url_params(choice, step)
+def write_url(choice: Choice, step: int | None = None, extra: dict[str, str] | None = None) -> None:
+    """Write ``choice`` (and ``step``, default the session's step) into the browser's URL, with a page's own
+    parameters ``extra`` (the Languages page's article and language); call it at the end of a page, once the
+    step is known. Only writes when something changed."""
+    params = {**url_params(choice, step), **(extra or {})}
     if {k: st.query_params[k] for k in st.query_params} != params:
         st.query_params.from_dict(params)
     persist.ss()[K.K_URL] = params
@@ -201,6 +206,8 @@ def _on_source() -> None:
     ss[K.K_LINK_GONE] = None
     if ss[K.K_SOURCE] == "preset":
         ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    elif ss[K.K_SOURCE] == "mix":  # the settings a language mix trains with
+        ss[K.K_SETTINGS] = lt.mix_settings()
     persist.set_step(0)
 
 
@@ -298,7 +305,44 @@ def words_source(settings: dict) -> _Source:
     return _Source(corpus, label, link=_link_for("words", corpus.digest, raw))
 
 
-_SOURCES = {"preset": preset_source, "paste": paste_source, "upload": upload_source, "words": words_source}
+def _on_rule() -> None:
+    ss = persist.ss()
+    _old, weights = lt.parse_mix_spec(ss.get(K.K_MIX) or lt.default_mix())
+    ss[K.K_MIX] = lt.mix_spec(ss[persist.W + "rule"], weights)
+    persist.set_step(0)
+
+
+def mix_source(settings: dict) -> _Source:
+    """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
+    plain BPE or fair (parity-aware) BPE."""
+    ss = persist.ss()
+    spec = ss.get(K.K_MIX) or lt.default_mix()
+    name = _("Languages")
+    try:
+        rule, weights = lt.parse_mix_spec(spec)
+        corpus = lt.mix_corpus(spec)
+    except ValueError:
+        return _Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))
+    st.radio(_("Merge rule"), list(lt.RULE_LABELS), key=persist.seed("rule", rule), on_change=_on_rule,
+             format_func=lambda r: _(lt.RULE_LABELS[r]), horizontal=True)  # fmt: skip
+    st.caption(
+        _(
+            "The Declaration's preamble and articles 1-20 in {n} languages (choose the mix on the Languages page). "
+            "Fair BPE merges, at each step, the most frequent pair of the language whose text is then the longest "
+            "in tokens."
+        ).format(n=len(weights))
+    )
+    if settings["variant"] != "byte" or settings["pre"] != "gpt2":
+        message = _(
+            "A language mix trains byte-level BPE with GPT-2's pre-tokenizer: choose Bytes and the GPT-2 regex in "
+            "the settings."
+        )
+        return _Source(None, corpus.label, message)
+    return _Source(corpus, corpus.label, link=_link_for("mix", corpus.digest, spec))
+
+
+_SOURCES = {"preset": preset_source, "paste": paste_source, "upload": upload_source, "words": words_source,
+            "mix": mix_source}  # fmt: skip
 
 
 def _gone_source(settings: dict) -> _Source:

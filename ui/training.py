@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from bpe_core import PatternError, TrainConfig, TrainedRun, train
+from bpe_core import PatternError, TrainConfig, TrainedRun
 from bpe_core.inputs import env_positive_int
 
 from .corpus import Corpus
@@ -215,7 +215,7 @@ def examples_cache() -> RunCache:
 def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
     return cache.start(
         (corpus.digest, config),
-        lambda job: train(corpus.words(config), config, progress=job, on_start=job.started),
+        lambda job: corpus.train(config, progress=job, on_start=job.started),
         corpus.size_bytes,
         config.num_merges,
     )

@@ -115,9 +115,9 @@ def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation:
         return f"<p class='bpe-muted'>{esc_raw(text)}</p>"
 
     def node(tree: MergeTree) -> str:
-        label = esc_raw(_("step {step}").format(step=tree.rank) if tree.rank else _("base"))
+        label = esc_raw(_("step {step}").format(step=tree.merge_number) if tree.merge_number else _("base"))
         label = f"<span class='stepnum'>{label}</span>"
-        kids = f"<ul>{node(tree.left)}{node(tree.right)}</ul>" if tree.rank else ""
+        kids = f"<ul>{node(tree.left)}{node(tree.right)}</ul>" if tree.merge_number else ""
         return f"<li>{chip_html(run, tree.token, mode, presentation)}{label}{kids}</li>"
 
     return f"<ul class='bpe-tree' id='bpe-tree'>{node(run.merge_tree(tid))}</ul>"
