@@ -157,8 +157,10 @@ choice = page.start_page(None, "🧩")
 with top:
     header(choice)
     bad_code = class_view.messages()
-    if choice.ok and not class_view.code():
-        # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
+    # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
+    # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
+    # is started before presenting, and a bad code still opens the join box.
+    if choice.ok and not class_view.code() and (bad_code or not choice.display.presentation):
         class_view.start_box(sidebar.url_params(choice), persist.get_step(), join_open=bad_code)
 # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
 # through what is trained so far.
