@@ -354,3 +354,14 @@ def save_screenshot(page, name: str, full_page: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(page.screenshot(full_page=full_page, animations="disabled"))
     return path
+
+
+def paste_text(page, text: str) -> None:
+    """Paste ``text`` as the corpus through the sidebar's "Paste text" box (Ctrl+Enter applies it) and wait for the
+    app to draw it."""
+    page.get_by_text("Paste text", exact=True).click()
+    wait_for_app(page)
+    box = page.get_by_label("Text to train on")
+    box.evaluate(SET_TEXTAREA, text)
+    box.press("Control+Enter")
+    wait_for_app(page, timeout=60_000, settle_ms=500)

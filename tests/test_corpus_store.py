@@ -11,7 +11,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from corpus_excerpts import corpus_slice
+from store_files import CHINESE, ENGLISH, old_store_file
 
 from ui import corpus_store
 from ui.corpus_store import (
@@ -24,9 +24,6 @@ from ui.corpus_store import (
     pack_text,
     unpack_text,
 )
-
-CHINESE = corpus_slice("hongloumeng.txt", 3_000, 2_000) + " 👨\u200d👩\u200d👧 🇨🇳"
-ENGLISH = corpus_slice("pg16457.txt", 30_000, 20_000)
 
 
 def test_round_trip_and_content_ids(store_target):
@@ -229,48 +226,11 @@ def test_a_crafted_token_cannot_inflate_past_the_limit():
         unpack_text(token)
 
 
-# ------------------------------------------------------------------------------------ schema versions
-# The store file of the release at commit 227bbe0 (before schema versions were kept): its schema SQL and its put(),
-# copied from that code, so the test builds exactly such a file.
-SCHEMA_227BBE0 = """
-CREATE TABLE IF NOT EXISTS corpora (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    data BLOB NOT NULL,        -- zlib-compressed UTF-8
-    size INTEGER NOT NULL,     -- len(data): what the bound counts
-    created REAL NOT NULL,     -- Unix time
-    used INTEGER NOT NULL      -- use sequence number: larger = more recently used
-);
-CREATE INDEX IF NOT EXISTS corpora_used ON corpora(used);
-"""
-
-
-def _old_store_file(path: Path, texts: list[tuple[str, str]]) -> list[str]:
-    """A store file as the code at 227bbe0 made it (WAL mode, its schema, its rows); the ids of ``texts``."""
-    import time
-
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA_227BBE0} COMMIT;")
-    ids = []
-    for text, kind in texts:
-        data = zlib.compress(text.encode("utf-8"), 6)
-        used = conn.execute("SELECT COALESCE(MAX(used), 0) + 1 FROM corpora").fetchone()[0]
-        conn.execute(
-            "INSERT INTO corpora(id, kind, data, size, created, used) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET used = excluded.used",
-            (corpus_id(text, kind), kind, data, len(data), time.time(), used),
-        )
-        ids.append(corpus_id(text, kind))
-    conn.close()
-    return ids
-
-
 def test_a_store_file_of_the_first_release_opens_with_its_links_kept(tmp_path):
     from ui.live_class import Classes
 
     path = tmp_path / "old.sqlite3"
-    ids = _old_store_file(path, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])
+    ids = old_store_file(path, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])
     store = CorpusStore(path)
     assert store.schema_version() == corpus_store.SCHEMA_VERSION == 2
     assert store.get(ids[0]) == (CHINESE, "text") and store.get(ids[1]) == ("low 5\nlower 2\n", "words")

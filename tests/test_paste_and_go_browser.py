@@ -14,10 +14,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser import (
     DEFAULT_TIMEOUT_MS,
-    SET_TEXTAREA,
     StreamlitServer,
     assert_no_exception,
     open_app,
+    paste_text,
     save_screenshot,
     wait_for_app,
     wait_for_server_step,
@@ -67,15 +67,6 @@ def _step(page, n: int, timeout: int = 30_000) -> None:
     wait_for_server_step(page, n, timeout)
 
 
-def _paste(page, text: str) -> None:
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.evaluate(SET_TEXTAREA, text)
-    box.press("Control+Enter")
-    wait_for_app(page, timeout=60_000, settle_ms=500)
-
-
 def _pick(page, label: str, option) -> None:
     """Pick ``option`` (a name or a pattern) in the sidebar's selectbox ``label`` with the mouse."""
     box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text=label)
@@ -94,7 +85,7 @@ def _pick(page, label: str, option) -> None:
 def _pasted_with_gpt2(page, base: str) -> None:
     """The issue's case: paste 红楼梦 + emoji, see the hint, one click to the GPT-2 pattern."""
     open_app(page, f"{base}/?preset=textbook-low&step=0")
-    _paste(page, PASTED_ZH_EMOJI)
+    paste_text(page, PASTED_ZH_EMOJI)
     hint = page.locator(".st-key-bpe-space-hint")
     hint.wait_for()
     assert "written without spaces" in hint.inner_text()

@@ -11,7 +11,7 @@ import time
 import pytest
 from app_helpers import errors, new_app, no_exception, paste, shown_step
 from corpora import PASTED_ZH_EMOJI
-from test_corpus_store import CHINESE, ENGLISH, _old_store_file
+from store_files import CHINESE, ENGLISH, old_store_file
 
 from ui import corpus_store, links, store_db
 from ui.corpus_store import CorpusStore
@@ -105,7 +105,7 @@ def test_the_links_of_an_sqlite_store_move_into_postgres(postgres_url, tmp_path)
         conn.execute("DROP SCHEMA public CASCADE")
         conn.execute("CREATE SCHEMA public")
     old = tmp_path / "old.sqlite3"
-    ids = _old_store_file(old, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])  # a first-release file
+    ids = old_store_file(old, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])  # a first-release file
     newer = CorpusStore(old)
     ids.append(newer.put(ENGLISH, "upload"))
     target = CorpusStore(postgres_url)

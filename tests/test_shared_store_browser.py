@@ -8,10 +8,9 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser import DEFAULT_TIMEOUT_MS, StreamlitServer, assert_no_exception, open_app, wait_for_app
+from browser import DEFAULT_TIMEOUT_MS, StreamlitServer, assert_no_exception, open_app, paste_text, wait_for_app
 from corpora import PASTED_ZH_EMOJI
 from playwright.sync_api import expect
-from test_paste_and_go_browser import _paste
 
 from ui.corpus_store import CorpusStore, is_corpus_id
 from ui.live_class import Classes
@@ -49,7 +48,7 @@ def test_a_link_made_on_one_server_opens_on_another(browser, two_servers, postgr
     try:
         page = ctx.new_page()
         open_app(page, f"{a.url}/?preset=textbook-low&step=0")
-        _paste(page, PASTED_ZH_EMOJI)
+        paste_text(page, PASTED_ZH_EMOJI)
         wait_for_app(page)
         link = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
         assert is_corpus_id(link["corpus"])
