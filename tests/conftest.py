@@ -190,3 +190,13 @@ def pytest_make_collect_report(collector):
     report = yield
     _fail_import_skip(report)
     return report
+
+
+@pytest.fixture(autouse=True)
+def _english_outside_script_runs():
+    """Code called outside a Streamlit script run (ui.settings in unit tests) speaks the language the last run in
+    this process resolved (``ui.i18n._last``): start every test from English, so no test depends on the language
+    an earlier AppTest left behind."""
+    from ui import i18n
+
+    i18n._last["lang"] = "en"

@@ -37,7 +37,15 @@ ONE_SCREEN = {
 def _inside_viewport(page, width: int, height: int) -> dict[str, dict]:
     outside = {}
     for name, selector in ONE_SCREEN.items():
-        box = page.locator(selector).first.bounding_box()
+        # While the book still trains behind the page, its step view is redrawn ("so far"): an element can be
+        # between its old and new copy at the moment it is measured, so wait until it is there (bounded).
+        box = None
+        for _attempt in range(20):
+            element = page.locator(selector).first
+            element.wait_for(state="visible", timeout=30_000)
+            box = element.bounding_box()
+            if box is not None:
+                break
         assert box is not None, f"{name} ({selector}) is not shown"
         if not (
             box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
