@@ -13,7 +13,7 @@ import json
 import sys
 
 from ..inputs import InputError, looks_like_word_counts, parse_word_counts
-from .common import UsageError, add_train_options, config_from_args, read_input
+from .common import UsageError, add_train_options, config_from_args, read_bytes, read_input
 
 NAME = "check"
 
@@ -52,20 +52,8 @@ def add_parser(sub) -> None:
 def _read_yours(path: str) -> list:
     from ..merge_lists import read_merge_list  # (imported when used: see cli/train.py)
 
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        name = "stdin"
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file.") from None
-        except IsADirectoryError:
-            raise InputError(f"{path} is a directory, not a file.") from None
-        except OSError as err:
-            raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
-        name = path
+    data = read_bytes(path)  # no size limit: a model's tokenizer.json can be larger than a corpus may be
+    name = "stdin" if path == "-" else path
     return read_merge_list(data, name).pairs
 
 

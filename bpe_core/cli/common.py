@@ -122,10 +122,9 @@ def read_words(path: str, cfg: TrainConfig) -> tuple[dict[str, int], str]:
     return corpus_words(text, cfg), "text"
 
 
-def read_input(path: str) -> str:
-    """Read FILE (``-``: stdin) as UTF-8 text, at most ``BPE_EXPLORER_MAX_BYTES`` bytes. Raises
-    :class:`InputError` with a one-line message."""
-    limit = max_input_bytes()
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """The bytes of FILE (``-``: stdin), at most ``limit`` bytes (``None``: no limit). Raises
+    :class:`InputError` with a one-line message (a missing file, a folder, no permission, over the limit)."""
     if path == "-":
         stream = sys.stdin.buffer
         chunks = []
@@ -136,29 +135,38 @@ def read_input(path: str) -> str:
                 break
             chunks.append(chunk)
             total += len(chunk)
-            if total > limit:
+            if limit is not None and total > limit:
                 raise InputError(
                     f"The input is more than {format_size(limit)}, the limit (set BPE_EXPLORER_MAX_BYTES to change it)."
                 )
-        data = b"".join(chunks)
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read(limit + 1)
-                if len(data) > limit:
-                    size = os.fstat(fh.fileno()).st_size
-                    raise InputError(
-                        f"{path} is {format_size(max(size, len(data)))}; the limit is {format_size(limit)} "
-                        "(set BPE_EXPLORER_MAX_BYTES to change it)."
-                    )
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file.") from None
-        except IsADirectoryError:
-            raise InputError(f"{path} is a directory, not a file.") from None
-        except PermissionError:
-            raise InputError(f"{path}: permission denied.") from None
-        except OSError as err:
-            raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
+        return b"".join(chunks)
+    try:
+        with open(path, "rb") as fh:
+            if limit is None:
+                return fh.read()
+            data = fh.read(limit + 1)
+            if len(data) > limit:
+                size = os.fstat(fh.fileno()).st_size
+                raise InputError(
+                    f"{path} is {format_size(max(size, len(data)))}; the limit is {format_size(limit)} "
+                    "(set BPE_EXPLORER_MAX_BYTES to change it)."
+                )
+            return data
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not a file.") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied.") from None
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}.") from None
+
+
+def read_input(path: str) -> str:
+    """Read FILE (``-``: stdin) as UTF-8 text, at most ``BPE_EXPLORER_MAX_BYTES`` bytes. Raises
+    :class:`InputError` with a one-line message."""
+    limit = max_input_bytes()
+    data = read_bytes(path, limit)
     try:
         return decode_bytes(data, limit)
     except InputError as err:
