@@ -4,8 +4,6 @@ history (snapshots as CSV and JSONL); upload a GPT-2-style vocab.json + merges.t
 Inputs (the sidebar, k; two uploaded files and a text) -> file texts and an encoding (bpe_core) -> rows.
 """
 
-import hashlib
-
 import streamlit as st
 
 from bpe_core import InputError, clean_text
@@ -124,12 +122,8 @@ def upload_and_encode(mode: str, present: bool) -> None:
         st.info(_("Upload both files to encode with them."))
         return
 
-    vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
-    digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
-    try:
-        src = uploads.load_gpt2_tokens(digest, vocab_data, merges_data)
-    except InputError as err:
-        st.error(md_escape(_("These files cannot be loaded: {problem}").format(problem=err)))
+    src = uploads.uploaded_gpt2_tokens(vocab_file, merges_file)
+    if src is None:
         return
     up_tok = src.tok
     st.html(

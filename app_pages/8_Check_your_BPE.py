@@ -115,14 +115,8 @@ def encoder_tokenizer(choice):
         if vocab_file is None or merges_file is None:
             st.info(_("Upload both files to encode with them."))
             return None, None
-        vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
-        digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
-        try:
-            src = uploads.load_gpt2_tokens(digest, vocab_data, merges_data)
-        except InputError as err:
-            st.error(md_escape(_("These files cannot be loaded: {problem}").format(problem=err)))
-            return None, None
-        return src.tok, src
+        src = uploads.uploaded_gpt2_tokens(vocab_file, merges_file)
+        return (None, None) if src is None else (src.tok, src)
     return load_gpt(pick), gpt_tokens(pick)
 
 

@@ -4,6 +4,7 @@ GPT-2 model files, and the guard that fixes text box values in the browser befor
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from pathlib import Path
 from threading import Lock
@@ -16,6 +17,7 @@ from bpe_core.inputs import format_size, max_input_bytes, to_lf
 from . import persist
 from .corpus import digest_of
 from .i18n import _, current_language, tr
+from .text import md_escape
 
 _GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
 
@@ -112,6 +114,19 @@ def load_gpt2_tokens(digest: str, _vocab_data: bytes, _merges_data: bytes):
     from .chips import TokenizerTokens
 
     return TokenizerTokens(load_gpt2_files(_vocab_data, _merges_data))
+
+
+def uploaded_gpt2_tokens(vocab_file, merges_file):
+    """The :func:`load_gpt2_tokens` of two uploaded files (Streamlit ``UploadedFile`` of vocab.json and
+    merges.txt), keyed by a hash of both; ``None``, with the reason shown as an error, when they cannot be
+    loaded."""
+    vocab_data, merges_data = vocab_file.getvalue(), merges_file.getvalue()
+    digest = hashlib.sha256(hashlib.sha256(vocab_data).digest() + hashlib.sha256(merges_data).digest()).hexdigest()
+    try:
+        return load_gpt2_tokens(digest, vocab_data, merges_data)
+    except InputError as err:
+        st.error(md_escape(_("These files cannot be loaded: {problem}").format(problem=err)))
+        return None
 
 
 # ------------------------------------------------------------------------------------ text boxes
