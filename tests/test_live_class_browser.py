@@ -37,7 +37,7 @@ RECORD_STEPS = """() => {
 def class_server(tmp_path_factory):
     """This module's own app server and store file: the class story stops and starts it."""
     store = tmp_path_factory.mktemp("live-class") / "corpora.sqlite3"
-    server = StreamlitServer("app.py")
+    server = StreamlitServer()  # the app as users run it
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BPE_EXPLORER_STORE", str(store))
         server.start(timeout=60)
