@@ -185,7 +185,7 @@ def test_presentation_mode_fewer_controls_and_palette():
     no_exception(at)
     assert at.toggle(key="w.present").value is True
     assert not at.slider  # no jump slider, no number box
-    assert not [n for n in at.number_input if n.key.startswith("stepper.box.")]
+    assert not [n for n in at.number_input if (n.key or "").startswith("stepper.box.")]
     css = "".join(bodies(at))
     assert "html { font-size: 21px; }" in css
     assert chips.PALETTE_COLOURBLIND[0] in css or any(c in css for c in chips.PALETTE_COLOURBLIND)
