@@ -9,10 +9,11 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
 * **Following.** A student's step is the class's step at every run of the step view while "following"; a press
   of the stepper's own buttons stops following, "Follow the teacher" starts it again. Nobody's step passes an
   unrevealed question (:attr:`ui.live_class.ClassState.limit`).
-* **Polling** (Streamlit cannot push). A small fragment (:func:`poll`) reruns every :data:`POLL_S` seconds in each
-  class tab: one primary-key read (:meth:`ui.live_class.Classes.poll`) and a hidden element carrying the class's
-  version. The app's class script (``static/live_class.js``) compares it with the version the step view was drawn
-  at and, when it changed, presses the step view's hidden "sync" button: only the step view reruns, not the page.
+* **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
+  about twice a second from a small HTTP endpoint (:mod:`ui.class_poll`: one primary-key read, no script run),
+  compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
+  hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
+  app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from . import corpus_store, persist
+from . import class_poll, corpus_store, persist
 from .i18n import _
 from .live_class import (
     PARAM,
@@ -40,10 +41,11 @@ from .live_class import (
     new_student_id,
     normalize_code,
 )
+from .live_class import signature as class_signature
 from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw, md_escape
 
-#: Seconds between two polls of a class tab.
+#: Seconds between two runs of the fallback polling fragment (without :mod:`ui.class_poll`'s endpoint).
 POLL_S = 0.75
 PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
 #: The URL parameter of a teacher link (read once, then dropped from the address bar).
@@ -299,7 +301,7 @@ def prepare_step(num_steps: int) -> ClassState | None:
 
 def signature(state: ClassState) -> str:
     """What a screen was drawn at: the version (the teacher's also counts picks and joins)."""
-    return f"{state.version}.{state.activity}" if is_teacher() else str(state.version)
+    return class_signature(state.version, state.activity, is_teacher())
 
 
 def _follow() -> None:
@@ -318,22 +320,15 @@ def view_marker(state: ClassState) -> None:
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
-    c = code()
-    try:
-        got = classes().poll(c) if c else None
-    except StoreUnavailable:
-        got = False
-    if got is False:
-        sig = "unreachable"  # a change of signature: the step view reruns and says so
-    elif got is None:
-        sig = "gone"
-    else:
-        sig = f"{got.version}.{got.activity}" if is_teacher() else str(got.version)
+    """The fallback poll: the endpoint's answer (:func:`ui.class_poll.answer`) drawn by a script run."""
+    sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
 def poll() -> None:
-    """The polling fragment and the class script, at the end of a class page (nothing outside a class)."""
+    """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
+    address (:func:`ui.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
+    fragment."""
     if not code():
         return
     st.html(f"<style>{_CSS}</style>")
@@ -341,7 +336,11 @@ def poll() -> None:
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
         _cookie_script(cookie[0], cookie[1], 24 * 3600)
-    _poll_fragment()
+    url = class_poll.poll_url(code(), is_teacher())
+    if url is None:
+        _poll_fragment()
+    else:
+        st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
 
 
 # ------------------------------------------------------------------------------------ the join link
