@@ -130,26 +130,35 @@ class NginxProxy:
             "}\n"
         )
 
-    def _command(self, *extra: str) -> list[str]:
+    def command(self, *extra: str) -> list[str]:
+        """The nginx command line for this proxy's configuration (``extra``: e.g. ``-t`` to check it)."""
         conf = self.root / "conf" / "nginx.conf"
         return [self.binary, "-p", f"{self.root}/", "-c", str(conf), "-e", str(self.error_log), *extra]
+
+    def write_config(self) -> Path:
+        """Write ``conf/bpe-explorer.conf`` (the site file, listening on :attr:`port`, a free one if unset) and the
+        main ``conf/nginx.conf`` around it; returns the main file's path."""
+        for sub in ("conf", "logs", "temp"):
+            (self.root / sub).mkdir(exist_ok=True)
+        self.port = self.port or free_port()
+        (self.root / "conf" / "bpe-explorer.conf").write_text(
+            site_config(f"127.0.0.1:{self.port}", self.replicas), encoding="utf-8"
+        )
+        main = self.root / "conf" / "nginx.conf"
+        main.write_text(self._main_config(), encoding="utf-8")
+        return main
 
     def start(self, timeout: float = 30.0, attempts: int = 3) -> str:
         """Write the configuration, check it (``nginx -t``), start nginx and wait until a replica answers
         ``/_stcore/health`` through it. Returns :attr:`url`. Raises :class:`NginxSetupError`."""
-        for sub in ("conf", "logs", "temp"):
-            (self.root / sub).mkdir(exist_ok=True)
         for attempt in range(1, attempts + 1):
             self.port = free_port()
-            (self.root / "conf" / "bpe-explorer.conf").write_text(
-                site_config(f"127.0.0.1:{self.port}", self.replicas), encoding="utf-8"
-            )
-            (self.root / "conf" / "nginx.conf").write_text(self._main_config(), encoding="utf-8")
-            check = subprocess.run(self._command("-t"), capture_output=True, text=True, timeout=30)
+            self.write_config()
+            check = subprocess.run(self.command("-t"), capture_output=True, text=True, timeout=30)
             if check.returncode != 0:
                 raise NginxSetupError(f"nginx -t refused the configuration:\n{check.stderr}")
             self.proc = subprocess.Popen(
-                self._command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True,
             )  # fmt: skip
             try:
