@@ -128,6 +128,33 @@ def test_the_route_follows_server_base_url_path(tmp_path):
         server.stop()
 
 
+def test_the_poll_on_a_shared_postgresql_store(postgres_url, postgres_cluster):
+    # PostgreSQL answers from Starlette's thread pool (a network round trip stays off the event loop).
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True, connect_timeout=10) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+    classes = Classes(CorpusStore(postgres_url))
+    code, key = classes.start({"preset": "textbook-low"}, step=0)
+    server = StreamlitServer()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BPE_EXPLORER_DATABASE_URL", postgres_url)
+        url = server.start(timeout=60)
+    try:
+        before = get(f"{url}/bpe-api/class/{code}")[1]
+        classes.set_step(code, key, 1)
+        status, after, _ = get(f"{url}/bpe-api/class/{code}")
+        assert status == 200 and after["step"] == 1 and after["version"] > before["version"]
+        assert get(f"{url}/bpe-api/class/QQQQQQ")[:2] == (404, {"sig": "gone"})
+        postgres_cluster.stop()  # the database goes down: a clean answer the page turns into its message
+        assert get(f"{url}/bpe-api/class/{code}")[:2] == (503, {"sig": "unreachable"})
+    finally:
+        server.stop()
+        if not postgres_cluster.is_running():
+            postgres_cluster.start()
+
+
 @pytest.mark.browser
 def test_a_class_tab_polls_the_endpoint_without_the_key_and_follows_the_teacher(served, browser):
     url, classes = served
@@ -142,6 +169,8 @@ def test_a_class_tab_polls_the_endpoint_without_the_key_and_follows_the_teacher(
         teacher.get_by_text("Live class", exact=True).click()
         teacher.get_by_role("button", name="Start a class").click()
         code = teacher.locator("#bpe-class-code").inner_text(timeout=DEFAULT_TIMEOUT_MS).strip()
+        # The page's script stores the key in a cookie just after drawing the class.
+        teacher.wait_for_function("c => document.cookie.includes('bpe_teach_' + c + '=')", arg=code)
         key = next(c["value"] for c in contexts[0].cookies() if c["name"] == f"bpe_teach_{code}")
         # The page names the endpoint, not a polling fragment.
         poll_marker = teacher.locator("#bpe-class-poll")
@@ -152,7 +181,7 @@ def test_a_class_tab_polls_the_endpoint_without_the_key_and_follows_the_teacher(
         teacher.get_by_role("button", name=re.compile(r"^Next")).first.click()
         wait_for_app(teacher)
         # The student's tab follows by itself: the poll sees the new version, the step view reruns.
-        student.wait_for_selector('#bpe-step-label[data-step="1"]', state="attached")
+        student.wait_for_selector('#bpe-step-label[data-step="1"]', state="attached", timeout=3 * DEFAULT_TIMEOUT_MS)
         student.wait_for_selector('#bpe-class-view[data-step="1"]', state="attached")
         assert classes.poll(code).step == 1
 

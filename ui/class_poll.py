@@ -59,12 +59,22 @@ def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
     return 200, body
 
 
-def class_version(request):
-    """The endpoint (a Starlette handler; plain ``def``, so Starlette runs it in its thread pool and a slow
-    database never holds up the event loop that carries every tab's websocket)."""
+async def class_version(request):
+    """The endpoint (a Starlette handler). On SQLite it answers on the event loop itself: the read takes tens of
+    microseconds, less than handing it to a worker thread (measured: the hop made a poll cost 0.6 ms more). On
+    PostgreSQL the read is a network round trip, so it goes to Starlette's thread pool and never holds up the loop
+    that carries every tab's websocket."""
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
-    status, body = answer(request.path_params.get("code"), request.query_params.get(ACTIVITY) == "1")
+    from .corpus_store import default_target
+    from .store_db import is_database_url
+
+    code, teacher = request.path_params.get("code"), request.query_params.get(ACTIVITY) == "1"
+    if is_database_url(default_target()):
+        status, body = await run_in_threadpool(answer, code, teacher)
+    else:
+        status, body = answer(code, teacher)
     return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
