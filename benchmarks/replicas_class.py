@@ -1,7 +1,7 @@
 """A live class through nginx with two app servers on PostgreSQL, beside the same class on one server with SQLite.
 
     .venv/bin/python benchmarks/replicas_class.py                       # 40 students, 2 minutes, 5 questions, both
-    .venv/bin/python benchmarks/replicas_class.py --students 10 --minutes 0.5 --questions 1   # a quick look
+    .venv/bin/python benchmarks/replicas_class.py --students 10 --minutes 0.5 --questions 1 --ttl 10  # a quick look
     .venv/bin/python benchmarks/replicas_class.py --only replicas       # just the two replicas behind nginx
 
 Every option this script does not know (``--students``, ``--minutes``, ``--every``, ``--questions``...) goes to
@@ -60,7 +60,20 @@ def one_server(passed: list[str]) -> int:
     return class_load(*passed)
 
 
-def two_replicas(passed: list[str]) -> int:
+class Replica(StreamlitServer):
+    """An app server as the tests start it, with ``--server.disconnectedSessionTTL`` when ``ttl`` is set (then
+    class_load.py, told the same ``--ttl``, waits that long before reading the memory)."""
+
+    def __init__(self, ttl: int | None, log_path: Path):
+        super().__init__(log_path=log_path)
+        self.ttl = ttl
+
+    def command(self, port: int) -> list[str]:
+        extra = ["--server.disconnectedSessionTTL", str(self.ttl)] if self.ttl is not None else []
+        return [*super().command(port), *extra]
+
+
+def two_replicas(passed: list[str], ttl: int | None) -> int:
     print(f"\n=== two replicas behind nginx, PostgreSQL ({load_average()})", flush=True)
     cluster = PostgresCluster()
     servers: list[StreamlitServer] = []
@@ -76,7 +89,7 @@ def two_replicas(passed: list[str]) -> int:
                     "XDG_CACHE_HOME": str(tmp / f"cache-{name}"),
                     "STREAMLIT_SERVER_COOKIE_SECRET": "one-secret-for-every-replica-of-the-benchmark",
                 })  # fmt: skip
-                server = StreamlitServer(log_path=tmp / f"server-{name}.log")
+                server = Replica(ttl, log_path=tmp / f"server-{name}.log")
                 server.start(timeout=120)
                 servers.append(server)
         finally:
@@ -104,13 +117,16 @@ def two_replicas(passed: list[str]) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog="Other options go to class_load.py.")
     ap.add_argument("--only", choices=["one", "replicas"], help="run one set-up only")
+    ap.add_argument("--ttl", type=int, help="server.disconnectedSessionTTL of every server (default: the config's)")
     args, passed = ap.parse_known_args()
+    if args.ttl is not None:
+        passed += ["--ttl", str(args.ttl)]
     print(f"CPU: {cpu_model()}; {load_average()}")
     rc = 0
     if args.only in (None, "one"):
         rc |= one_server(passed)
     if args.only in (None, "replicas"):
-        rc |= two_replicas(passed)
+        rc |= two_replicas(passed, args.ttl)
     return rc
 
 
