@@ -24,10 +24,13 @@ the load average is printed before each run). Needs Debian's ``postgresql`` and 
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -53,6 +56,33 @@ def class_load(*args: str) -> int:
     """Run ``class_load.py`` with ``args``; its output goes straight to ours. Returns its exit code."""
     sys.stdout.flush()
     return subprocess.run([sys.executable, str(CLASS_LOAD), *args], cwd=ROOT).returncode
+
+
+def round_trips(base_url: str, path: str, n: int) -> list[float]:
+    """Wall times (ms) of ``n`` GETs of ``path`` on one kept-alive connection (as a class tab polls)."""
+    host, port = base_url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    times = []
+    try:
+        for _ in range(n):
+            t = time.perf_counter()
+            conn.request("GET", path)
+            conn.getresponse().read()
+            times.append((time.perf_counter() - t) * 1000)
+    finally:
+        conn.close()
+    return sorted(times)
+
+
+def hop_cost(direct: str, proxied: str, n: int = 300) -> None:
+    """What nginx adds to one small request: ``/_stcore/health`` directly and through nginx, alternating."""
+    a, b = [], []
+    for _ in range(n // 50):
+        a += round_trips(direct, "/_stcore/health", 50)
+        b += round_trips(proxied, "/_stcore/health", 50)
+    for name, t in (("directly", sorted(a)), ("through nginx", sorted(b))):
+        print(f"GET /_stcore/health {name:14} median {statistics.median(t):6.2f} ms   "
+              f"p95 {t[int(0.95 * (len(t) - 1))]:6.2f} ms   ({len(t)} requests, one connection)")  # fmt: skip
 
 
 def one_server(passed: list[str]) -> int:
@@ -98,6 +128,7 @@ def two_replicas(passed: list[str], ttl: int | None) -> int:
         proxy = NginxProxy([f"127.0.0.1:{s.port}" for s in servers])
         proxy.start()
         print(f"replicas {', '.join(s.url for s in servers)}; nginx {proxy.url}; PostgreSQL {url}", flush=True)
+        hop_cost(servers[0].url, proxy.url)
         pids = [arg for s in servers for arg in ("--pid", str(s.proc.pid))]
         rc = class_load("--url", proxy.url, *pids, "--store", url, *passed)
         streams = Counter(r.replica for r in proxy.requests() if r.path.startswith("/_stcore/stream"))
