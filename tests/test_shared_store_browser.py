@@ -108,6 +108,7 @@ def test_ten_sessions_through_nginx_step_each_on_one_replica_spread_over_both(br
     try:
         for _ in range(SESSIONS):  # ten browsers at once, each its own cookie jar
             ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US", reduced_motion="reduce")
+            ctx.set_default_timeout(90_000)  # ten pages at once load slowly on a busy machine
             contexts.append(ctx)
             page = ctx.new_page()
             page.goto(f"{proxy.url}/?preset=textbook-low&step=0", wait_until="domcontentloaded")
