@@ -115,3 +115,12 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 def token_ids(fragment: str) -> list[int]:
     """The ids of the chips in an HTML fragment, in order."""
     return [int(t) for t in re.findall(r'data-token="(\d+)"', fragment)]
+
+
+def jump_widget(at: AppTest, kind: str, key: str = "stepper"):
+    """Stepper ``key``'s slider (``kind="slider"``) or number box (``"box"``): keyed by the step it shows
+    (:func:`ui.stepper.jump_keys`), so found by the start of its key."""
+    widgets = at.slider if kind == "slider" else at.number_input
+    found = [w for w in widgets if w.key and w.key.startswith(f"{key}.{kind}.")]
+    assert len(found) == 1, [w.key for w in widgets]
+    return found[0]

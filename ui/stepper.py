@@ -23,7 +23,18 @@ disabled (a screen that only follows).
 
 **Quick presses are never lost.** A press moves from the store's step, not the one drawn, so two quick
 presses of → move two steps; a slider or number box value that arrives in the same message as a button
-press is stale and ignored (:func:`_from_widget`). In the browser the app's script
+press is stale and ignored (:func:`_from_widget`).
+
+**A step is never moved by a message about an older one.** Every message the page sends carries every
+widget's value; one sent while the server was drawing a new step (a live class's poll, the timer of a run
+still training, a press just after another) carried the slider and number box still at the step before,
+which the server took for a jump and moved the step back there (in a live class the teacher's step went
+back and forth, and every student's with it: one press of Next moved the class more than one step). So
+the two widgets get new keys whenever the step they show changes (:func:`jump_keys`), each remembering the
+step it was drawn at, and the script never writes to them: a value that is still the step its widget
+was drawn at is no jump (:func:`_from_widget`), whenever it arrives; a drag or a typed step is a new
+value of the widget the person saw. (Streamlit keeps a widget's callback for the whole session, even once
+it is gone, and calls it for such a late message: the keys cycle through :data:`KEY_CYCLE` pairs.) In the browser the app's script
 (``static/text_box_guard.js``, parts 2-4) turns ← / → into clicks on the buttons of the container
 ``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
 drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
@@ -108,7 +119,7 @@ def _go(target: str, last: int, store: StepStore) -> None:
     store.set(max(0, min(last, new)))
 
 
-def _from_widget(widget: str, last: int, key: str, store: StepStore) -> None:
+def _from_widget(widget: str, last: int, key: str, store: StepStore, drawn: int) -> None:
     # Every message the page sends carries the slider and the number box as the page has them. A press
     # made just after another can leave before the page has taken the server's new step into them: they
     # still hold the step before, and moved the step back there, so the press only redid the one before
@@ -116,7 +127,31 @@ def _from_widget(widget: str, last: int, key: str, store: StepStore) -> None:
     # message of its own, so when a step button came in the same message, the button wins.
     if any(st.session_state.get(f"{key}.{b}") for b in BUTTONS):
         return
+    # Still the step the widget was drawn at: a message sent before the page took a newer step (see "A step
+    # is never moved by a message about an older one"), not a jump.
+    if int(st.session_state[widget]) == drawn:
+        return
     store.set(max(0, min(last, int(st.session_state[widget]))))
+
+
+#: The key pairs the slider and number box cycle through: a message about an older pair would have to be this
+#: many steps late to reach a pair drawn again (the app's script holds presses until the step before is drawn).
+KEY_CYCLE = 16
+
+
+def jump_keys(key: str, step: int) -> tuple[str, str]:
+    """The widget keys of stepper ``key``'s slider and number box drawn at ``step``: ``<key>.slider.<g>`` and
+    ``<key>.box.<g>``, a new ``g`` (modulo :data:`KEY_CYCLE`) whenever the step drawn changes. Call once per run."""
+    name = f"{key}.jump-keys"
+    gen, drawn = st.session_state.get(name, (0, step))
+    if drawn != step:
+        gen = (gen + 1) % KEY_CYCLE
+    st.session_state[name] = (gen, step)
+    keys = f"{key}.slider.{gen}", f"{key}.box.{gen}"
+    if drawn != step:  # a pair drawn again: a value left from its last time must not stand for this step
+        for k in keys:
+            st.session_state.pop(k, None)
+    return keys
 
 
 def timer_seconds(training: bool) -> float | None:
@@ -215,7 +250,9 @@ def step_controls(
     last = n if limit is None else max(0, min(n, int(limit)))
     asked = store.get()
     step = max(0, min(last, asked))
-    if asked != step and not (training and limit is None and asked > n):
+    # A step asked for beyond the merges trained so far (a link; a live class ahead of a run still training
+    # here) is kept in the store and shown once trained; a clamp by the limit or the end is written.
+    if asked != step and not (training and asked > n and (limit is None or asked <= limit)):
         store.set(step)
     auto = f"{key}.autoplay"
     if autoplay and persist.kept(auto, False) and ((step >= last and not training) or locked):
@@ -248,14 +285,13 @@ def step_controls(
     with st.container(key=f"{key}.stepjump"):
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
         if last > 0:
-            slider_key, box_key = f"{key}.slider", f"{key}.box"
-            st.session_state[slider_key] = step
-            st.session_state[box_key] = step
+            slider_key, box_key = jump_keys(key, step)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
-            cols[0].slider(jump, 0, last, key=slider_key, on_change=_from_widget, args=(slider_key, last, key, store),
-                      disabled=locked)  # fmt: skip
-            cols[1].number_input(_("Step"), min_value=0, max_value=last, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, last, key, store), disabled=locked)  # fmt: skip
+            cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
+                           args=(slider_key, last, key, store, step), disabled=locked)  # fmt: skip
+            cols[1].number_input(_("Step"), min_value=0, max_value=last, value=step, step=1, key=box_key,
+                                 on_change=_from_widget, args=(box_key, last, key, store, step),
+                                 disabled=locked)  # fmt: skip
         if autoplay:
             with cols[2]:
                 _autoplay_controls(key, step, last, presentation, training, locked)
