@@ -121,6 +121,14 @@ def step_view(every: float | None, choice: Choice) -> None:
     live = training.get_live_run(choice.corpus, choice.config)
     if live is None:
         return
+    try:
+        draw_step(live, every, choice)
+    finally:
+        training.drawn(live)  # a training paused while the first view of it was drawn goes on
+
+
+def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
+    """:func:`step_view` once the run is there."""
     stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
     in_class = class_view.prepare_step(run.num_steps)  # a live class moves the step through the stepper's hooks

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import struct
 from array import array
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
@@ -71,7 +72,13 @@ STOP_REASONS = ("num_merges", "vocab_size", "no_pairs", "min_frequency")
 # costs more than the loop).
 _BATCH_MIN = 64
 _BLOCK = 4096  # candidates per block of Trainer._merge_batch
-_positions = partial(array, "i")  # a new, empty list of positions
+# The per-position tables are lists up to this many positions (about 50 MB), arrays beyond (see _build).
+_LIST_MAX = 600_000
+# A new, empty list of positions (C ints, read back as signed through _view). Unsigned, because an
+# array parses a signed item the slow general way when it is written; positions are never negative.
+_positions = partial(array, "I")
+# One position as packed bytes (a C int), and the first position of packed bytes (as a 1-tuple).
+_pack, _unpack_first = struct.Struct("i").pack, struct.Struct("i").unpack_from
 _pair_of = itemgetter(2)  # the pair of a heap entry (-count, tie-break value, pair)
 
 
@@ -143,14 +150,18 @@ class Trainer:
         # Per-position tables, indexed by the position of a symbol in the flat corpus (word types in
         # order, each word's symbols in order): its token (-1 once merged into the token on its left),
         # the next and previous live positions of its word (-1: none), its word type (whose frequency is
-        # ``freqs[word]``). They are arrays of C ints, not lists: a list of a book's millions of positions
-        # holds as many int objects, scattered over memory the merges read all over, and walked through
-        # by the garbage collector at every full collection.
+        # ``freqs[word]``). Up to _LIST_MAX positions they are lists: a list reads and writes an item two
+        # to three times faster than an array (reading an array makes a new int object, freed a moment
+        # later; writing a signed item parses it the slow general way, PyArg_Parse). Beyond, they are
+        # arrays of C ints: a list of millions of positions holds as many int objects (88 bytes a position
+        # for the four tables, against 16), scattered over memory the merges read all over, and walked
+        # through by the garbage collector at every full collection. Both index alike.
         # tok, nxt and prv have one more entry, at index n: a sentinel token -1 that no pair holds, so a
         # neighbour -1 reads as tok[-1], the sentinel, with no test for the word's edges.
-        tok = self._tok = base_ids + array("i", (-1,))
-        nxt = array("i", range(1, n + 2))
-        prv = (array("i", (-1, 0)) + nxt[: max(n - 1, 0)])[: n + 1]  # i - 1 at i, copied from nxt
+        table = list if n <= _LIST_MAX else partial(array, "i")
+        tok = self._tok = table(base_ids) + table((-1,))
+        nxt = table(range(1, n + 2))
+        prv = (table((-1, 0)) + nxt[: max(n - 1, 0)])[: n + 1]  # i - 1 at i, copied from nxt
         inside = bytearray(b"\x01") * n  # 0 where a word ends: no pair starts there
         for s, e in zip(word_start, islice(word_start, 1, None)):
             if e > s:
@@ -159,7 +170,7 @@ class Trainer:
                 inside[e - 1] = 0
         nxt[n] = prv[n] = -1
         self._nxt, self._prv = nxt, prv
-        self._pos_word = array("i", chain.from_iterable(map(repeat, range(len(word_list)), lengths)))
+        self._pos_word = table(chain.from_iterable(map(repeat, range(len(word_list)), lengths)))
         self._freqs = freqs
         self._corpus_tokens = sum(map(mul, freqs, lengths))
 
@@ -205,15 +216,15 @@ class Trainer:
         # The tie-break key of each pair (grown as merges add tokens).
         self._key = TieKey(self.config.tie_break, values)
         self._packed_key = None if self.config.tie_break == "first-seen" else self._key.packed(_SHIFT)
-        # Pairs seen fewer than min_frequency times (most pairs of a book) wait in a heap of their own,
-        # ``_low``: they are only needed when too few others are left to fill a snapshot's top pairs, and
-        # the smaller ``_heap`` is cheaper to pop.
+        # Only pairs seen at least min_frequency times go to ``_heap``. The others (most pairs of a book,
+        # and most pairs a merge creates: seen once) are needed only once too few pairs are left in
+        # ``_heap`` to fill a snapshot's top pairs, near the end of a run; until then keeping them in a
+        # heap would cost a push per new pair for nothing. So ``_low``, their heap, is made from the
+        # counts the first time ``_heap`` runs dry (see _peek), and kept up to date from then on.
         self._min_count = min_count = self.config.min_frequency
-        entries = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items()]
-        self._heap = [e for e in entries if -e[0] >= min_count]
-        self._low = [e for e in entries if -e[0] < min_count]
+        self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items() if c >= min_count]
         heapq.heapify(self._heap)
-        heapq.heapify(self._low)
+        self._low: list | None = None  # None: not made yet
         self._top: list = []  # the entries _peek returned last, kept out of the heap
         # Pairs whose count or first position the last merge changed (the pairs it took occurrences
         # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
@@ -285,8 +296,9 @@ class Trainer:
         pushed back, because most of them are still on top; only those the last merge touched are
         re-checked, then only heap entries that could beat the selection are popped.
         """
-        heap, low, min_count = self._heap, self._low, self._min_count
-        pop, push = heapq.heappop, heapq.heappush
+        heap = self._heap
+        pop = heapq.heappop
+        low = self._low
         exact = self._exact
         touched = self._touched
         cands = self._top[1:]  # _top[0] is the pair the last merge removed; the rest are still sorted
@@ -295,7 +307,11 @@ class Trainer:
             cands = sorted(e for e in fresh if e is not None)
         cut = _cut(cands, want, max_tied)
         while True:
-            src = low if low and (not heap or low[0] < heap[0]) else heap  # the heap with the best entry
+            # Every entry of ``heap`` has a count of at least min_count, every one of ``low`` less: ``low``
+            # is read only once ``heap`` is empty.
+            if not heap and low is None:
+                low = self._low_heap()
+            src = heap or low
             if not src or (cut >= 0 and not src[0] < cands[cut]):
                 break
             entry = pop(src)
@@ -303,10 +319,11 @@ class Trainer:
             if true is None:
                 continue
             if true != entry:
-                push(heap if -true[0] >= min_count else low, true)
+                self._push(true)
                 continue
             # Exact entries of one pair are equal, so a pair already among the candidates (a rebuilt
-            # token re-pushed it, rule 4) is found next to its insertion point.
+            # token re-pushed it, rule 4, or _low was made from the counts) is found next to its
+            # insertion point.
             i = bisect.bisect_left(cands, entry)
             if i < len(cands) and cands[i] == entry:
                 continue
@@ -314,10 +331,28 @@ class Trainer:
             cut = _cut(cands, want, max_tied)
         if cut >= 0:
             for entry in cands[cut + 1 :]:
-                push(heap if -entry[0] >= min_count else low, entry)
+                self._push(entry)
             del cands[cut + 1 :]
         self._top = cands
         return cands
+
+    def _push(self, entry: tuple) -> None:
+        """Push a heap entry ``(-count, tie-break value, pair)`` to ``_heap`` or ``_low`` by its count (to
+        nowhere while ``_low`` is not made: its pair will be in it when it is)."""
+        if -entry[0] >= self._min_count:
+            heapq.heappush(self._heap, entry)
+        elif self._low is not None:
+            heapq.heappush(self._low, entry)
+
+    def _low_heap(self) -> list:
+        """``_low``, made from the counts the first time it is asked for (see ``_build``). Entries are
+        exact but for the first-seen tie-break value, a lower bound as in ``_heap``. A pair that
+        ``_peek`` kept aside may be in it too: ``_peek`` skips an entry it already holds."""
+        if self._low is None:
+            tiebreak, min_count = self._tiebreak, self._min_count
+            self._low = [(-c, tiebreak(pk), pk) for pk, c in self._count.items() if c < min_count]
+            heapq.heapify(self._low)
+        return self._low
 
     # ------------------------------------------------------------------------------------ the loop
     def steps(self) -> Iterator[MergeStep]:
@@ -411,11 +446,13 @@ class Trainer:
             for k, c in gain.items():
                 if not c:
                     continue
-                ps = added[k]
-                where[k] = ps.tobytes()
+                ps = where[k] = added[k]
                 count[k] = c
                 hist[c] += 1
-                push(heap if c >= min_count else low, (-c, ps[0] if tiebreak is None else tiebreak(k), k))
+                if c >= min_count:
+                    push(heap, (-c, _unpack_first(ps)[0] if tiebreak is None else tiebreak(k), k))
+                elif low is not None:  # (else it goes to _low when _low is made)
+                    push(low, (-c, _unpack_first(ps)[0] if tiebreak is None else tiebreak(k), k))
             self._touched = loss
         else:
             self._touched = self._apply_rebuilt(loss, gain, added)
@@ -451,7 +488,8 @@ class Trainer:
 
         Returns ``(loss, gain, added, removed_tokens, words_changed)``: the count each pair around an
         occurrence loses and each pair holding the new token gains, the positions where the latter start
-        (ascending), the tokens the merge removes (frequency-weighted) and the word types it rewrites.
+        (ascending, packed as candidate lists are), the tokens the merge removes (frequency-weighted) and
+        the word types it rewrites.
         """
         tok, nxt, prv, pos_word, freqs = self._tok, self._nxt, self._prv, self._pos_word, self._freqs
         pk = (a << _SHIFT) | b
@@ -459,9 +497,13 @@ class Trainer:
         events = self.run._event_pos
         # Count changes are summed per pair and applied once after the pass: ``loss`` for the pairs
         # around each occurrence, which hold a or b; ``gain`` for the pairs that now hold the new token.
+        # ``added`` packs positions as it goes, as candidate lists are kept. Appending to bytes copies
+        # them, which is cheapest for the few positions of most merges; a long pass (an overlapping pair
+        # such as (a, a), or a rebuilt token, do not go to _merge_batch) appends in place to a bytearray.
+        # Neither is work for the garbage collector.
         loss: dict[int, int] = defaultdict(int)
         gain: dict[int, int] = defaultdict(int)
-        added: dict[int, array] = defaultdict(_positions)
+        added: dict[int, bytes] = defaultdict(bytes if len(positions) - first < _BATCH_MIN else bytearray)
         removed_tokens = 0
         words_changed = 0
         last_word = -1
@@ -482,7 +524,7 @@ class Trainer:
                     loss[k] += f
                 k = x | new_id
                 gain[k] += f
-                added[k].append(o)
+                added[k] += _pack(o)
             if r >= 0:
                 y = tok[r]
                 k = (b << _SHIFT) | y
@@ -490,7 +532,7 @@ class Trainer:
                     loss[k] += f
                 k = new_left | y
                 gain[k] += f
-                added[k].append(p)
+                added[k] += _pack(p)
                 prv[r] = p
             tok[p] = new_id
             tok[q] = -1
@@ -519,6 +561,7 @@ class Trainer:
         # lost and gained, its positions ascending, as candidate lists need. A group's count is its
         # size, plus f - 1 for each occurrence in a word type seen f times (``extra``).
         left: dict[int, array] = defaultdict(_positions)
+        left[-1] = array("i")  # occurrences with no left neighbour, o == -1 (dropped below)
         right: dict[int, array] = defaultdict(_positions)
         left_extra: dict[int, int] = defaultdict(int)
         right_extra: dict[int, int] = defaultdict(int)
@@ -578,7 +621,7 @@ class Trainer:
         # A neighbour's pair with a (or b) loses as many occurrences as its pair with the new token gains.
         loss: dict[int, int] = defaultdict(int)
         gain: dict[int, int] = defaultdict(int)
-        added: dict[int, array] = {}
+        added: dict[int, bytes] = {}
         new_left = new_id << _SHIFT
         extra = left_extra.get
         for t, ps in left.items():
@@ -587,7 +630,7 @@ class Trainer:
             loss[k | a] += c
             k |= new_id
             gain[k] = c
-            added[k] = ps
+            added[k] = ps.tobytes()
         b_left = b << _SHIFT
         extra = right_extra.get
         for t, ps in right.items():
@@ -595,7 +638,7 @@ class Trainer:
             loss[b_left | t] += c
             k = new_left | t
             gain[k] = c
-            added[k] = ps
+            added[k] = ps.tobytes()
         return loss, gain, added, removed_tokens, len(words)
 
     def _apply_rebuilt(self, loss: dict, gain: dict, added: dict) -> dict:
@@ -626,10 +669,10 @@ class Trainer:
                 # re-push.
                 ps = added[k]
                 if k in where:
-                    ps = array("i", sorted(chain(_view(where[k]), ps)))
-                where[k] = ps.tobytes()
+                    ps = _positions(sorted(chain(_view(where[k]), _view(ps)))).tobytes()
+                where[k] = ps
                 head.pop(k, None)
-                heapq.heappush(self._heap if c >= self._min_count else self._low, (-c, self._tiebreak(k), k))
+                self._push((-c, self._tiebreak(k), k))
         return delta
 
 

@@ -64,18 +64,58 @@ class _Job:
     error: BaseException | None = None
     finished: threading.Event = field(default_factory=threading.Event)
     began: float = field(default_factory=time.monotonic)
+    started_at: float | None = None  # when the trainer had built its tables
     _view: TrainedRun | None = None
     _view_at: float = 0.0
+    # Set while the trainer may go on; cleared while a page draws the first view of the run (see hold).
+    _go: threading.Event = field(default_factory=threading.Event)
+    _hold_until: float = 0.0
+    _held: bool = False
+
+    def __post_init__(self) -> None:
+        self._go.set()
 
     def __call__(self, done: int) -> None:
         self.done = done
         # Training is pure Python: hand the GIL to the server and the waiting sessions every 100
-        # merges so their pages (and progress bars) stay live.
+        # merges so their pages (and progress bars) stay live; and pause while a page draws its first
+        # view of this run (hold), so that drawing it does not share the GIL with the training.
+        if not self._go.is_set():
+            self._go.wait(max(0.0, self._hold_until - time.monotonic()))
         time.sleep(0)
 
     def started(self, run: TrainedRun) -> None:
         """Publish the run the trainer fills (before its first merge)."""
+        self.started_at = time.monotonic()
         self.live = run
+
+    def hold(self) -> None:
+        """Pause the training at its next progress report (within 100 merges) until :meth:`release` or
+        :data:`HOLD_MAX_S`, once per job: the first page to show the run while it trains draws it
+        without waiting for the GIL (step 1 of the book came on screen half a second later otherwise)."""
+        if not self._held:
+            self._held = True
+            self._hold_until = time.monotonic() + HOLD_MAX_S
+            self._go.clear()
+
+    def release(self) -> None:
+        """Let the training go on (the page that held it has drawn its view)."""
+        self._go.set()
+
+    def ready_early(self) -> bool:
+        """True when, from its pace so far, the run is sure to take more than :data:`STREAM_GRACE_S` by
+        far (three times): then waiting out the grace would only delay step 1. Early merges are the
+        slowest (their pairs are the most frequent), so the projection errs on the long side; it is
+        trusted only after 20 merges (or all those asked)."""
+        live, asked, started = self.live, self.asked, self.started_at
+        if live is None or not asked or started is None:
+            return False
+        done = live.num_steps
+        if done < min(20, asked):
+            return False
+        now = time.monotonic()
+        projected = (started - self.began) + (now - started) * asked / done
+        return projected > 3 * STREAM_GRACE_S
 
     def view(self) -> TrainedRun | None:
         """A frozen view of the steps trained so far (reused for :data:`VIEW_REFRESH_S`), or ``None``
@@ -253,11 +293,16 @@ class Live:
     finished: bool
     asked: int | None
     seconds: float = 0.0
+    job: _Job | None = field(default=None, compare=False, repr=False)  # the training, while it goes on
 
 
 #: Seconds from the start of a training before a page shows the merges trained so far: a run done by
-#: then is shown finished, without a "so far" that would flash for a moment.
+#: then is shown finished, without a "so far" that would flash for a moment. A run whose pace says it
+#: will take far longer is shown without waiting them out (:meth:`_Job.ready_early`).
 STREAM_GRACE_S = 0.3
+
+#: Most seconds a training pauses while the first page to show it draws (:meth:`_Job.hold`).
+HOLD_MAX_S = 1.0
 
 
 def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 1) -> Live | None:
@@ -281,14 +326,23 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
 
     def ready() -> bool:
         live = job.live
-        return live is not None and live.num_steps >= want and time.monotonic() - job.began >= STREAM_GRACE_S
+        if live is None or live.num_steps < want:
+            return False
+        return time.monotonic() - job.began >= STREAM_GRACE_S or job.ready_early()
 
     _wait(job, ready, slot)
     if _failed(job):
         return None
     if job.finished.is_set():
         return Live(job.run, True, config.num_merges)
-    return Live(job.view(), False, config.num_merges, time.monotonic() - job.began)
+    job.hold()  # released by drawn() once the page has drawn this view
+    return Live(job.view(), False, config.num_merges, time.monotonic() - job.began, job)
+
+
+def drawn(live: Live) -> None:
+    """Call once a page has drawn ``live`` (from :func:`get_live_run`): a training held for it goes on."""
+    if live.job is not None:
+        live.job.release()
 
 
 def _wait(job: _Job, ready: Callable[[], bool], slot) -> None:
