@@ -115,3 +115,14 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 def token_ids(fragment: str) -> list[int]:
     """The ids of the chips in an HTML fragment, in order."""
     return [int(t) for t in re.findall(r'data-token="(\d+)"', fragment)]
+
+
+def jump_slider(at: AppTest, key: str = "stepper"):
+    """Stepper ``key``'s "Jump to step" slider as drawn now (its widget key changes with the step:
+    ``ui.stepper.jump_keys``)."""
+    return next(w for w in at.slider if w.key and w.key.startswith(f"{key}.slider."))
+
+
+def jump_box(at: AppTest, key: str = "stepper"):
+    """Stepper ``key``'s step number box as drawn now (see :func:`jump_slider`)."""
+    return next(w for w in at.number_input if w.key and w.key.startswith(f"{key}.box."))

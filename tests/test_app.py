@@ -10,7 +10,19 @@ import re
 import threading
 
 import pytest
-from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, new_app, no_exception, shown_step, text_of
+from app_helpers import (
+    PAGES,
+    REPO,
+    TIMEOUT,
+    bodies,
+    body_with,
+    jump_box,
+    jump_slider,
+    new_app,
+    no_exception,
+    shown_step,
+    text_of,
+)
 from streamlit.testing.v1 import AppTest
 from textbook import TEXTBOOK_WORDS
 
@@ -67,9 +79,9 @@ def test_step_buttons_move_and_write_the_url():
     assert shown_step(at)[0] == 0
     assert at.button(key="stepper.prev").disabled
 
-    at.slider(key="stepper.slider").set_value(7).run()
+    jump_slider(at).set_value(7).run()
     assert shown_step(at)[0] == 7
-    at.number_input(key="stepper.box").set_value(3).run()
+    jump_box(at).set_value(3).run()
     assert shown_step(at)[0] == 3
     assert merge_line(at) == "Merge 3: est + </w> → est</w> count 9"
     assert at.query_params["step"] == "3"
@@ -83,17 +95,17 @@ def test_a_press_sent_with_the_slider_and_box_of_the_step_before_still_moves_on(
     at = new_app(step=3)
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 4
-    at.slider(key="stepper.slider").set_value(3)
-    at.number_input(key="stepper.box").set_value(3)
+    jump_slider(at).set_value(3)
+    jump_box(at).set_value(3)
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 5
-    at.slider(key="stepper.slider").set_value(4)
+    jump_slider(at).set_value(4)
     at.button(key="stepper.prev").click().run()
     assert shown_step(at)[0] == 4
     # A drag or a typed step alone still moves it.
-    at.slider(key="stepper.slider").set_value(8).run()
+    jump_slider(at).set_value(8).run()
     assert shown_step(at)[0] == 8
-    at.number_input(key="stepper.box").set_value(2).run()
+    jump_box(at).set_value(2).run()
     assert shown_step(at)[0] == 2
     no_exception(at)
 
@@ -111,6 +123,17 @@ def test_step_from_the_url_first_and_later_reruns():
     assert shown_step(at)[0] == 7
     at.run()
     assert shown_step(at)[0] == 7
+
+
+def test_a_url_the_app_wrote_before_sent_again_keeps_the_sessions_step():
+    # A page one run behind sends the URL of the run before with its next message (a sidebar click as a
+    # step arrives): that is no link to follow, the session keeps its step (ui/url_echo.py).
+    at = new_app(step=5)
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 6 and at.query_params["step"] == "6"
+    at.query_params["step"] = "5"
+    at.run()
+    assert shown_step(at)[0] == 6 and at.query_params["step"] == "6"
 
 
 def test_url_carries_preset_and_settings():
@@ -185,7 +208,7 @@ def test_presentation_mode_fewer_controls_and_palette():
     no_exception(at)
     assert at.toggle(key="w.present").value is True
     assert not at.slider  # no jump slider, no number box
-    assert not [n for n in at.number_input if n.key == "stepper.box"]
+    assert not [n for n in at.number_input if (n.key or "").startswith("stepper.box.")]
     css = "".join(bodies(at))
     assert "html { font-size: 21px; }" in css
     assert chips.PALETTE_COLOURBLIND[0] in css or any(c in css for c in chips.PALETTE_COLOURBLIND)

@@ -23,7 +23,9 @@ disabled (a screen that only follows).
 
 **Quick presses are never lost.** A press moves from the store's step, not the one drawn, so two quick
 presses of → move two steps; a slider or number box value that arrives in the same message as a button
-press is stale and ignored (:func:`_from_widget`). In the browser the app's script
+press is stale and ignored, and so is the copy of the step before that a page one run behind sends with
+any other message (:func:`_from_widget`; the slider and the number box are drawn anew for each step,
+:func:`jump_keys`). In the browser the app's script
 (``static/text_box_guard.js``, parts 2-4) turns ← / → into clicks on the buttons of the container
 ``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
 drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
@@ -108,15 +110,33 @@ def _go(target: str, last: int, store: StepStore) -> None:
     store.set(max(0, min(last, new)))
 
 
-def _from_widget(widget: str, last: int, key: str, store: StepStore) -> None:
-    # Every message the page sends carries the slider and the number box as the page has them. A press
-    # made just after another can leave before the page has taken the server's new step into them: they
-    # still hold the step before, and moved the step back there, so the press only redid the one before
-    # it (six → pressed at once lost a step in about one try of seven). A drag or a typed step is a
-    # message of its own, so when a step button came in the same message, the button wins.
+def jump_keys(key: str, step: int) -> tuple[str, str]:
+    """The widget keys of stepper ``key``'s slider and number box drawn at ``step``: ``<key>.slider.<v>`` and
+    ``<key>.box.<v>``, where ``v`` counts the steps the control has been drawn at (kept in the session), so
+    each pair of widgets belongs to one step (see :func:`_from_widget`)."""
+    mark = f"_{key}.jump"  # (the step the widgets were drawn at, v)
+    drawn_at, version = st.session_state.get(mark, (None, 0))
+    if drawn_at != step:
+        version += 1
+        st.session_state[mark] = (step, version)
+    return f"{key}.slider.{version}", f"{key}.box.{version}"
+
+
+def _from_widget(widget: str, drawn: int, last: int, key: str, store: StepStore) -> None:
+    # Every message a page sends carries the slider and the number box as the page has them, and a page
+    # that has not yet drawn the server's last step has them at the step before. A message of another widget
+    # sent then (autoplay switched off, a speed picked, while a step was on its way: on a busy machine, often)
+    # brought that step back as a change of the slider, and the step went back (autoplay: 1..11, then 9).
+    # Each pair of widgets is drawn for one step (jump_keys), and this callback is the one registered with
+    # them, ``drawn`` being that step: a value equal to it is the page's copy, not a move.
+    value = int(st.session_state[widget])
+    if value == drawn:
+        return
+    # A drag or a typed step is a message of its own: when a step button came in the same message, the
+    # slider and the box hold what the page had, and the button wins (a drag then a quick press).
     if any(st.session_state.get(f"{key}.{b}") for b in BUTTONS):
         return
-    store.set(max(0, min(last, int(st.session_state[widget]))))
+    store.set(max(0, min(last, value)))
 
 
 def timer_seconds(training: bool) -> float | None:
@@ -196,7 +216,7 @@ def step_controls(
 
     Args:
         n: the last step (the run's merges so far; a replay's merges).
-        key: prefix of the widget keys (``stepper.next``, ``rt.slider``...) and of the CSS class the app's
+        key: prefix of the widget keys (``stepper.next``, ``rt.slider.3``...) and of the CSS class the app's
             script finds the buttons by; one per page.
         store: where the step lives (:class:`StepStore`; default the session's step, :data:`SESSION`).
         label: the HTML of the label for step k (default :func:`step_label_html`, which tests and the
@@ -248,14 +268,12 @@ def step_controls(
     with st.container(key=f"{key}.stepjump"):
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
         if last > 0:
-            slider_key, box_key = f"{key}.slider", f"{key}.box"
-            st.session_state[slider_key] = step
-            st.session_state[box_key] = step
+            slider_key, box_key = jump_keys(key, step)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
-            cols[0].slider(jump, 0, last, key=slider_key, on_change=_from_widget, args=(slider_key, last, key, store),
-                      disabled=locked)  # fmt: skip
-            cols[1].number_input(_("Step"), min_value=0, max_value=last, step=1, key=box_key, on_change=_from_widget,
-                            args=(box_key, last, key, store), disabled=locked)  # fmt: skip
+            cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
+                           args=(slider_key, step, last, key, store), disabled=locked)  # fmt: skip
+            cols[1].number_input(_("Step"), min_value=0, max_value=last, value=step, step=1, key=box_key,
+                                 on_change=_from_widget, args=(box_key, step, last, key, store), disabled=locked)  # fmt: skip
         if autoplay:
             with cols[2]:
                 _autoplay_controls(key, step, last, presentation, training, locked)
