@@ -14,6 +14,7 @@ from browser import (
     assert_no_exception,
     assert_stays,
     open_app,
+    paste_text,
     save_screenshot,
     wait_for_app,
     wait_for_layout,
@@ -122,12 +123,7 @@ def test_pasted_html_shows_literally(app_server, page):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.fill(evil)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=500)
+    paste_text(page, evil)
     assert_no_exception(page)
     corpus = page.locator("#bpe-corpus")
     expect(corpus).to_be_visible()
@@ -166,7 +162,9 @@ def test_autoplay_advances(app_server, page):
     page.get_by_text("Autoplay", exact=True).click()
     wait_for_step(page, 2, timeout=60_000)  # a bound for a busy machine, not a pace: the pace is benchmarked
     page.get_by_text("Autoplay", exact=True).click()
-    wait_for_app(page, settle_ms=300)
+    # Off once the server has drawn the label without its beat (a press already under way may still come).
+    page.wait_for_function(f"() => !document.querySelector('{STEP_LABEL}').dataset.autoplay", timeout=60_000)
+    wait_for_app(page, timeout=60_000)
     # Autoplay off: no step comes in 2.5 s (at its pace, 1 s per step, two would have).
     assert_stays(page, STEP_OF, 2_500, "autoplay went on after it was switched off")
 

@@ -21,7 +21,7 @@ import contextlib
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
+from browser import assert_no_exception, open_app, paste_text, rerun, save_screenshot, wait_for_layout
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
@@ -135,16 +135,11 @@ def assert_shown(page, locator) -> None:
 
 def paste_and_step(page, app_server: str, text: str) -> None:
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=500)
+    paste_text(page, text)
     page.wait_for_selector(f'{STEP_LABEL}[data-step="0"]')
-    page.get_by_role("button", name=re.compile("Next")).click()
+    with rerun(page):
+        page.get_by_role("button", name=re.compile("Next")).click()
     page.wait_for_selector(f'{STEP_LABEL}[data-step="1"]')
-    wait_for_app(page, settle_ms=0)
 
 
 @pytest.mark.parametrize("index", range(len(PAYLOADS)), ids=[re.sub(r"\W+", "_", p)[:40] for p in PAYLOADS])
@@ -183,16 +178,18 @@ FILENAME_PAYLOADS = [
 ]
 
 
+CORPUS = b"low low lower lower newest newest"
+
+
 def test_uploaded_file_name_is_literal_text(app_server, page):
     watch = Watch(page)
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Upload .txt", exact=True).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_text("Upload .txt", exact=True).click()
+    upload = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     for i, name in enumerate(FILENAME_PAYLOADS):
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            files=[{"name": f"{name}.txt", "mimeType": "text/plain", "buffer": b"low low lower lower newest newest"}]
-        )
-        wait_for_app(page, settle_ms=800)
+        with rerun(page):
+            upload.set_input_files(files=[{"name": f"{name}.txt", "mimeType": "text/plain", "buffer": CORPUS}])
         page.wait_for_selector(f'{STEP_LABEL}[data-step="0"]')
         assert_nothing_injected(page, watch)
         sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
@@ -205,13 +202,13 @@ def test_encode_page_text_is_literal(app_server, page):
     watch = Watch(page)
     # A byte-level model (no pre-tokenizer): every character of the text becomes chips, none <unk>.
     open_app(page, f"{app_server}/?preset=aaabdaaabac&step=3")
-    page.get_by_role("link", name=re.compile("Encode")).first.click()
-    wait_for_app(page, settle_ms=500)
+    with rerun(page):
+        page.get_by_role("link", name=re.compile("Encode")).first.click()
     box = page.get_by_label("Text to encode")
     text = "\n".join(PAYLOADS)
     box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=800)
+    with rerun(page):
+        box.press("Control+Enter")
     assert_nothing_injected(page, watch)
     # The chips, in order (ids under them left out; spaces and line ends are drawn as ␣ and ↵).
     chips = "".join(page.locator("#enc-tokens .bpe-chip").all_inner_texts())
