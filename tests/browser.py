@@ -401,6 +401,18 @@ def assert_stays(page, getter: str, ms: int, what: str) -> None:
     raise AssertionError(f"{what}: it was {before!r}, then {page.evaluate(getter)!r} within {ms} ms")
 
 
+def assert_no_dialog(page, ms: int = 1_000) -> None:
+    """Assert that no dialog (alert, confirm, prompt) opens within ``ms`` milliseconds: an injected handler
+    would open one as the page draws. Like :func:`assert_stays`, the wait ends at once, failing, on the first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        dialog = page.wait_for_event("dialog", timeout=ms)
+    except PlaywrightTimeoutError:
+        return
+    raise AssertionError(f"a dialog opened: {dialog.message!r}")
+
+
 def describe_app_state(page) -> str:
     try:
         app = page.locator(APP_SELECTOR).first

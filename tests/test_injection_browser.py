@@ -17,12 +17,18 @@ screenshot of each case goes to ``test-artifacts/injection/``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, paste_text, rerun, save_screenshot, wait_for_layout
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from browser import (
+    assert_no_dialog,
+    assert_no_exception,
+    open_app,
+    paste_text,
+    rerun,
+    save_screenshot,
+    wait_for_layout,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -109,10 +115,8 @@ class Watch:
 
 
 def assert_nothing_injected(page, watch: Watch) -> None:
-    # An injected handler would open a dialog as the page draws: wait for one (a bounded wait), then for the
-    # page's styles to apply.
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_event("dialog", timeout=1_000)
+    # An injected handler would open a dialog as the page draws; then the page's styles apply.
+    assert_no_dialog(page)
     wait_for_layout(page)
     assert_no_exception(page)
     assert watch.dialogs == [], f"a dialog opened: {watch.dialogs}"
