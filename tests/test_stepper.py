@@ -26,7 +26,7 @@ def _script():
             state["own"] = step
 
     store = Follow() if state.get("follow") else stepper.KeptStep("t.step")
-    step = stepper.step_controls(10, key="t", store=store, limit=state.get("limit"), locked=state.get("locked", False),
+    step = stepper.step_controls(state.get("n", 10), key="t", store=store, limit=state.get("limit"), locked=state.get("locked", False),
                                  unit="merge", autoplay=False)  # fmt: skip
     st.html(f"<p id='shown' data-step='{step}'>{step}</p>")
 
@@ -90,6 +90,14 @@ def test_the_slider_and_box_are_drawn_anew_for_each_step():
     assert (jump_slider(at, "t").key, jump_box(at, "t").key) == after
     jump_box(at, "t").set_value(0).run()  # the new ones move the step
     assert shown(at) == 0 and jump_slider(at, "t").value == 0
+    # A run still training grows the range: Streamlit gives the slider a new identity, so new keys too (a key
+    # names one widget: the old one's callback reads its own value).
+    before = jump_slider(at, "t").key
+    at.session_state["n"] = 12
+    at.run()
+    assert jump_slider(at, "t").key != before and jump_slider(at, "t").max == 12 and shown(at) == 0
+    jump_slider(at, "t").set_value(11).run()
+    assert shown(at) == 11 and jump_box(at, "t").value == 11
 
 
 def test_a_step_set_from_outside_is_followed_until_the_student_steps():

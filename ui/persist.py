@@ -43,7 +43,11 @@ def ss():
 def seed(name: str, value) -> str:
     """Set widget ``w.<name>`` to ``value`` (a canonical value kept elsewhere); return its key."""
     key = W + name
-    st.session_state[key] = value
+    # Only when it differs. A value set here goes to the page as "set this widget", over what the page shows:
+    # a run the server started before the user's click (a step of autoplay) then undid the click when it
+    # arrived (autoplay switched off came back on), and the next message sent the old value back.
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
     return key
 
 

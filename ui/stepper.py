@@ -110,15 +110,18 @@ def _go(target: str, last: int, store: StepStore) -> None:
     store.set(max(0, min(last, new)))
 
 
-def jump_keys(key: str, step: int) -> tuple[str, str]:
-    """The widget keys of stepper ``key``'s slider and number box drawn at ``step``: ``<key>.slider.<v>`` and
-    ``<key>.box.<v>``, where ``v`` counts the steps the control has been drawn at (kept in the session), so
-    each pair of widgets belongs to one step (see :func:`_from_widget`)."""
-    mark = f"_{key}.jump"  # (the step the widgets were drawn at, v)
-    drawn_at, version = st.session_state.get(mark, (None, 0))
-    if drawn_at != step:
+def jump_keys(key: str, step: int, last: int) -> tuple[str, str]:
+    """The widget keys of stepper ``key``'s slider and number box drawn at ``step`` of ``0..last``:
+    ``<key>.slider.<v>`` and ``<key>.box.<v>``, where ``v`` counts the (step, last) pairs the control has been
+    drawn at (kept in the session). So each pair of widgets belongs to one step (see :func:`_from_widget`), and a
+    key always names one widget: Streamlit gives a keyed slider a new identity when its range changes (a run
+    still training), and a callback of the old one then read the new one's value, or none."""
+    mark = f"_{key}.jump"  # (step, last, v)
+    drawn = st.session_state.get(mark, (None, None, 0))
+    version = drawn[2]
+    if drawn[:2] != (step, last):
         version += 1
-        st.session_state[mark] = (step, version)
+        st.session_state[mark] = (step, last, version)
     return f"{key}.slider.{version}", f"{key}.box.{version}"
 
 
@@ -129,14 +132,14 @@ def _from_widget(widget: str, drawn: int, last: int, key: str, store: StepStore)
     # brought that step back as a change of the slider, and the step went back (autoplay: 1..11, then 9).
     # Each pair of widgets is drawn for one step (jump_keys), and this callback is the one registered with
     # them, ``drawn`` being that step: a value equal to it is the page's copy, not a move.
-    value = int(st.session_state[widget])
-    if value == drawn:
+    value = st.session_state.get(widget)
+    if value is None or int(value) == drawn:
         return
     # A drag or a typed step is a message of its own: when a step button came in the same message, the
     # slider and the box hold what the page had, and the button wins (a drag then a quick press).
     if any(st.session_state.get(f"{key}.{b}") for b in BUTTONS):
         return
-    store.set(max(0, min(last, value)))
+    store.set(max(0, min(last, int(value))))
 
 
 def timer_seconds(training: bool) -> float | None:
@@ -268,7 +271,7 @@ def step_controls(
     with st.container(key=f"{key}.stepjump"):
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
         if last > 0:
-            slider_key, box_key = jump_keys(key, step)
+            slider_key, box_key = jump_keys(key, step, last)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
             cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
                            args=(slider_key, step, last, key, store), disabled=locked)  # fmt: skip

@@ -148,13 +148,17 @@
   // Should the server not move as the page did, its own step comes back: the server's #bpe-ahead says
   // which step it drew. Looked at while no press waits for the server and no run is going, so a step shown
   // ahead is never taken back while its run is still on its way (on a busy machine that can take seconds).
+  var shownAhead = false; // this script has shown a step the server had not drawn (only then is there anything to heal)
   function heal() {
+    if (!shownAhead) return;
     var app = doc.querySelector('[data-testid="stApp"]');
     var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
-    if (!box || !label || label.dataset.step === box.dataset.step || queue.length || busy()) return;
+    if (!box || !label || queue.length || busy()) return;
+    if (label.dataset.step === box.dataset.step) { shownAhead = false; return; }
     if (app && app.getAttribute("data-test-script-state") !== "notRunning") return;
     var pieces = aheadSteps(box)[box.dataset.step];
     if (pieces) swapIn(box, pieces, parseInt(box.dataset.step, 10));
+    shownAhead = false;
   }
   w.setInterval(heal, 250);
   // The press the page is showing ahead of the server: the step the server had drawn when it was made
@@ -167,9 +171,12 @@
     var now = parseInt(label.dataset.step, 10), n = parseInt(box.dataset.n, 10);
     var to = { first: 0, prev: now - 1, next: now + 1, last: n }[which];
     if (isNaN(now) || isNaN(n) || to === undefined || to < 0 || to > n || to === now) return;
-    waiting = { from: box.dataset.step, until: Date.now() + 20000 };
+    waiting = { from: box.dataset.step, to: String(to), until: Date.now() + 20000 };
     var pieces = aheadSteps(box)[String(to)];
-    if (pieces) swapIn(box, pieces, to); // beyond the steps sent ahead: the server's rerun draws it
+    if (pieces) { // beyond the steps sent ahead: the server's rerun draws it
+      swapIn(box, pieces, to);
+      shownAhead = true;
+    }
   }
   // Presses wait their turn. Two clicks of one button that reach Streamlit before its server has started
   // on the earlier one count as one click: a press made before the server has drawn the step of the one
@@ -182,6 +189,16 @@
     if (!box || box.dataset.step !== waiting.from || Date.now() > waiting.until) waiting = null;
     return waiting !== null;
   }
+  // While a press waits for the server, a run the server had begun before it (another widget's, a timer's)
+  // may draw the step before once more: the step shown ahead is put back at once, so the label never goes
+  // back and forth (one observer, called before the page paints).
+  new w.MutationObserver(function () {
+    if (!waiting) return;
+    var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
+    if (!box || !label || label.dataset.step === waiting.to || label.dataset.step !== waiting.from || !busy()) return;
+    var pieces = aheadSteps(box)[waiting.to];
+    if (pieces) swapIn(box, pieces, parseInt(waiting.to, 10));
+  }).observe(doc.body, { subtree: true, childList: true });
   // A press Streamlit never heard (something stopped the click on its way up to React, which listens at
   // the page's root) gets no answer: it is undone at once. A click that reaches the window went past React.
   var heard = false;
