@@ -269,7 +269,8 @@ case "$cmd" in
         release_lock
         trap - EXIT INT TERM
         log "starting BPE Explorer on http://localhost:8501 (Ctrl-C to stop)"
-        exec "$PY" -m streamlit run app.py \
+        # serve.py: app.py's pages plus the live class's poll endpoint (ui/class_poll.py).
+        exec "$PY" -m streamlit run serve.py \
             --server.showEmailPrompt false \
             --browser.gatherUsageStats false \
             "$@"

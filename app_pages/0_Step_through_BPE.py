@@ -83,14 +83,14 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
-def class_bar(klass, run, present: bool) -> None:
+def class_bar(klass, run, step: int, present: bool) -> None:
     """A live class's row above the step control: the teacher's controls, or who the student is."""
     class_view.view_marker(klass)
     try:
         if class_view.is_teacher():
-            class_round.teacher_controls(klass, run, persist.get_step(), present)
+            class_round.teacher_controls(klass, run, step, present)
         else:
-            class_round.student_bar(klass, persist.get_step())
+            class_round.student_bar(klass, step)
     except StoreUnavailable:  # it went down since the class was read: say so, keep stepping
         st.error(unavailable_message())
 
@@ -123,12 +123,15 @@ def step_view(every: float | None, choice: Choice) -> None:
         return
     stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
-    klass = class_view.prepare_step(run.num_steps)  # a live class sets the step (following, or the teacher's)
-    if klass is not None:
-        class_bar(klass, run, present)
-    if klass is not None:  # the class's CSS keeps a student's step row on one line on a phone
+    in_class = class_view.prepare_step(run.num_steps)  # a live class moves the step through the stepper's hooks
+    klass = None
+    if in_class is not None:
+        klass, store = in_class
+        class_bar(klass, run, min(store.get(), run.num_steps), present)
+        # The class's CSS keeps a student's step row on one line on a phone.
         with st.container(key="class-stepper-teacher" if class_view.is_teacher() else "class-stepper-student"):
-            step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
+            step = stepper.step_controls(run.num_steps, store=store, limit=klass.limit, presentation=present,
+                                         training=not live.finished)  # fmt: skip
     else:
         step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it

@@ -1,25 +1,43 @@
-"""A live class of 40 on one server: a teacher steps every 2 s, the students follow; questions; numbers printed.
+"""A live class of 40: a teacher steps every 2 s for 2 minutes and asks 5 questions; 40 students follow. Numbers printed.
 
-    .venv/bin/python benchmarks/class_load.py                  # 40 students, 2 minutes, 5 questions
-    .venv/bin/python benchmarks/class_load.py --students 10 --minutes 0.5 --questions 1   # a quick look
+    .venv/bin/python benchmarks/class_load.py                    # starts `streamlit run serve.py` itself: 40 students
+    .venv/bin/python benchmarks/class_load.py --students 10 --minutes 0.5 --questions 1 --ttl 10   # a quick look
+    .venv/bin/python benchmarks/class_load.py --entry app.py     # the same class against the fallback fragment poll
 
-Every client speaks Streamlit's websocket protocol as a browser tab does (``benchmarks/load_sessions.py``'s
-:class:`StreamlitSession`, extended here with fragment reruns and button presses):
+Against servers that are already running (e.g. two replicas behind nginx):
 
-* The **teacher** opens the default page, presses "Start a class" (a button of the step view: a fragment rerun
-  with the button's trigger), then presses "Next ▶" every ``--every`` seconds; ``--questions`` times it presses
-  "Ask the class", waits ``--answer-s`` seconds and presses "Reveal" instead of stepping.
-* Each **student** opens ``/?class=CODE`` and then does what the page's script does in a browser: every 0.75 s it
-  reruns the polling fragment (as ``run_every`` makes the browser do); when the version it shows differs from the
-  one the step view was drawn at, it presses the hidden "sync" button (a rerun of the step view only). When a
-  question shows, it presses one of the answer buttons, and one student in four changes their pick once.
-* **Propagation**: from the moment the teacher's "Next" press is sent to the moment a student's step view has
-  drawn that step: p50 / p95 / max over every student and step (target p95 <= 1.5 s).
-* **Picks counted**: the class's tallies (read from the SQLite file) against the picks the students made.
-* **Per-poll server cost**: the server process's CPU time (``/proc/PID/stat``) over a quiet stretch in which only
-  the students poll, divided by the number of polls; and the wall time of a poll round trip.
-* **Server CPU and memory**: CPU seconds used during the class (and as a share of one core), RSS once the class started
-  (before anyone joined), peak, and 5 s after the sessions closed.
+    .venv/bin/python benchmarks/class_load.py --url http://127.0.0.1:8080 \\
+        --pid 1234 --pid 1235 --store postgresql://bpe@127.0.0.1/bpe
+
+* ``--url URL`` (repeatable): the app's address(es). The teacher uses the first; student *i* uses URL *i mod n*
+  (one URL through a proxy: every client goes through it). Without ``--url``, the script starts its own server on
+  a free port (``--entry``, default ``serve.py``, as ``sh run.sh app`` runs it) with a fresh SQLite store.
+* ``--pid PID`` (repeatable): server processes whose CPU and memory to report (``/proc/PID``; their children
+  counted). Optional with ``--url``: without it, CPU and memory are not printed.
+* ``--store TARGET``: where the servers keep their classes (an SQLite file or a ``postgresql://`` URL, as
+  ``BPE_EXPLORER_STORE`` / ``BPE_EXPLORER_DATABASE_URL``), read at the end to count the picks the servers
+  recorded. Default with ``--url``: the environment's (``ui.corpus_store.default_target``).
+
+Every client speaks Streamlit's websocket protocol as a browser tab does (runs, fragment reruns, button presses;
+the protobufs shipped with Streamlit), and polls as the page's script does (``ui/static/live_class.js``):
+
+* The **teacher** opens the default page, presses "Start a class", then "Next ▶" every ``--every`` seconds;
+  ``--questions`` times it presses "Ask the class", waits ``--answer-s`` seconds and presses "Reveal" before
+  stepping. At the end it presses "End the class".
+* Each **student** opens ``/?class=CODE`` with a ``bpe_student`` cookie (the id a browser keeps), then every
+  ``--poll-s`` (0.5 s) does an HTTP GET of the poll address the page names (``#bpe-class-poll``'s ``data-url``, on a
+  kept-alive connection, without cookies) and, when the class is newer than its step view, presses the hidden
+  "sync" button (a rerun of the step view only). A page without the endpoint (``--entry app.py``) is polled the
+  old way: a rerun of the polling fragment every 0.75 s. When a question shows, the student presses an answer
+  button; one student in four changes their pick once.
+* **Propagation**: from the moment the teacher's "Next" press is sent to the moment a student's step view drew that
+  step: p50 / p95 / max over every (student, step) (target p95 <= 1.5 s).
+* **Picks counted exactly once**: per question, the picks the server recorded (rows of ``class_picks``) against
+  the picks the students sent and the server accepted (the last accepted pick of each student; a pick the page
+  refused, a question closed meanwhile, is counted apart). Equal per question and per student: PASS.
+* **Server CPU and memory**: CPU seconds during the class (and as a share of one core); RSS once the class started
+  (before anyone joined), its peak, and after the class ended and every tab closed (after the disconnected-session
+  TTL and two probe sessions, as ``load_sessions.py`` does): back within 10 % of the start: PASS.
 
 Wall-clock numbers on a shared machine are noisy: run it on a quiet one, and read the CPU model printed first.
 """
@@ -27,54 +45,75 @@ Wall-clock numbers on a shared machine are noisy: run it on a quiet one, and rea
 from __future__ import annotations
 
 import argparse
+import html
+import http.client
+import json
 import os
 import platform
 import random
 import re
-import sqlite3
 import sys
 import tempfile
 import threading
 import time
+from contextlib import closing, nullcontext
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 sys.path.insert(0, str(REPO_ROOT))
 
-from load_sessions import MemorySampler, percentile, rss_bytes  # noqa: E402
+from load_sessions import MemorySampler, config_ttl, percentile, probe, rss_bytes  # noqa: E402
+from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 _SIG = re.compile(r"id='bpe-class-(poll|view)' data-sig='([^']*)'")
+_POLL_URL = re.compile(r"id='bpe-class-poll' data-url='([^']*)'")
 _STEP = re.compile(r'id="bpe-step-label" data-step="(\d+)"')
 _CODE = re.compile(r"id='bpe-class-code'>([A-Z0-9]{6})<")
 _QUESTION = re.compile(r"id='bpe-class-question' data-merge='(\d+)' data-state='(\w+)'")
-
-
-from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
+FRAGMENT_POLL_S = 0.75  # ui.class_view.POLL_S: the fallback fragment's run_every
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of ``pid`` and its children so far (``/proc/PID/stat``)."""
+    """User + system CPU seconds of ``pid`` and its waited-for children so far (``/proc/PID/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def newer(a: str | None, b: str | None) -> bool:
+    """Whether signature ``a`` is newer than ``b``: ``live_class.js``'s rule (numbers compared part by part;
+    anything else, e.g. "unreachable", is news when it differs)."""
+    if a is None or a == "gone":
+        return False
+    x, y = str(a).split("."), str(b).split(".")
+    try:
+        xs = [int(v) for v in x] + [0] * (len(y) - len(x))
+        ys = [int(v) for v in y] + [0] * (len(x) - len(y))
+    except ValueError:
+        return a != b
+    return xs > ys
 
 
 class Tab:
     """One browser tab over the websocket: runs, fragment reruns and button presses, remembering what it drew."""
 
-    def __init__(self, base_url: str, timeout: float = 60):
+    def __init__(self, base_url: str, timeout: float = 60, cookie: str | None = None):
         import websocket
 
+        self.base_url = base_url
         self.ws = websocket.create_connection(
-            base_url.replace("http://", "ws://", 1) + "/_stcore/stream", timeout=timeout, subprotocols=["streamlit"]
-        )
+            base_url.replace("http://", "ws://", 1) + "/_stcore/stream", timeout=timeout, subprotocols=["streamlit"],
+            cookie=cookie,
+        )  # fmt: skip
         self.query = ""
-        self.buttons: dict[str, tuple[str, str]] = {}  # key suffix -> (widget id, fragment id)
+        self.buttons: dict[str, tuple[str, str]] = {}  # widget id -> (widget id, fragment id)
         self.html: dict[str, str] = {}  # what the last runs drew, by marker
         self.fragments: dict[str, str] = {}  # "poll" / "view" -> fragment id
         self.step: int | None = None
         self.drawn_at = 0.0
+        self.toasts: list[str] = []
 
     def close(self) -> None:
         try:
@@ -83,7 +122,7 @@ class Tab:
             pass
 
     def run(self, fragment: str = "", press: str | None = None, auto: bool = False) -> list[str]:
-        """A rerun (of ``fragment``, with ``press`` a button key's trigger); returns the problems seen."""
+        """A rerun (of ``fragment``, with ``press`` a button's trigger); returns the problems seen."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -109,20 +148,14 @@ class Tab:
                 etype = el.WhichOneof("type")
                 if etype == "exception":
                     problems.append(f"exception: {el.exception.message[:200]}")
+                elif etype == "alert" and el.alert.format == el.alert.ERROR:
+                    problems.append(f"error box: {el.alert.body[:200]}")
+                elif etype == "toast":
+                    self.toasts.append(el.toast.body)
                 elif etype == "button":
                     self.buttons[el.button.id] = (el.button.id, fwd.delta.fragment_id)
                 elif etype == "html":
-                    body = el.html.body
-                    for m in _SIG.finditer(body):
-                        self.html[m.group(1)] = m.group(2)
-                        self.fragments[m.group(1)] = fwd.delta.fragment_id
-                    if body.lstrip().startswith('<div class="bpe-step-label') and (m := _STEP.search(body)):
-                        self.step = int(m.group(1))
-                        self.drawn_at = time.monotonic()
-                    if m := _CODE.search(body):
-                        self.html["code"] = m.group(1)
-                    if "bpe-class-question" in body and (m := _QUESTION.search(body)):
-                        self.html["question"] = f"{m.group(1)}:{m.group(2)}"
+                    self._html(el.html.body, fwd.delta.fragment_id)
             elif kind == "page_info_changed":
                 self.query = fwd.page_info_changed.query_string
             elif kind == "script_finished":
@@ -134,6 +167,20 @@ class Tab:
                 ):
                     problems.append(f"script finished with {ForwardMsg.ScriptFinishedStatus.Name(fwd.script_finished)}")
                 return problems
+
+    def _html(self, body: str, fragment_id: str) -> None:
+        for m in _SIG.finditer(body):
+            self.html[m.group(1)] = m.group(2)
+            self.fragments[m.group(1)] = fragment_id
+        if m := _POLL_URL.search(body):
+            self.html["poll_url"] = html.unescape(m.group(1))
+        if body.lstrip().startswith('<div class="bpe-step-label') and (m := _STEP.search(body)):
+            self.step = int(m.group(1))
+            self.drawn_at = time.monotonic()
+        if m := _CODE.search(body):
+            self.html["code"] = m.group(1)
+        if "bpe-class-question" in body and (m := _QUESTION.search(body)):
+            self.html["question"] = f"{m.group(1)}:{m.group(2)}"
 
     def button(self, key: str) -> str:
         """The full widget id of the button whose user key is ``key``."""
@@ -147,100 +194,178 @@ class Tab:
         return self.run(fragment=self.buttons[wid][1], press=wid)
 
 
-def student(i: int, url: str, code: str, stop: threading.Event, out: dict, lock: threading.Lock) -> None:
+class Poller:
+    """What ``live_class.js`` does over HTTP: a GET of the poll address on one kept-alive connection, no cookies."""
+
+    def __init__(self, base_url: str, timeout: float = 30):
+        parts = urlsplit(base_url)
+        self.host, self.port, self.timeout = parts.hostname, parts.port or 80, timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def sig(self, path: str) -> str | None:
+        """The ``sig`` the endpoint answers (``None`` when the answer is not JSON: a network error is raised)."""
+        for attempt in (1, 2):  # a kept-alive connection the server closed meanwhile: one fresh try
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            try:
+                self.conn.request("GET", path, headers={"Cache-Control": "no-store"})
+                resp = self.conn.getresponse()
+                body = resp.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+        try:
+            return json.loads(body).get("sig")
+        except ValueError:
+            return None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def student(i: int, url: str, code: str, sid: str, args, stop: threading.Event, out: dict, lock) -> None:
     rng = random.Random(i)
-    seen_steps: dict[int, float] = {}
+    seen_steps: dict[int, float] = {}  # step -> when the step view drew it
+    noticed: dict[int, float] = {}  # step -> when the poll that led to it answered
     errors: list[str] = []
     polls: list[float] = []
-    picks: dict[int, int] = {}
-    tab = None
+    accepted: dict[int, int] = {}  # merge -> the last pick the server took
+    refused = sent = syncs = 0
+    tab = poller = None
     try:
-        tab = Tab(url)
+        tab = Tab(url, cookie=f"bpe_student={sid}")
         tab.query = f"class={code}"
         errors += tab.run()
+        poller = Poller(url)
         while not stop.is_set():
             t0 = time.monotonic()
-            errors += tab.run(fragment=tab.fragments.get("poll", ""), auto=True)
-            polls.append(time.monotonic() - t0)
-            if tab.html.get("poll") not in (None, "gone", tab.html.get("view")):
+            path = tab.html.get("poll_url")
+            if path:  # as the browsers do now: one small GET
+                want = poller.sig(path)
+                period = args.poll_s
+            else:  # the fallback: a rerun of the polling fragment
+                errors += tab.run(fragment=tab.fragments.get("poll", ""), auto=True)
+                want = tab.html.get("poll")
+                period = FRAGMENT_POLL_S
+            answered = time.monotonic()
+            polls.append(answered - t0)
+            if newer(want, tab.html.get("view")):
                 before = tab.step
                 errors += tab.press("class-sync")
-                if tab.step != before and tab.step is not None:
-                    seen_steps.setdefault(tab.step, time.monotonic())
+                syncs += 1
+                if tab.step is not None and tab.step != before:
+                    seen_steps.setdefault(tab.step, tab.drawn_at)
+                    noticed.setdefault(tab.step, answered)
             q = tab.html.get("question")
-            if q and q.endswith(":open") and tab.html.get("view") == tab.html.get("poll"):
+            if q and q.endswith(":open") and not newer(want, tab.html.get("view")):
                 merge = int(q.split(":")[0])
-                if merge not in picks:
+                if merge not in accepted:
                     options = sorted({int(w.rsplit("-", 1)[1]) for w in tab.buttons if "-class-pick-" in w})
-                    if options:
-                        picks[merge] = rng.choice(options)
-                        errors += tab.press(f"class-pick-{picks[merge]}")
-                        if i % 4 == 0 and len(options) > 1:  # one in four changes their mind once
-                            picks[merge] = (picks[merge] + 1) % len(options)
-                            errors += tab.press(f"class-pick-{picks[merge]}")
-            stop.wait(max(0.0, 0.75 - (time.monotonic() - t0)))
+                    choices = [rng.choice(options)] if options else []
+                    if options and i % 4 == 0 and len(options) > 1:  # one in four changes their mind once
+                        choices.append((choices[0] + 1) % len(options))
+                    for option in choices:
+                        n = len(tab.toasts)
+                        errors += tab.press(f"class-pick-{option}")
+                        sent += 1
+                        if len(tab.toasts) > n:  # "The class did not take this": the question closed meanwhile
+                            refused += 1
+                        else:
+                            accepted[merge] = option
+            stop.wait(max(0.0, period - (time.monotonic() - t0)))
     except Exception as exc:  # noqa: BLE001 - reported
         errors.append(f"{type(exc).__name__}: {exc}"[:300])
     finally:
-        if tab:
-            tab.close()
+        for thing in (tab, poller):
+            if thing:
+                thing.close()
         with lock:
-            out[i] = {"steps": seen_steps, "errors": errors, "polls": polls, "picks": picks}
+            out[i] = {"steps": seen_steps, "noticed": noticed, "errors": errors, "polls": polls, "accepted": accepted, "sid": sid,
+                      "refused": refused, "sent": sent, "syncs": syncs}  # fmt: skip
+
+
+def recorded_picks(target: str, code: str) -> dict[tuple[str, int], int]:
+    """``{(student id, merge): option}``: the picks the servers recorded (every row of ``class_picks``)."""
+    from ui.corpus_store import CorpusStore
+
+    store = CorpusStore(target)
+    with closing(store.connect()) as conn:
+        rows = conn.execute("SELECT student, merge, option FROM class_picks WHERE code = ?", (code,)).fetchall()
+    return {(s, int(m)): int(o) for s, m, o in rows}
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", action="append", default=[], help="a running server (repeatable); default: start one")
+    ap.add_argument("--pid", action="append", type=int, default=[], help="a server process to measure (repeatable)")
+    ap.add_argument("--store", help="the servers' store (SQLite file or postgresql:// URL), to count recorded picks")
+    ap.add_argument("--entry", default="serve.py", help="the script of the server this starts (default serve.py)")
+    ap.add_argument("--ttl", type=int, help="server.disconnectedSessionTTL of the server this starts (default: config)")
     ap.add_argument("--students", type=int, default=40)
     ap.add_argument("--minutes", type=float, default=2.0)
     ap.add_argument("--every", type=float, default=2.0, help="seconds between the teacher's steps")
     ap.add_argument("--questions", type=int, default=5)
     ap.add_argument("--answer-s", type=float, default=6.0, help="seconds a question stays open")
-    ap.add_argument("--quiet-s", type=float, default=10.0, help="seconds of polls alone, for the per-poll cost")
+    ap.add_argument("--poll-s", type=float, default=0.5, help="seconds between two polls of a tab (live_class.js)")
     args = ap.parse_args()
 
     from browser import StreamlitServer
 
-    print(f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}")
-    store = Path(tempfile.mkdtemp(prefix="class-load-")) / "corpora.sqlite3"
-    os.environ["BPE_EXPLORER_STORE"] = str(store)
-    server = StreamlitServer("app.py", log_path=Path(tempfile.gettempdir()) / "class-load-server.log")
-    url = server.start(timeout=120)
-    pid = server.proc.pid
-    failures = []
+    print(f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}; "
+          f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    server = None
+    urls, pids, target = list(args.url), list(args.pid), args.store
+    ttl = args.ttl if args.ttl is not None else config_ttl()
+    if not urls:
+        store = Path(tempfile.mkdtemp(prefix="class-load-")) / "corpora.sqlite3"
+        os.environ["BPE_EXPLORER_STORE"] = str(store)
+        os.environ.pop("BPE_EXPLORER_DATABASE_URL", None)
+        target = str(store)
+
+        class Server(StreamlitServer):
+            def command(self, port: int) -> list[str]:
+                extra = ["--server.disconnectedSessionTTL", str(args.ttl)] if args.ttl is not None else []
+                return [*super().command(port), *extra]
+
+        server = Server(args.entry, log_path=Path(tempfile.gettempdir()) / "class-load-server.log")
+        urls, pids = [server.start(timeout=120)], [server.proc.pid]
+        print(f"server: streamlit run {args.entry} at {urls[0]} (pid {pids[0]}; store {store}; session TTL {ttl} s)")
+    if target is None:
+        from ui.corpus_store import default_target
+
+        target = default_target()
+    failures: list[str] = []
     try:
-        teacher = Tab(url)
+        teacher = Tab(urls[0])
         failures += teacher.run()
         failures += teacher.press("class-start")
-        failures += teacher.run()  # the whole-page run that starts the polling fragment
+        failures += teacher.run()  # the whole-page run that draws the class (and its poll address)
         code = teacher.html.get("code")
         if not code:
             print("could not start a class:", failures)
             return 1
-        rss0 = rss_bytes(pid)  # the class started, nobody joined yet: "after" is compared with this
-        c0, p0 = cpu_seconds(pid), time.monotonic()
-        time.sleep(args.quiet_s / 2)
-        idle_cpu_per_s = (cpu_seconds(pid) - c0) / (time.monotonic() - p0)  # the server's own background
-        print(f"class {code}; {args.students} students joining")
+        how = f"HTTP GET of {teacher.html['poll_url']}" if "poll_url" in teacher.html else "the fallback fragment"
+        print(f"class {code}; {args.students} students joining; they poll with {how}")
+        rss0 = sum(rss_bytes(p) for p in pids)  # the class started, nobody joined yet: "after" is compared with this
         stop, lock, out = threading.Event(), threading.Lock(), {}
-        threads = [threading.Thread(target=student, args=(i, url, code, stop, out, lock), daemon=True)
-                   for i in range(args.students)]  # fmt: skip
+        sids = [f"bench-{code}-{i:03d}-{random.Random(i).getrandbits(64):016x}" for i in range(args.students)]
+        threads = [threading.Thread(target=student, args=(i, urls[i % len(urls)], code, sids[i], args, stop, out, lock),
+                                    daemon=True) for i in range(args.students)]  # fmt: skip
         for t in threads:
             t.start()
             time.sleep(0.05)
         time.sleep(5)  # everyone joined and drew the page
 
-        # Per-poll cost: only polls for a while.
-        c0, p0 = cpu_seconds(pid), time.monotonic()
-        time.sleep(args.quiet_s)
-        quiet_cpu, quiet_s = cpu_seconds(pid) - c0, time.monotonic() - p0
-
-        # The class: a step every --every s; questions spread over it.
         pressed: dict[int, float] = {}
         total = int(args.minutes * 60 / args.every)
         asks = set(range(2, total, max(1, total // max(1, args.questions)))) if args.questions else set()
         asks = set(sorted(asks)[: args.questions])
-        cpu0 = cpu_seconds(pid)
-        with MemorySampler(pid) as mem:
+        cpu0 = sum(cpu_seconds(p) for p in pids)
+        with MemorySampler(pids[0]) if pids else nullcontext() as mem:
             t_class = time.monotonic()
             for k in range(total):
                 t0 = time.monotonic()
@@ -256,13 +381,16 @@ def main() -> int:
                 time.sleep(max(0.0, args.every - (time.monotonic() - t0)))
             time.sleep(3)  # the last step reaches everyone
             class_s = time.monotonic() - t_class
-            class_cpu = cpu_seconds(pid) - cpu0
+            class_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+            failures += teacher.press("class-end")
+            time.sleep(2)  # the students see the summary
             stop.set()
             for t in threads:
                 t.join(timeout=60)
         teacher.close()
 
         delays, errors, npolls, poll_wall = [], [f"teacher: {f}" for f in failures], 0, []
+        to_notice, to_draw = [], []  # the two parts of a delay: press -> a poll answers the news -> the view drew
         for r in out.values():
             errors += r["errors"]
             npolls += len(r["polls"])
@@ -270,43 +398,70 @@ def main() -> int:
             for step, at in r["steps"].items():
                 if step in pressed:
                     delays.append(at - pressed[step])
+                    to_notice.append(r["noticed"][step] - pressed[step])
+                    to_draw.append(at - r["noticed"][step])
         missed = sum(1 for r in out.values() for s in pressed if s not in r["steps"])
-        with sqlite3.connect(store) as conn:
-            counted = dict(conn.execute(
-                "SELECT merge, COUNT(*) FROM class_picks WHERE code = ? GROUP BY merge", (code,)).fetchall())  # fmt: skip
-            per_option = conn.execute(
-                "SELECT merge, student, option FROM class_picks WHERE code = ?", (code,)
-            ).fetchall()
-        made = {}
-        for r in out.values():
-            for merge, option in r["picks"].items():
-                made.setdefault(merge, []).append(option)
-        time.sleep(5)  # the sessions closed; Streamlit frees them lazily (see load_sessions.py)
-        rss_end = rss_bytes(pid)
-        polls_in_quiet = args.students * args.quiet_s / 0.75
+        recorded = recorded_picks(target, code)
+        accepted = {(r["sid"], m): o for r in out.values() for m, o in r["accepted"].items()}
+        merges = sorted({m for _, m in recorded} | {m for _, m in accepted})
+        per_question = {
+            m: (sum(1 for k in accepted if k[1] == m), sum(1 for k in recorded if k[1] == m)) for m in merges
+        }
+        ok_picks = recorded == accepted
+        sent = sum(r["sent"] for r in out.values())
+        refused = sum(r["refused"] for r in out.values())
+
+        # Every tab is closed: wait for the disconnected-session TTL, then let the server reap (two probe sessions).
+        wait = ttl + 5
+        print(f"the class ended; waiting {wait} s (session TTL + 5) before reading the memory ...", file=sys.stderr)
+        time.sleep(wait)
+        for u in urls:
+            for _ in range(2):
+                try:
+                    probe(u)
+                except Exception as exc:  # noqa: BLE001
+                    print(f"probe session failed: {exc!r}", file=sys.stderr)
+        time.sleep(2)
+        rss_end = sum(rss_bytes(p) for p in pids)
 
         def ms(v):
             return "n/a" if v is None else f"{1000 * v:.0f} ms"
 
-        print(f"steps pressed: {len(pressed)}; questions: {len(asks)}; class lasted {class_s:.0f} s")
-        print(f"step propagation over {len(delays)} (student, step) pairs: p50 {ms(percentile(delays, 50))}, "
-              f"p95 {ms(percentile(delays, 95))}, max {ms(max(delays) if delays else None)} (target p95 <= 1500 ms); "
-              f"steps a student never saw: {missed}")  # fmt: skip
-        print(f"errors: {len(errors)}" + (f" (first: {errors[:3]})" if errors else ""))
-        ok_picks = all(counted.get(m, 0) == len(v) for m, v in made.items())
-        print(f"picks: made by students {sum(len(v) for v in made.values())} (last pick of each student per "
-              f"question), counted by the class {sum(counted.values())}, per question equal: {ok_picks}; "
-              f"rows {len(per_option)}")  # fmt: skip
-        poll_cpu = max(0.0, quiet_cpu - idle_cpu_per_s * quiet_s)
-        print(f"per-poll server cost: {1000 * poll_cpu / max(1, polls_in_quiet):.2f} ms CPU "
-              f"({quiet_cpu:.2f} s CPU over {quiet_s:.0f} s of polls only, less the idle server's "
-              f"{idle_cpu_per_s * quiet_s:.2f} s; ~{polls_in_quiet:.0f} polls); "
-              f"poll round trip p50 {ms(percentile(poll_wall, 50))}, p95 {ms(percentile(poll_wall, 95))}")  # fmt: skip
-        print(f"server CPU during the class: {class_cpu:.1f} s over {class_s:.0f} s ({100 * class_cpu / class_s:.0f}% "
-              f"of one core); RSS start {rss0 / 1e6:.0f} MB, peak {mem.peak / 1e6:.0f} MB, after {rss_end / 1e6:.0f} MB")  # fmt: skip
-        return 0 if not errors and ok_picks and delays and percentile(delays, 95) <= 1.5 else 1
+        p95 = percentile(delays, 95)
+        print(f"steps pressed: {len(pressed)}; questions: {len(asks)}; class lasted {class_s:.0f} s; "
+              f"polls: {npolls} (round trip p50 {ms(percentile(poll_wall, 50))}, p95 {ms(percentile(poll_wall, 95))}); "
+              f"sync reruns: {sum(r['syncs'] for r in out.values())}")  # fmt: skip
+        print(f"{'PASS' if delays and p95 <= 1.5 else 'FAIL'}  step propagation over {len(delays)} (student, step) "
+              f"pairs: p50 {ms(percentile(delays, 50))}, p95 {ms(p95)}, max {ms(max(delays) if delays else None)} "
+              f"(target p95 <= 1500 ms); steps a student never drew: {missed}")  # fmt: skip
+        print(f"      of which: press -> a poll answers the new version p50 {ms(percentile(to_notice, 50))}, p95 "
+              f"{ms(percentile(to_notice, 95))} (the teacher's run, then up to one poll period); the sync rerun -> "
+              f"step drawn p50 {ms(percentile(to_draw, 50))}, p95 {ms(percentile(to_draw, 95))}")  # fmt: skip
+        print(
+            f"{'PASS' if not errors else 'FAIL'}  errors: {len(errors)}" + (f" (first: {errors[:3]})" if errors else "")
+        )
+        print(f"{'PASS' if ok_picks else 'FAIL'}  picks: sent {sent}, refused by the page {refused} (question closed), "
+              f"accepted (last per student and question) {len(accepted)}, recorded by the server {len(recorded)}; "
+              f"per question (accepted, recorded): {per_question}; every student's recorded pick = their last "
+              f"accepted one: {recorded == accepted}")  # fmt: skip
+        if pids:
+            back = rss_end <= rss0 * 1.10
+            syncs = sum(r["syncs"] for r in out.values())
+            print(f"server CPU during the class: {class_cpu:.1f} s over {class_s:.0f} s "
+                  f"({100 * class_cpu / class_s:.0f}% of one core; {len(pids)} process(es)); per sync rerun of a "
+                  f"student's step view, polls and the teacher included: {1000 * class_cpu / max(1, syncs):.0f} ms "
+                  f"(all {args.students} students' reruns after one step run one after another under the GIL: "
+                  f"this times {args.students} bounds the propagation from below)")  # fmt: skip
+            print(f"{'PASS' if back else 'FAIL'}  server RSS: start {rss0 / 1e6:.0f} MB, peak {mem.peak / 1e6:.0f} MB "
+                  f"(first process), after the class {rss_end / 1e6:.0f} MB ({100 * (rss_end / rss0 - 1):+.1f}%, "
+                  f"limit +10%)")  # fmt: skip
+        else:
+            back = True
+            print("server CPU and memory: not measured (no --pid)")
+        return 0 if not errors and ok_picks and delays and p95 <= 1.5 and back else 1
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()
 
 
 if __name__ == "__main__":

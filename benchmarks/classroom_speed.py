@@ -1,4 +1,4 @@
-"""What a class feels, in a real Chromium against ``streamlit run app.py``: step 1 without waiting for a
+"""What a class feels, in a real Chromium against ``streamlit run serve.py``: step 1 without waiting for a
 whole run, and every step under 100 ms.
 
 Each target is printed with its measured value and PASS/FAIL, with the CPU model:
@@ -106,7 +106,7 @@ def fresh(pw, server_cls, launch):
     import os
 
     os.environ["BPE_EXPLORER_STORE"] = str(store)
-    server = server_cls("app.py", log_path=REPO / "test-artifacts" / "classroom-speed-server.log")
+    server = server_cls(log_path=REPO / "test-artifacts" / "classroom-speed-server.log")
     url = server.start(timeout=90)
     return server, url, launch(pw)
 

@@ -556,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
                 cmd += ["--server.disconnectedSessionTTL", str(args.ttl)]
             return cmd
 
-    server = BenchServer("app.py", log_path=REPO_ROOT / "test-artifacts" / "load-sessions-server.log")
+    server = BenchServer(log_path=REPO_ROOT / "test-artifacts" / "load-sessions-server.log")
     print(f"starting the app (log: {server.log_path.relative_to(REPO_ROOT)}) ...", file=sys.stderr)
     base_url = server.start(timeout=60)
     try:

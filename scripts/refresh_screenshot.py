@@ -5,7 +5,7 @@ when someone runs this on purpose and commits the result::
 
     .venv/bin/python scripts/refresh_screenshot.py
 
-It starts the app (``streamlit run app.py`` on a free port, as the browser tests do, with the same
+It starts the app (``streamlit run serve.py`` on a free port, as the browser tests do, with the same
 helpers from tests/browser.py), opens ``/?preset=textbook-low&step=1`` in headless Chromium at
 1280x1300 (tall enough to show the corpus with the changed words under the merge), and writes the PNG
 only if it changed.
@@ -28,7 +28,7 @@ URL = "/?preset=textbook-low&step=1"
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
-    server = StreamlitServer("app.py")
+    server = StreamlitServer()
     base = server.start(timeout=120)
     try:
         with sync_playwright() as pw:

@@ -117,12 +117,10 @@ def token_ids(fragment: str) -> list[int]:
     return [int(t) for t in re.findall(r'data-token="(\d+)"', fragment)]
 
 
-def jump_slider(at: AppTest, key: str = "stepper"):
-    """Stepper ``key``'s "Jump to step" slider as drawn now (its widget key changes with the step:
-    ``ui.stepper.jump_keys``)."""
-    return next(w for w in at.slider if w.key and w.key.startswith(f"{key}.slider."))
-
-
-def jump_box(at: AppTest, key: str = "stepper"):
-    """Stepper ``key``'s step number box as drawn now (see :func:`jump_slider`)."""
-    return next(w for w in at.number_input if w.key and w.key.startswith(f"{key}.box."))
+def jump_widget(at: AppTest, kind: str, key: str = "stepper"):
+    """Stepper ``key``'s slider (``kind="slider"``) or number box (``"box"``): keyed by the step it shows
+    (:func:`ui.stepper.jump_keys`), so found by the start of its key."""
+    widgets = at.slider if kind == "slider" else at.number_input
+    found = [w for w in widgets if w.key and w.key.startswith(f"{key}.{kind}.")]
+    assert len(found) == 1, [w.key for w in widgets]
+    return found[0]

@@ -74,13 +74,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: What users run (``sh run.sh app``): the app with its HTTP routes (``serve.py``: the live class's poll).
+ENTRY = "serve.py"
+
+
 class StreamlitServer:
-    """``streamlit run <script>`` on a free port, from the repo root.
+    """``streamlit run <script>`` (default :data:`ENTRY`, as users run it) on a free port, from the repo root.
 
     Output (stdout and stderr) goes to ``test-artifacts/streamlit-server.log``.
     """
 
-    def __init__(self, script: str = "app.py", log_path: Path | None = None):
+    def __init__(self, script: str = ENTRY, log_path: Path | None = None):
         self.script = script
         self.log_path = log_path or ARTIFACTS_DIR / "streamlit-server.log"
         self.port: int | None = None

@@ -3,7 +3,7 @@
 Real-browser tests (mark them ``@pytest.mark.browser``) use:
 
 * ``app_server`` (session): base URL (``http://127.0.0.1:<port>``) of the real
-  app, ``streamlit run app.py`` started from the repo root.
+  app as users run it, ``streamlit run serve.py`` started from the repo root.
 * ``browser`` (session): headless Chromium (Playwright sync API), the system
   ``chromium`` when there is one.
 * ``page`` (per test): a fresh context + page (1280x900, light theme); on failure
@@ -42,7 +42,7 @@ from browser import (
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory):
     """Start the real app once per session (its corpus store in a temporary file); yield its base URL; stop it."""
-    server = StreamlitServer("app.py")
+    server = StreamlitServer()
     error = None
     store = tmp_path_factory.mktemp("store") / "corpora.sqlite3"
     try:

@@ -10,19 +10,7 @@ import re
 import threading
 
 import pytest
-from app_helpers import (
-    PAGES,
-    REPO,
-    TIMEOUT,
-    bodies,
-    body_with,
-    jump_box,
-    jump_slider,
-    new_app,
-    no_exception,
-    shown_step,
-    text_of,
-)
+from app_helpers import PAGES, REPO, TIMEOUT, bodies, body_with, jump_widget, new_app, no_exception, shown_step, text_of
 from streamlit.testing.v1 import AppTest
 from textbook import TEXTBOOK_WORDS
 
@@ -79,9 +67,9 @@ def test_step_buttons_move_and_write_the_url():
     assert shown_step(at)[0] == 0
     assert at.button(key="stepper.prev").disabled
 
-    jump_slider(at).set_value(7).run()
+    jump_widget(at, "slider", "stepper").set_value(7).run()
     assert shown_step(at)[0] == 7
-    jump_box(at).set_value(3).run()
+    jump_widget(at, "box", "stepper").set_value(3).run()
     assert shown_step(at)[0] == 3
     assert merge_line(at) == "Merge 3: est + </w> → est</w> count 9"
     assert at.query_params["step"] == "3"
@@ -95,17 +83,17 @@ def test_a_press_sent_with_the_slider_and_box_of_the_step_before_still_moves_on(
     at = new_app(step=3)
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 4
-    jump_slider(at).set_value(3)
-    jump_box(at).set_value(3)
+    jump_widget(at, "slider", "stepper").set_value(3)
+    jump_widget(at, "box", "stepper").set_value(3)
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 5
-    jump_slider(at).set_value(4)
+    jump_widget(at, "slider", "stepper").set_value(4)
     at.button(key="stepper.prev").click().run()
     assert shown_step(at)[0] == 4
     # A drag or a typed step alone still moves it.
-    jump_slider(at).set_value(8).run()
+    jump_widget(at, "slider", "stepper").set_value(8).run()
     assert shown_step(at)[0] == 8
-    jump_box(at).set_value(2).run()
+    jump_widget(at, "box", "stepper").set_value(2).run()
     assert shown_step(at)[0] == 2
     no_exception(at)
 

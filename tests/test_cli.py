@@ -249,7 +249,7 @@ def test_console_script_is_the_same_cli_plus_app(textbook, tmp_path):
 
 
 def test_console_app_hands_its_arguments_to_streamlit_run():
-    # Streamlit is installed here and app.py is next to bpe_core: `app --help` is `streamlit run --help`.
+    # Streamlit is installed here and serve.py is next to bpe_core: `app --help` is `streamlit run --help`.
     proc = console("app", "--help")
     out = proc.stdout.decode()
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]

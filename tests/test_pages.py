@@ -13,7 +13,7 @@ import html
 import re
 
 import pytest
-from app_helpers import APP, PAGES, TIMEOUT, bodies, body_with, errors, jump_box, no_exception, open_page, token_ids
+from app_helpers import APP, PAGES, TIMEOUT, bodies, body_with, errors, jump_widget, no_exception, open_page, token_ids
 from app_helpers import flat_text as text_of
 from corpora import ZH_EMOJI, textbook_run
 from streamlit.testing.v1 import AppTest
@@ -346,7 +346,7 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
     assert token_ids(element(shown, "enc-replay-tokens")) == expected == replay.ids_at(2)
     assert f"data-merge='{numbers[1]}'" in shown
     # The same step control as the stepper's: the number box jumps, Last goes to the end.
-    jump_box(at, "enc").set_value(1).run()
+    jump_widget(at, "box", "enc").set_value(1).run()
     assert token_ids(element(body_with(at, "id='enc-replay-tokens'"), "enc-replay-tokens")) == replay.ids_at(1)
     at.button(key="enc.last").click().run()
     assert token_ids(element(body_with(at, "id='enc-replay-tokens'"), "enc-replay-tokens")) == ids

@@ -37,7 +37,7 @@ def store_path(tmp_path_factory):
 
 
 def _start(store_path, server: StreamlitServer | None = None) -> StreamlitServer:
-    server = server or StreamlitServer("app.py")
+    server = server or StreamlitServer()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(STORE_ENV, str(store_path))
         server.start(timeout=60)

@@ -27,7 +27,7 @@ def two_servers(postgres_cluster, tmp_path_factory):
     servers = []
     try:
         for name in ("a", "b"):
-            server = StreamlitServer("app.py")
+            server = StreamlitServer()
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv(DATABASE_URL_ENV, postgres_url)
                 mp.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{name}"))

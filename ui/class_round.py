@@ -102,8 +102,10 @@ def student_bar(state: ClassState, step: int) -> None:
 
 
 # ------------------------------------------------------------------------------------ the question
-def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool) -> None:
-    """A bar per pair (its picks), in the order shown; after the reveal the bars are coloured by grade."""
+def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, present: bool = False) -> None:
+    """A bar per pair (its picks), in the order shown; after the reveal the bars are coloured by grade. ``present``:
+    labels large and dark enough for the back of a room."""
+    size = 22 if present else 16
     labels = [f"{i + 1}. {_pair(run, o, mode)}" for i, o in enumerate(q.options)]
     names = {RIGHT: _("right"), TIED: _("tied"), WRONG: _("wrong")}
     frame = pd.DataFrame({"pair": labels, "picks": list(tally.counts),
@@ -118,12 +120,18 @@ def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool) -> No
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            y=alt.Y("pair:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=16, labelLimit=300)),
-            x=alt.X("picks:Q", title=_("picks"), axis=alt.Axis(format="d", tickMinStep=1)),
+            y=alt.Y(
+                "pair:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=size, labelLimit=400, labelColor="#222")
+            ),
+            x=alt.X(
+                "picks:Q",
+                title=_("picks"),
+                axis=alt.Axis(format="d", tickMinStep=1, labelFontSize=size, titleFontSize=size, labelColor="#222"),
+            ),
             color=colour,
             tooltip=["pair", "picks"],
         )
-        .properties(height=36 * len(labels))
+        .properties(height=(44 if present else 36) * len(labels))
     )
     st.altair_chart(chart, width="stretch")
 
@@ -159,7 +167,7 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
             st.html(options_html(run, q, None, False, state.show_counts, mode, present))
         with right:
             if state.show_histogram:
-                histogram(run, q, tally, mode, False)
+                histogram(run, q, tally, mode, False, present)
         st.html(corpus_html(run, step, mode, present, 6 if present else 20))
         return
     mine = cv.classes().my_picks(state.code, st.session_state.get(cv.K_SID) or "").get(tally.merge)
@@ -198,7 +206,7 @@ def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, pre
             st.html(f"<div class='bpe-card'>{merge_line_html(run, tally.merge, mode, present)}"
                     f"<div class='bpe-reason'>{reason}</div></div>")  # fmt: skip
         with right:
-            histogram(run, q, tally, mode, True)
+            histogram(run, q, tally, mode, True, present)
         return
     mine = cv.classes().my_picks(state.code, st.session_state.get(cv.K_SID) or "").get(tally.merge)
     st.html(verdict_html(run, q, mine, mode, present))

@@ -6,13 +6,15 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
   student's id are kept by the browser in cookies (``st.context.cookies`` reads them when a tab opens), so a reload
   finds the class as it was; the key is never in the URL or on the page. A "teacher link" (code + key) is drawn
   only on request, to resume on another device.
-* **Following.** A student's step is the class's step at every run of the step view while "following"; a press
-  of the stepper's own buttons stops following, "Follow the teacher" starts it again. Nobody's step passes an
-  unrevealed question (:attr:`ui.live_class.ClassState.limit`).
-* **Polling** (Streamlit cannot push). A small fragment (:func:`poll`) reruns every :data:`POLL_S` seconds in each
-  class tab: one primary-key read (:meth:`ui.live_class.Classes.poll`) and a hidden element carrying the class's
-  version. The app's class script (``static/live_class.js``) compares it with the version the step view was drawn
-  at and, when it changed, presses the step view's hidden "sync" button: only the step view reruns, not the page.
+* **Following.** The class moves the step through the stepper's own hooks (:class:`ClassStep`, the ``store`` of
+  :func:`ui.stepper.step_controls`; ``limit``: nobody's step passes an unrevealed question,
+  :attr:`ui.live_class.ClassState.limit`). The teacher's presses move the class; a student's step is the class's
+  while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
+* **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
+  about twice a second from a small HTTP endpoint (:mod:`ui.class_poll`: one primary-key read, no script run),
+  compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
+  hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
+  app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from . import corpus_store, persist
+from . import class_poll, corpus_store, persist
 from .i18n import _
 from .live_class import (
     PARAM,
@@ -40,10 +42,11 @@ from .live_class import (
     new_student_id,
     normalize_code,
 )
+from .live_class import signature as class_signature
 from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw, md_escape
 
-#: Seconds between two polls of a class tab.
+#: Seconds between two runs of the fallback polling fragment (without :mod:`ui.class_poll`'s endpoint).
 POLL_S = 0.75
 PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
 #: The URL parameter of a teacher link (read once, then dropped from the address bar).
@@ -55,7 +58,7 @@ _KEY_COOKIE = "bpe_teach_"  # + the class code
 STORE_DOWN = "store-unreachable"
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
-K_CODE, K_KEY, K_SID, K_FOLLOW, K_SEEN = "class.code", "class.key", "class.sid", "class.follow", "class.seen"
+K_CODE, K_KEY, K_SID, K_FOLLOW = "class.code", "class.key", "class.sid", "class.follow"
 K_MSG, K_NICK, K_COOKIE, K_WHOLE = "class.msg", "class.nick", "class.cookie", "class.whole_page"
 _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(encoding="utf-8")
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
@@ -135,7 +138,7 @@ def enter() -> None:
                 del st.query_params[p]
         return
     ss()[K_MSG] = None
-    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = wanted, None, True, None
+    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW] = wanted, None, True
     key = key or st.context.cookies.get(_KEY_COOKIE + wanted)
     try:
         if key and classes().is_teacher(wanted, key):
@@ -150,9 +153,11 @@ def enter() -> None:
         ss()[K_MSG] = STORE_DOWN
         return
     params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
-    lang = st.query_params.get("lang")
-    # The class's step too: a teacher resuming from a teacher link must not send the class back to step 0.
-    extra = {"step": str(state.step), PARAM: wanted, **({"lang": lang} if lang else {})}
+    # The tab's own language and presentation mode stay (a projector reconnecting after a server restart stays in
+    # presentation mode); the class's step too: a teacher resuming from a teacher link must not send the class
+    # back to step 0.
+    own = {p: st.query_params[p] for p in ("lang", "present") if st.query_params.get(p)}
+    extra = {"step": str(state.step), PARAM: wanted, **own}
     st.query_params.from_dict({**params, **extra})
 
 
@@ -208,7 +213,7 @@ def _start(params: dict, step: int) -> None:
     except StoreUnavailable:
         ss()[K_MSG] = STORE_DOWN
         return
-    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW], ss()[K_SEEN] = new_code, key, True, None
+    ss()[K_CODE], ss()[K_KEY], ss()[K_FOLLOW] = new_code, key, True
     ss()[K_COOKIE] = (_KEY_COOKIE + new_code, key)
     _keep_in_url()
 
@@ -239,10 +244,11 @@ def refused_message() -> str:
     return _("The class did not take this: it changed in the meantime (a question closed, the class ended).")
 
 
-def _teacher_do(action) -> None:
-    """Run a teacher action with the session's key; the server refuses one without it (shown, nothing changed)."""
+def _teacher_do(action):
+    """Run a teacher action with the session's key and return what it returns; the server refuses one without it
+    (shown, nothing changed; ``None`` returned)."""
     try:
-        action(code(), ss().get(K_KEY) or "")
+        return action(code(), ss().get(K_KEY) or "")
     except NotTeacher:
         ss()[K_MSG] = "teacher"
     except (ClassError, ValueError):
@@ -257,10 +263,39 @@ def set_display(flag: str) -> None:
 
 
 # ------------------------------------------------------------------------------------ following
-def prepare_step(num_steps: int) -> ClassState | None:
-    """At the start of the step view: the class's state, with the session's step set to the class's (following,
-    and the teacher's) and kept at or below an unrevealed question. ``None`` outside a class, or when the class is
-    gone (the session leaves it and says so)."""
+class ClassStep:
+    """The step store of a class tab (:class:`ui.stepper.StepStore`): the stepper's hooks are how a class sets the
+    step, so there is one place that moves it.
+
+    The teacher: the session's step, and every change is the class's step (the server clamps it to an unrevealed
+    question; :meth:`ui.live_class.Classes.set_step`). A student: the class's step (``state.step``, read on every
+    run of the step view) while following; a press, a jump or a clamp switches to a step of their own (the session's
+    step), and "Follow the teacher" (:func:`_follow`) switches back."""
+
+    def __init__(self, state: ClassState):
+        self.class_step = state.step
+
+    def get(self) -> int:
+        if not is_teacher() and ss().get(K_FOLLOW, True):
+            return self.class_step
+        return persist.get_step()
+
+    def set(self, step: int) -> None:
+        if is_teacher():
+            got = _teacher_do(lambda c, k: classes().set_step(c, k, step))
+            if got is None:  # refused (shown): the teacher's screen stays at the class's step
+                return
+            step = got
+        else:
+            ss()[K_FOLLOW] = False
+        persist.set_step(step)
+
+
+def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
+    """At the start of the step view: the class's state and its step store (:class:`ClassStep`, for
+    :func:`ui.stepper.step_controls` with ``limit=state.limit``). The teacher's session step moved elsewhere (the
+    Side by side page shares it) moves the class. ``None`` outside a class, or when the class is gone (the session
+    leaves it and says so)."""
     if ss().pop(K_WHOLE, False):
         st.rerun(scope="app")
     c = code()
@@ -276,30 +311,22 @@ def prepare_step(num_steps: int) -> ClassState | None:
         ss()[K_MSG] = c
         _keep_in_url()
         return None
-    step = persist.get_step()
-    if is_teacher():
-        if state.limit is not None and step > state.limit:
-            persist.set_step(state.limit)
-        elif step != state.step and min(step, num_steps) != state.step and not state.ended:
-            _teacher_do(lambda cc, k: classes().set_step(cc, k, min(step, num_steps)))
+    store = ClassStep(state)
+    if is_teacher() and not state.ended:
+        step = persist.get_step()  # a class step beyond the merges trained here (a fresh server) is kept
+        if step != state.step and min(step, num_steps) != state.step:
+            store.set(min(step, num_steps))
             state = classes().state(c)
-            persist.set_step(state.step)
-        return state
-    seen = ss().get(K_SEEN)
-    if ss().get(K_FOLLOW, True) and seen is not None and step != seen:
-        ss()[K_FOLLOW] = False  # the student pressed a step button: on their own now
-    if ss().get(K_FOLLOW, True):
-        step = state.step
-    if state.limit is not None:
-        step = min(step, state.limit)
-    persist.set_step(min(step, num_steps))
-    ss()[K_SEEN] = persist.get_step()
-    return state
+            store.class_step = state.step
+        persist.set_step(state.step)
+    elif not is_teacher() and ss().get(K_FOLLOW, True):
+        persist.set_step(state.step)  # the session's step (the URL, the other pages) is the one shown
+    return state, store
 
 
 def signature(state: ClassState) -> str:
     """What a screen was drawn at: the version (the teacher's also counts picks and joins)."""
-    return f"{state.version}.{state.activity}" if is_teacher() else str(state.version)
+    return class_signature(state.version, state.activity, is_teacher())
 
 
 def _follow() -> None:
@@ -318,22 +345,15 @@ def view_marker(state: ClassState) -> None:
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
-    c = code()
-    try:
-        got = classes().poll(c) if c else None
-    except StoreUnavailable:
-        got = False
-    if got is False:
-        sig = "unreachable"  # a change of signature: the step view reruns and says so
-    elif got is None:
-        sig = "gone"
-    else:
-        sig = f"{got.version}.{got.activity}" if is_teacher() else str(got.version)
+    """The fallback poll: the endpoint's answer (:func:`ui.class_poll.answer`) drawn by a script run."""
+    sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
 def poll() -> None:
-    """The polling fragment and the class script, at the end of a class page (nothing outside a class)."""
+    """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
+    address (:func:`ui.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
+    fragment."""
     if not code():
         return
     st.html(f"<style>{_CSS}</style>")
@@ -341,7 +361,11 @@ def poll() -> None:
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
         _cookie_script(cookie[0], cookie[1], 24 * 3600)
-    _poll_fragment()
+    url = class_poll.poll_url(code(), is_teacher())
+    if url is None:
+        _poll_fragment()
+    else:
+        st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
 
 
 # ------------------------------------------------------------------------------------ the join link

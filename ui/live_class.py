@@ -119,6 +119,12 @@ def clean_nickname(raw: str | None) -> str:
     return " ".join(text.split())[:NICKNAME_MAX]
 
 
+def signature(version: int, activity: int, teacher: bool) -> str:
+    """What a class screen was drawn at, and what its poll compares with: ``"7"`` (the version) for a student;
+    ``"7.31"`` (the version, then the activity) for the teacher, whose screen also counts picks and joins."""
+    return f"{version}.{activity}" if teacher else str(version)
+
+
 def _hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 

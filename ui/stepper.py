@@ -23,9 +23,18 @@ disabled (a screen that only follows).
 
 **Quick presses are never lost.** A press moves from the store's step, not the one drawn, so two quick
 presses of → move two steps; a slider or number box value that arrives in the same message as a button
-press is stale and ignored, and so is the copy of the step before that a page one run behind sends with
-any other message (:func:`_from_widget`; the slider and the number box are drawn anew for each step,
-:func:`jump_keys`). In the browser the app's script
+press is stale and ignored (:func:`_from_widget`).
+
+**A step is never moved by a message about an older one.** Every message the page sends carries every
+widget's value; one sent while the server was drawing a new step (a live class's poll, the timer of a run
+still training, a press just after another) carried the slider and number box still at the step before,
+which the server took for a jump and moved the step back there (in a live class the teacher's step went
+back and forth, and every student's with it: one press of Next moved the class more than one step). So
+the two widgets get new keys whenever the step they show (or their range) changes (:func:`jump_keys`), each remembering the
+step it was drawn at, and the script never writes to them: a value that is still the step its widget
+was drawn at is no jump (:func:`_from_widget`), whenever it arrives; a drag or a typed step is a new
+value of the widget the person saw. (Streamlit keeps a widget's callback for the whole session, even once
+it is gone, and calls it for such a late message: the keys cycle through :data:`KEY_CYCLE` pairs.) In the browser the app's script
 (``static/text_box_guard.js``, parts 2-4) turns ← / → into clicks on the buttons of the container
 ``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
 drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
@@ -110,36 +119,43 @@ def _go(target: str, last: int, store: StepStore) -> None:
     store.set(max(0, min(last, new)))
 
 
-def jump_keys(key: str, step: int, last: int) -> tuple[str, str]:
-    """The widget keys of stepper ``key``'s slider and number box drawn at ``step`` of ``0..last``:
-    ``<key>.slider.<v>`` and ``<key>.box.<v>``, where ``v`` counts the (step, last) pairs the control has been
-    drawn at (kept in the session). So each pair of widgets belongs to one step (see :func:`_from_widget`), and a
-    key always names one widget: Streamlit gives a keyed slider a new identity when its range changes (a run
-    still training), and a callback of the old one then read the new one's value, or none."""
-    mark = f"_{key}.jump"  # (step, last, v)
-    drawn = st.session_state.get(mark, (None, None, 0))
-    version = drawn[2]
-    if drawn[:2] != (step, last):
-        version += 1
-        st.session_state[mark] = (step, last, version)
-    return f"{key}.slider.{version}", f"{key}.box.{version}"
-
-
-def _from_widget(widget: str, drawn: int, last: int, key: str, store: StepStore) -> None:
-    # Every message a page sends carries the slider and the number box as the page has them, and a page
-    # that has not yet drawn the server's last step has them at the step before. A message of another widget
-    # sent then (autoplay switched off, a speed picked, while a step was on its way: on a busy machine, often)
-    # brought that step back as a change of the slider, and the step went back (autoplay: 1..11, then 9).
-    # Each pair of widgets is drawn for one step (jump_keys), and this callback is the one registered with
-    # them, ``drawn`` being that step: a value equal to it is the page's copy, not a move.
-    value = st.session_state.get(widget)
-    if value is None or int(value) == drawn:
-        return
-    # A drag or a typed step is a message of its own: when a step button came in the same message, the
-    # slider and the box hold what the page had, and the button wins (a drag then a quick press).
+def _from_widget(widget: str, last: int, key: str, store: StepStore, drawn: int) -> None:
+    # Every message the page sends carries the slider and the number box as the page has them. A press
+    # made just after another can leave before the page has taken the server's new step into them: they
+    # still hold the step before, and moved the step back there, so the press only redid the one before
+    # it (six → pressed at once lost a step in about one try of seven). A drag or a typed step is a
+    # message of its own, so when a step button came in the same message, the button wins.
     if any(st.session_state.get(f"{key}.{b}") for b in BUTTONS):
         return
+    # Still the step the widget was drawn at: a message sent before the page took a newer step (see "A step
+    # is never moved by a message about an older one"), not a jump.
+    value = st.session_state.get(widget)  # none when the key names a newer widget (see jump_keys)
+    if value is None or int(value) == drawn:
+        return
     store.set(max(0, min(last, int(value))))
+
+
+#: The key pairs the slider and number box cycle through: a message about an older pair would have to be this
+#: many steps late to reach a pair drawn again (the app's script holds presses until the step before is drawn).
+KEY_CYCLE = 16
+
+
+def jump_keys(key: str, step: int, last: int) -> tuple[str, str]:
+    """The widget keys of stepper ``key``'s slider and number box drawn at ``step`` of ``0..last``:
+    ``<key>.slider.<g>`` and ``<key>.box.<g>``, a new ``g`` (modulo :data:`KEY_CYCLE`) whenever the step drawn
+    or the range changes. The range too: Streamlit gives a keyed slider a new identity when its range changes
+    (a run still training grows it every second), and the callback of the old one, called for a late message,
+    then read the new one's key (a KeyError on the page). Call once per run."""
+    name = f"{key}.jump-keys"
+    gen, drawn = st.session_state.get(name, (0, (step, last)))
+    if drawn != (step, last):
+        gen = (gen + 1) % KEY_CYCLE
+    st.session_state[name] = (gen, (step, last))
+    keys = f"{key}.slider.{gen}", f"{key}.box.{gen}"
+    if drawn != (step, last):  # a pair drawn again: a value left from its last time must not stand for this step
+        for k in keys:
+            st.session_state.pop(k, None)
+    return keys
 
 
 def timer_seconds(training: bool) -> float | None:
@@ -219,7 +235,7 @@ def step_controls(
 
     Args:
         n: the last step (the run's merges so far; a replay's merges).
-        key: prefix of the widget keys (``stepper.next``, ``rt.slider.3``...) and of the CSS class the app's
+        key: prefix of the widget keys (``stepper.next``, ``rt.slider``...) and of the CSS class the app's
             script finds the buttons by; one per page.
         store: where the step lives (:class:`StepStore`; default the session's step, :data:`SESSION`).
         label: the HTML of the label for step k (default :func:`step_label_html`, which tests and the
@@ -238,7 +254,9 @@ def step_controls(
     last = n if limit is None else max(0, min(n, int(limit)))
     asked = store.get()
     step = max(0, min(last, asked))
-    if asked != step and not (training and limit is None and asked > n):
+    # A step asked for beyond the merges trained so far (a link; a live class ahead of a run still training
+    # here) is kept in the store and shown once trained; a clamp by the limit or the end is written.
+    if asked != step and not (training and asked > n and (limit is None or asked <= limit)):
         store.set(step)
     auto = f"{key}.autoplay"
     if autoplay and persist.kept(auto, False) and ((step >= last and not training) or locked):
@@ -274,9 +292,10 @@ def step_controls(
             slider_key, box_key = jump_keys(key, step, last)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
             cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
-                           args=(slider_key, step, last, key, store), disabled=locked)  # fmt: skip
+                           args=(slider_key, last, key, store, step), disabled=locked)  # fmt: skip
             cols[1].number_input(_("Step"), min_value=0, max_value=last, value=step, step=1, key=box_key,
-                                 on_change=_from_widget, args=(box_key, step, last, key, store), disabled=locked)  # fmt: skip
+                                 on_change=_from_widget, args=(box_key, last, key, store, step),
+                                 disabled=locked)  # fmt: skip
         if autoplay:
             with cols[2]:
                 _autoplay_controls(key, step, last, presentation, training, locked)

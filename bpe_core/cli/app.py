@@ -12,18 +12,18 @@ HELP = "run the Streamlit app (pip install '.[app]' from a clone); arguments go 
 
 
 def run_app(streamlit_args: list[str]) -> int:
-    """Run ``python -m streamlit run app.py`` with ``streamlit_args``. ``app.py`` is the repository's: next
-    to this package (a clone, or an editable install), else in the current directory when that is a clone.
-    Without Streamlit or without ``app.py`` (an installed library only): a one-line message on stderr and
-    exit status 2."""
+    """Run ``python -m streamlit run serve.py`` with ``streamlit_args`` (as ``sh run.sh app`` does: the app's
+    pages, ``app.py``, with the live class's poll endpoint). ``serve.py`` is the repository's: next to this
+    package (a clone, or an editable install), else in the current directory when that is a clone. Without
+    Streamlit or without ``serve.py`` (an installed library only): a one-line message on stderr and exit status 2."""
     import importlib.util
     import subprocess
     from pathlib import Path
 
     here = Path(__file__).resolve().parent.parent.parent  # bpe_core/cli/app.py -> the clone
-    apps = [d / "app.py" for d in (here, Path.cwd()) if (d / "app.py").is_file() and (d / "bpe_core").is_dir()]
+    apps = [d / "serve.py" for d in (here, Path.cwd()) if (d / "serve.py").is_file() and (d / "bpe_core").is_dir()]
     if importlib.util.find_spec("streamlit") is None or not apps:
-        missing = "Streamlit is not installed" if apps else "no app.py here or next to the bpe_core package"
+        missing = "Streamlit is not installed" if apps else "no serve.py here or next to the bpe_core package"
         print(
             f"bpe-explorer: the app is not available ({missing}); "
             "run pip install '.[app]' in a clone of the repository, and bpe-explorer app there.",

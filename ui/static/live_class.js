@@ -1,20 +1,55 @@
 // A live class's tab (ui/class_view.py): set up once per browser tab.
-// The polling fragment redraws #bpe-class-poll with the class's version every 0.75 s; the step view drew
-// #bpe-class-view with the version it shows. When they differ, this presses the step view's hidden "sync"
-// button, so only the step view reruns (not the whole page), once per new version.
+// The step view drew #bpe-class-view with the signature of the class it shows ("7", or "7.31" on the teacher's
+// screen). #bpe-class-poll says where the class's current signature comes from:
+//  * data-url: the poll endpoint (ui/class_poll.py). This script asks it every POLL_MS (one at a time, not while
+//    the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
+//  * data-sig: the fallback polling fragment redraws it (a server run without the endpoint).
+// When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
+// step view reruns (not the whole page), once per new signature.
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
   if (w.__bpeLiveClass) return;
   w.__bpeLiveClass = true;
   var doc = w.document;
+  var POLL_MS = 500;
   var asked = null, askedAt = 0;
+  var fetched = null, fetchedFrom = null, busy = false, lastFetch = 0;
+
+  // Whether signature a is newer than b. Both count up ("7" then "8"; "7.31" then "7.32"), so a poll answered
+  // just before the teacher's own press does not send the teacher's screen back; "unreachable" differs from
+  // every number and always counts as news (the step view reruns and says so).
+  function newer(a, b) {
+    var x = String(a).split("."), y = String(b).split(".");
+    for (var i = 0, len = Math.max(x.length, y.length); i < len; i++) {
+      var m = Number(x[i] || 0), n = Number(y[i] || 0);
+      if (isNaN(m) || isNaN(n)) return a !== b;
+      if (m !== n) return m > n;
+    }
+    return false;
+  }
+
+  function ask(url) {
+    busy = true;
+    lastFetch = Date.now();
+    // No cookies: the teacher's key lives in one, and a poll needs nothing but the class code in its address.
+    w.fetch(url, { cache: "no-store", credentials: "omit" })
+      .then(function (r) { return r.json(); })
+      .then(function (body) { fetched = body && body.sig; fetchedFrom = url; })
+      .catch(function () {})  // a restart or a dropped connection: ask again at the next turn
+      .then(function () { busy = false; check(); });
+  }
+
   function check() {
     var poll = doc.getElementById("bpe-class-poll"), view = doc.getElementById("bpe-class-view");
-    if (!poll || !view) return;
-    var want = poll.dataset.sig;
-    if (!want || want === "gone" || want === view.dataset.sig) return;
-    // Once per version; again after 3 s if the step view has still not shown it (a lost press).
+    if (!poll) return;
+    var url = poll.dataset.url, want = poll.dataset.sig;
+    if (url) {
+      if (!busy && !doc.hidden && Date.now() - lastFetch >= POLL_MS) ask(url);
+      want = url === fetchedFrom ? fetched : null;  // an answer about another class does not count
+    }
+    if (!view || !want || want === "gone" || !newer(want, view.dataset.sig)) return;
+    // Once per signature; again after 3 s if the step view has still not shown it (a lost press).
     if (want === asked && Date.now() - askedAt < 3000) return;
     var button = doc.querySelector(".st-key-class-sync button");
     if (!button) return;
@@ -23,4 +58,5 @@
     button.click();
   }
   w.setInterval(check, 50);
+  doc.addEventListener("visibilitychange", check);
 })();

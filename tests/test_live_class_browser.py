@@ -1,0 +1,322 @@
+"""A live class in real Chromium against ``streamlit run app.py``: one teacher and three students (one on a phone,
+390x844), joining by link and by code, following three steps (each press of the teacher's Next moves every screen
+exactly one step, and no further), a question with three picks (one changed), the teacher's counts and live
+histogram, a server restart mid-question, the reveal, a forged teacher key refused by the server, and the summary;
+an unknown code's message; the phone's first screen in a class and the normal stepper's row on a phone.
+
+The module has its own server and store file (the class story restarts it), started once; every wait is a bounded
+wait on what the screens show, never on how the page learns of a change (the polling may change)."""
+
+from __future__ import annotations
+
+import pytest
+from browser import APP_SELECTOR, StreamlitServer, assert_no_exception, assert_stays, save_screenshot, wait_for_app
+
+from ui.corpus_store import CorpusStore
+from ui.live_class import Classes
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 90_000  # a loaded 2-core machine: bounded waits on conditions, never sleeps
+#: After a step reached every screen: how long the teacher's screen must then stay on it, with every screen's record
+#: of the steps it showed checked afterwards (a second step came within about a second of the press).
+STAYS_MS = 2_500
+PHONE = {"width": 390, "height": 844}
+
+#: Keeps in ``window.__bpeSteps`` every step the label showed, in order (a MutationObserver sees each redraw, however
+#: short, and the page's own redraws do not reset it: the tab is never reloaded).
+RECORD_STEPS = """() => {
+  const look = () => { const l = document.getElementById('bpe-step-label'), h = window.__bpeSteps;
+                       const s = l && l.dataset.step; if (s && h[h.length - 1] !== s) h.push(s); };
+  if (!window.__bpeSteps) new MutationObserver(look).observe(document.documentElement,
+                                                            {subtree: true, childList: true, attributes: true});
+  window.__bpeSteps = []; look();
+}"""
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    """This module's own app server and store file: the class story stops and starts it."""
+    store = tmp_path_factory.mktemp("live-class") / "corpora.sqlite3"
+    server = StreamlitServer()  # the app as users run it
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BPE_EXPLORER_STORE", str(store))
+        server.start(timeout=60)
+        try:
+            yield server, Classes(CorpusStore(store))
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def contexts(browser, request):
+    """``new_page(width, height)``: a page in a fresh browser context (its own cookies: a person of its own);
+    every context is closed at the end, after a screenshot of each page when the test failed."""
+    made, failed = [], request.session.testsfailed
+
+    def new_page(width: int = 1280, height: int = 900):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme="light", locale="en-US")
+        made.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(WAIT_MS)
+        return page
+
+    yield new_page
+    for i, ctx in enumerate(made):
+        if request.session.testsfailed > failed:  # the call's report is in before the teardown
+            for page in ctx.pages:
+                try:
+                    save_screenshot(page, f"failures/{request.node.name}-{i}", full_page=True)
+                except Exception as exc:  # noqa: BLE001 - never hide the real failure
+                    print(f"no failure screenshot of page {i}: {exc}")
+        ctx.close()
+
+
+def _open(page, url: str, selector: str = "#bpe-step-label") -> None:
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator(selector).first.wait_for()
+
+
+def _click(page, name: str, then: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+    page.locator(then).first.wait_for()
+
+
+def _step(page) -> int:
+    return int(page.locator("#bpe-step-label").first.get_attribute("data-step"))
+
+
+def _wait_step(page, step: int) -> None:
+    page.wait_for_function(
+        "(s) => { const l = document.getElementById('bpe-step-label'); return l && l.dataset.step === s; }",
+        arg=str(step), timeout=WAIT_MS,
+    )  # fmt: skip
+
+
+def _wait_attr(page, element_id: str, attr: str, value: str) -> None:
+    page.wait_for_function(
+        "([id, a, v]) => { const e = document.getElementById(id); return e && e.getAttribute(a) === v; }",
+        arg=[element_id, attr, value], timeout=WAIT_MS,
+    )  # fmt: skip
+
+
+def _press_next_once(teacher, students, classes, code) -> int:
+    """The teacher presses Next once: every screen shows the step after, the class's step on the server is it, and
+    nothing moves again (each screen's record since the press is exactly the two steps). Returns the new step."""
+    before = _step(teacher)
+    for page in (teacher, *students):
+        _wait_step(page, before)
+        page.evaluate(RECORD_STEPS)
+    teacher.locator(".st-key-stepper-next button:visible").first.click()
+    for page in (teacher, *students):
+        _wait_step(page, before + 1)
+    assert_stays(teacher, "() => document.getElementById('bpe-step-label').dataset.step", STAYS_MS,
+                 "the teacher's step after one press of Next")  # fmt: skip
+    assert classes.state(code).step == before + 1
+    for i, page in enumerate((teacher, *students)):
+        assert page.evaluate("window.__bpeSteps") == [str(before), str(before + 1)], f"screen {i}"
+    return before + 1
+
+
+def _pick(page, option: int) -> None:
+    page.locator(f".st-key-class-pick-{option} button").click()
+    page.locator(f".st-key-class-pick-{option} [data-testid='stBaseButton-primary']").wait_for()
+
+
+def _box(page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return box
+
+
+def _within_first_screen(page, selector: str) -> None:
+    box, height = _box(page, selector), page.viewport_size["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} at {box}, the screen is {height} px"
+
+
+def _apart(page, one: str, other: str) -> None:
+    a, b = _box(page, one), _box(page, other)
+    overlap = min(a["x"] + a["width"], b["x"] + b["width"]) > max(a["x"], b["x"]) and min(
+        a["y"] + a["height"], b["y"] + b["height"]
+    ) > max(a["y"], b["y"])
+    assert not overlap, f"{one} at {a} overlaps {other} at {b}"
+
+
+def _no_horizontal_overflow(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+
+
+def _press_as_student(page) -> None:
+    """A press of Next on a student's (or a forger's) own screen: their step only."""
+    before = _step(page)
+    page.locator(".st-key-stepper-next button:visible").first.click()
+    _wait_step(page, before + 1)
+    wait_for_app(page, timeout=WAIT_MS)
+
+
+def test_unknown_code_gets_its_message_and_the_code_box(class_server, contexts):
+    server, _ = class_server
+    page = contexts(**PHONE)
+    _open(page, f"{server.url}/?class=ZZZZZZ")
+    page.get_by_text("There is no class ZZZZZZ on this server").wait_for()
+    page.get_by_role("textbox", name="Class code").wait_for()  # the code box, open
+    assert "class=" not in page.url
+    _no_horizontal_overflow(page)
+    assert_no_exception(page)
+
+
+def test_the_normal_stepper_on_a_phone_keeps_prev_and_next_side_by_side(class_server, contexts):
+    server, _ = class_server
+    page = contexts(**PHONE)
+    _open(page, server.url)
+    wait_for_app(page, timeout=WAIT_MS)
+    prev, nxt = _box(page, ".st-key-stepper-prev button:visible"), _box(page, ".st-key-stepper-next button:visible")
+    assert abs(prev["y"] - nxt["y"]) < 4 and prev["x"] + prev["width"] <= nxt["x"], (prev, nxt)
+    _within_first_screen(page, ".st-key-stepper-next button:visible")
+    _no_horizontal_overflow(page)
+
+
+def test_a_class_of_three(class_server, contexts):
+    server, classes = class_server
+    url = server.url
+    # The teacher starts a class on the default preset, at the projector's 1280x720.
+    teacher = contexts(1280, 720)
+    _open(teacher, url)
+    teacher.get_by_text("Live class", exact=True).click()
+    _click(teacher, "Start a class", "#bpe-class-code")
+    code = teacher.locator("#bpe-class-code").inner_text().strip()
+    assert len(code) == 6 and "teacher" not in teacher.url and f"class={code}" in teacher.url
+    assert teacher.locator("#bpe-class-join img[src^='data:image/svg+xml']").count() == 1  # the QR code
+    assert classes.state(code).students == 0
+
+    # Two students by the link (one on a phone), one by the code box, typed in lower case, with a nickname that is
+    # markup (shown as text).
+    laptop, phone, third = contexts(), contexts(**PHONE), contexts()
+    for page in (laptop, phone):
+        _open(page, f"{url}/?class={code}", "#bpe-class-status")
+    _open(third, url)
+    third.get_by_text("Join a class", exact=True).click()
+    third.get_by_role("textbox", name="Class code").fill(code.lower())
+    third.get_by_role("textbox", name="Nickname (optional)").fill("<b>Zoë</b>")
+    _click(third, "Join", "#bpe-class-status")
+    third.locator("#bpe-class-status").get_by_text("you are <b>Zoë</b>").wait_for()
+    _wait_attr(teacher, "bpe-class-status", "data-students", "3")
+    students = (laptop, phone, third)
+
+    # Three steps: one press, one step, on every screen.
+    for _ in range(3):
+        step = _press_next_once(teacher, students, classes, code)
+
+    # The phone in a class: the step label and the merge card on the first screen, nothing wider than the phone.
+    wait_for_app(phone, timeout=WAIT_MS)
+    for selector in ("#bpe-step-label", "#bpe-merge-card"):
+        _within_first_screen(phone, selector)
+    _no_horizontal_overflow(phone)
+    _apart(phone, "#bpe-step-label", ".st-key-stepper-first button:visible")  # the label clear of the buttons
+
+    # A forger: the code, and a teacher key that is not this class's, in the link and in the key's cookie. The server
+    # takes them for a student: no teacher controls, the key dropped from the address bar, and their presses move
+    # only their own step, never the class's.
+    forger = contexts()
+    forger.context.add_cookies([{"name": f"bpe_teach_{code}", "value": "forged-key-forged-key", "url": url}])
+    _open(forger, f"{url}/?class={code}&teacher=forged-key-forged-key", "#bpe-class-status")
+    forger.get_by_text("This teacher link is not valid for this class").wait_for()
+    assert forger.get_by_role("button", name="Ask the class").count() == 0
+    assert "teacher=" not in forger.url
+    version = classes.poll(code).version
+    _press_as_student(forger)
+    _press_as_student(forger)
+    assert classes.state(code).step == step and classes.poll(code).version == version
+    assert _step(phone) == step
+    assert_no_exception(forger)
+    forger.context.close()  # one tab fewer polling the server
+
+    # The projector: presentation mode, then a question on the next merge, with the live histogram on.
+    teacher.get_by_text("Presentation mode", exact=True).click()
+    teacher.locator(".st-key-stepper-next button:visible").first.wait_for()
+    wait_for_app(teacher, timeout=WAIT_MS)
+    merge = step + 1
+    _click(teacher, "Ask the class", "#bpe-class-answered")
+    n = len(classes.tally(code, merge).grades)
+    teacher.get_by_role("button", name="Display", exact=True).click()
+    teacher.get_by_label("Show live answers").check()
+    _wait_histogram(teacher, [0] * n)
+    teacher.keyboard.press("Escape")
+    for page in students:
+        page.locator("#bpe-class-question").wait_for()
+        assert page.locator("#bpe-merge-card").count() == 0  # the merge would give the answer away
+
+    # Three picks, one changed; the teacher's counts and histogram show each pick once.
+    _pick(laptop, 0)
+    _pick(phone, 1)
+    _pick(third, 2)
+    _pick(laptop, 1)
+    counts = [0, 2, 1] + [0] * (n - 3)
+    _wait_attr(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
+    assert classes.tally(code, merge).counts == tuple(counts)
+    _wait_attr(teacher, "bpe-class-answered", "data-answered", "3")  # of four: the forger counts as a student
+    _wait_histogram(teacher, counts)
+
+    # The phone with an open question: the step label and the answer buttons on the first screen.
+    wait_for_app(phone, timeout=WAIT_MS)
+    _within_first_screen(phone, "#bpe-step-label")
+    for i in range(min(n, 4)):
+        _within_first_screen(phone, f".st-key-class-pick-{i} button")
+        assert _box(phone, f".st-key-class-pick-{i} button")["height"] >= 44  # a touch target
+    _no_horizontal_overflow(phone)
+    save_screenshot(teacher, "live_class/teacher-presenting-question")
+    save_screenshot(phone, "live_class/phone-question")
+
+    # The server restarts mid-question: every page reconnects and finds the class as it was.
+    port = server.port
+    server.stop()
+    for page in (teacher, *students):  # each has seen the server go: what it shows next is the new server's
+        page.locator(f"{APP_SELECTOR}:not([data-test-connection-state='CONNECTED'])").wait_for(state="attached")
+    server.start(timeout=60, port=port)
+    for page in (teacher, *students):
+        wait_for_app(page, timeout=WAIT_MS)
+        page.locator("#bpe-class-question").wait_for()
+    assert teacher.locator(".st-key-stepper-first button:visible").inner_text().strip() == "⏮"  # still presenting
+    _wait_attr(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
+    phone.locator(".st-key-class-pick-1 [data-testid='stBaseButton-primary']").wait_for()  # the phone's pick kept
+
+    # Reveal: each student's verdict is the grade of their pick; the teacher sees the shares.
+    _click(teacher, "Reveal", "#bpe-class-shares")
+    grades = classes.tally(code, merge).grades
+    for page, pick in zip(students, (1, 1, 2), strict=True):
+        _wait_attr(page, "bpe-quiz-verdict", "data-grade", grades[pick])
+    picked = [grades[1], grades[1], grades[2]]
+    for g in ("right", "tied", "wrong"):
+        _wait_attr(teacher, "bpe-class-shares", f"data-{g}", str(picked.count(g)))
+
+    # On past the revealed merge, then the end: the summary on every screen, each student's own score.
+    step = _press_next_once(teacher, students, classes, code)
+    assert step == merge
+    teacher.get_by_role("button", name="More", exact=True).click()
+    _click(teacher, "End the class", "text=The class is over: summary")
+    for page, pick in zip(students, (1, 1, 2), strict=True):
+        _wait_attr(page, "bpe-class-score", "data-right", "1" if grades[pick] == "right" else "0")
+        _wait_attr(page, "bpe-class-score", "data-asked", "1")
+    _no_horizontal_overflow(phone)
+    save_screenshot(phone, "live_class/phone-summary", full_page=True)
+    for page in (teacher, *students):
+        assert_no_exception(page)
+
+
+#: True when the live histogram's bars (Vega's SVG marks, labelled "picks: 2; pair: 1. a + b") show ``want``, the
+#: counts in the order the pairs are shown, joined by commas.
+HISTOGRAM_COUNTS = """(want) => {
+  const bars = document.querySelectorAll('[data-testid="stVegaLiteChart"] [aria-roledescription="bar"]');
+  const got = [];
+  for (const bar of bars) {
+    const m = /picks: (\\d+); pair: (\\d+)\\./.exec(bar.getAttribute('aria-label') || '');
+    if (!m) return false;
+    got[parseInt(m[2], 10) - 1] = m[1];
+  }
+  return bars.length > 0 && got.join(',') === want;
+}"""
+
+
+def _wait_histogram(page, counts: list[int]) -> None:
+    """The teacher's live histogram shows ``counts`` (a bar per pair, in the order shown)."""
+    page.wait_for_function(HISTOGRAM_COUNTS, arg=",".join(map(str, counts)), timeout=WAIT_MS)
