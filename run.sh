@@ -9,7 +9,8 @@
 # (the hash is kept in .venv/.requirements.sha256).  `test` also makes sure a
 # Chromium for Playwright exists: `chromium`/`chromium-browser` from PATH, else
 # (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download; and a PostgreSQL
-# server for the shared-store tests (as root on Debian/Ubuntu: apt-get's `postgresql`).
+# server for the shared-store tests (as root on Debian/Ubuntu: apt-get's `postgresql`) and nginx for the tests of
+# several app servers behind a proxy (apt-get's `nginx`, its own service left stopped).
 #
 # Environment: PYTHON=/path/to/python3 picks the interpreter used for .venv
 # (default: the newest Python >= 3.10 among python3, python3.N and python on PATH).
@@ -49,8 +50,13 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2
 }
 
+TEMP_POLICY=
+
 # --- one setup at a time (several developers share this working tree) ----------
-release_lock() { rm -rf "$LOCK"; }
+release_lock() {
+    if [ -n "$TEMP_POLICY" ]; then rm -f /usr/sbin/policy-rc.d; TEMP_POLICY=; fi  # see ensure_nginx
+    rm -rf "$LOCK"
+}
 acquire_lock() {
     waited=0
     while ! mkdir "$LOCK" 2>/dev/null; do
@@ -257,6 +263,30 @@ ensure_postgres() {
     postgres_ok || log "warning: no PostgreSQL server (initdb/pg_ctl) found; the shared-store tests will fail (Debian/Ubuntu: apt-get install postgresql)"
 }
 
+# --- nginx for the tests of several app servers behind a proxy ------------------------------
+# The tests run their own nginx (the repository's config, a free port, a temporary prefix: tests/nginx_server.py);
+# the distribution's nginx service plays no part. Installing the package would start that service on port 80 (and
+# fail the install if something else holds the port), so while apt-get runs, a policy-rc.d answers 101 ("action
+# forbidden", the documented way to keep a package's service from starting) unless one is there already; it is
+# removed again at once (or by release_lock if run.sh is interrupted).
+nginx_ok() {
+    have nginx || [ -x /usr/sbin/nginx ]
+}
+
+ensure_nginx() {
+    nginx_ok && return 0
+    if is_root && is_apt_system; then
+        if [ ! -e /usr/sbin/policy-rc.d ]; then
+            printf '#!/bin/sh\n# run.sh: no service starts while apt-get installs nginx\nexit 101\n' >/usr/sbin/policy-rc.d
+            chmod 755 /usr/sbin/policy-rc.d
+            TEMP_POLICY=1
+        fi
+        apt_install nginx || log "apt-get could not install nginx"
+        if [ -n "$TEMP_POLICY" ]; then rm -f /usr/sbin/policy-rc.d; TEMP_POLICY=; fi
+    fi
+    nginx_ok || log "warning: no nginx found; the tests of app servers behind a proxy will fail (Debian/Ubuntu: apt-get install nginx)"
+}
+
 # --- commands -------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 cmd=$1
@@ -280,6 +310,7 @@ case "$cmd" in
         ensure_venv dev
         ensure_browser
         ensure_postgres
+        ensure_nginx
         release_lock
         trap - EXIT INT TERM
         # Lint first (configured in pyproject.toml): a style slip fails the run like a test.

@@ -48,10 +48,9 @@ def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
         st.html(pieces["bpe-pair-panel"])
 
 
-def step_pieces(run, mode: str, present: bool, training: bool):
-    """Step k's label and panels, ``{element id: HTML}``, for :mod:`ui.step_ahead`."""
-
-    beat = stepper.autoplay_speed("stepper")
+def step_pieces(run, mode: str, present: bool, training: bool, beat: float | None):
+    """Step k's label and panels, ``{element id: HTML}``, for :mod:`ui.step_ahead` (``beat``: autoplay's seconds
+    per step, or ``None``)."""
 
     def pieces(k: int) -> dict[str, str]:
         label = stepper.step_label_html(k, run.num_steps, training, beat)
@@ -105,7 +104,8 @@ def class_step(klass, run, step: int, mode: str, present: bool) -> bool:
         if klass.open_round is not None:
             class_round.question_view(klass, run, step, mode, present)
             return True
-        revealed = class_view.classes().tally(klass.code, step + 1)
+        # Read only when merge step + 1 was revealed: most steps had no question.
+        revealed = class_view.classes().tally(klass.code, step + 1) if step + 1 in klass.revealed else None
         if revealed is not None and revealed.state == "revealed":
             class_round.reveal_view(klass, run, revealed, mode, present)
     except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
@@ -149,7 +149,9 @@ def step_view(every: float | None, choice: Choice) -> None:
         return
     merge_and_pairs(run, step, mode, present)
     # The steps around this one, for the browser to show at once on the next press.
-    step_ahead.draw_ahead("stepper", step, run.num_steps, step_pieces(run, mode, present, not live.finished))
+    training_, beat = not live.finished, stepper.autoplay_speed("stepper")
+    pieces = step_pieces(run, mode, present, training_, beat)
+    step_ahead.draw_ahead("stepper", step, run.num_steps, pieces, run, (mode, present, training_, beat))
     corpus_and_vocabulary(run, step, mode, present)
     take_aways(run, step, present)
 

@@ -118,7 +118,7 @@ def test_every_teacher_action_needs_the_key_and_a_refusal_changes_nothing(classe
 def test_a_round_hides_its_merge_until_revealed(classes):
     code, key = classes.start(PARAMS, step=2)
     merge = classes.ask(code, key, ("wrong", "right", "tied"))
-    assert merge == 3 and classes.state(code).limit == 2
+    assert merge == 3 and classes.state(code).limit == 2 and classes.state(code).revealed == ()
     assert classes.set_step(code, key, 7) == 2  # nobody passes an unrevealed question
     with pytest.raises(NotAllowed):
         classes.reopen(code, key)  # it is open already
@@ -127,6 +127,7 @@ def test_a_round_hides_its_merge_until_revealed(classes):
     assert classes.reopen(code, key) == 3
     assert classes.reveal(code, key) == 3
     assert classes.state(code).open_round is None and classes.state(code).limit is None
+    assert classes.state(code).revealed == (3,)  # the page reads a tally only for a revealed merge
     assert classes.set_step(code, key, 3) == 3
     classes.set_step(code, key, 2)
     with pytest.raises(NotAllowed):
@@ -181,6 +182,9 @@ def test_join_again_keeps_the_student_and_nicknames_are_cleaned(classes):
     assert classes.join(code, sid) == (1, "")
     assert classes.join(code, sid) == (1, "")  # a reload: the same student
     assert classes.join(code, sid, "  Ada\n\tLovelace ") == (1, "Ada Lovelace")
+    # The state read for a student's screen says who they are (one read per run); without an id, nobody.
+    assert classes.state(code, sid).me == (1, "Ada Lovelace") and classes.state(code).me is None
+    assert classes.state(code, new_student_id()).me is None  # not joined
     other = new_student_id()
     assert classes.join(code, other, "<b>" + "x" * 40) == (2, ("<b>" + "x" * 40)[:NICKNAME_MAX])
     assert clean_nickname("a\x00b\x1bc") == "abc" and clean_nickname(None) == ""

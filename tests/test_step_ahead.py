@@ -7,7 +7,9 @@ import json
 import re
 
 from app_helpers import body_with, new_app, no_exception
+from streamlit.string_util import clean_text
 
+from ui import memo
 from ui.step_ahead import AHEAD, BEHIND, PIECE_IDS, ahead_html, window
 
 
@@ -89,3 +91,31 @@ def test_the_json_block_holds_no_markup():
     block = body_with(at, 'id="bpe-ahead"')
     inner = block.split('<script type="application/json">', 1)[1].rsplit("</script>", 1)[0]
     assert "<" not in inner and "&lt;/w&gt;" in inner  # the end-of-word suffix in a chip, escaped as text
+
+
+def test_a_kept_block_is_built_once_and_given_to_st_html_as_it_would_make_it():
+    class Run:  # any object a weak reference can point to stands for a run
+        pass
+
+    run, calls = Run(), []
+
+    def make():
+        calls.append(1)
+        return "  <div id='x'>a\n   \n  b</div>\n"
+
+    first = memo.cached_html(run, "test-block", ("k", 1), make)
+    again = memo.cached_html(run, "test-block", ("k", 1), make)
+    assert first is again and len(calls) == 1
+    # What st.html would have made of the string (dedented, stripped): the same bytes reach the browser.
+    assert first._repr_html_() == clean_text(make())
+
+
+def test_a_second_session_at_the_same_step_draws_the_same_blocks():
+    # The second session's corpus table and steps ahead come from the run's memo: the same HTML as the first's.
+    one, two = new_app(preset="textbook-low", step=2), new_app(preset="textbook-low", step=2)
+    for marker in ("bpe-ahead", "bpe-corpus"):
+        assert body_with(one, marker) == body_with(two, marker)
+    assert _ahead(two)[0] == 2
+    # Kept per step: a session at step 3 is not given step 2's blocks.
+    three = new_app(preset="textbook-low", step=3)
+    assert _ahead(three)[0] == 3 and "segmentation after step 3" in body_with(three, "bpe-corpus")

@@ -89,7 +89,7 @@ def _pick(merge: int, option: int) -> None:
 def student_bar(state: ClassState, step: int) -> None:
     """Who the student is in the class, and "Follow the teacher" when stepping on their own."""
     st.html(f"<style>{cv._CSS}</style>")
-    me = cv.classes().student(state.code, st.session_state.get(cv.K_SID) or "")
+    me = state.me  # read with the class's state (:func:`ui.class_view.prepare_step`)
     name = (me[1] or _("Student {n}").format(n=me[0])) if me else ""
     text = _("Class {code} · you are {name}").format(code=state.code, name=name)
     cols = st.columns([3, 2], vertical_alignment="center")

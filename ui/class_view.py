@@ -302,7 +302,7 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
     if not c:
         return None
     try:
-        state = classes().state(c)
+        state = classes().state(c, None if is_teacher() else ss().get(K_SID))
     except StoreUnavailable:  # the session stays in its class; the step view steps on its own meanwhile
         st.error(unavailable_message())
         return None

@@ -176,6 +176,8 @@ class ClassState:
         open_round: the round not yet revealed (open or closed), with its tally, or ``None``.
         limit: the highest step a screen may show: ``open_round.merge - 1`` while one is unrevealed, else ``None``.
         students: how many joined.
+        revealed: the merges of the revealed rounds (their tallies: :meth:`Classes.tally`).
+        me: the asking student's ``(number, nickname)`` (:meth:`Classes.state` with ``student``), else ``None``.
     """
 
     code: str
@@ -190,6 +192,8 @@ class ClassState:
     show_names: bool
     open_round: Tally | None
     students: int
+    revealed: tuple[int, ...] = ()
+    me: tuple[int, str] | None = None
 
     @property
     def limit(self) -> int | None:
@@ -432,17 +436,21 @@ class Classes:
             return None
         return Poll(row[0], row[1], row[2], bool(row[3]))
 
-    def state(self, code: str) -> ClassState:
-        """The class as screens draw it. Raises :class:`UnknownClass`."""
+    def state(self, code: str, student: str | None = None) -> ClassState:
+        """The class as screens draw it; with ``student`` (an id), also who that student is (``me``). One connection
+        for all of it: every student's screen reads this after each of the teacher's steps. Raises
+        :class:`UnknownClass`."""
         with closing(self.store.connect()) as conn:
             row = self._live_row(conn, code)
-            pending = class_db.unrevealed_round(conn, code)
+            rounds = class_db.rounds(conn, code)
+            pending = next((r for r in rounds if r[1] != REVEALED), None)  # at most one is not revealed
             tally = self._tally(conn, code, pending) if pending else None
             n = len(class_db.students(conn, code))
+            me = class_db.student_row(conn, code, student) if student else None
         return ClassState(
             code, json.loads(row["params"]), row["step"], row["version"], row["activity"], bool(row["ended"]),
             bool(row["show_counts"]), bool(row["show_histogram"]), bool(row["show_ranking"]), bool(row["show_names"]),
-            tally, n,
+            tally, n, tuple(r[0] for r in rounds if r[1] == REVEALED), None if me is None else (me[0], me[1]),
         )  # fmt: skip
 
     @staticmethod

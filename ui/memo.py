@@ -17,6 +17,8 @@ import threading
 import weakref
 from collections import OrderedDict
 
+from streamlit.string_util import clean_text
+
 _MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
@@ -85,3 +87,23 @@ def cached(owner, name: str, key, make):
         while len(table) > KEEP_LAST:
             table.popitem(last=False)
     return value
+
+
+class Html:
+    """HTML kept for ``st.html``, already as ``st.html`` makes a string it is given (dedented and stripped,
+    :func:`streamlit.string_util.clean_text`: a regular-expression pass over the text, about 3 ms for the 100 kB of
+    the steps drawn ahead). ``st.html`` takes an object with ``_repr_html_`` as it is, so a block kept in the memo
+    pays that once, not at every draw: the students of a live class all draw the same step."""
+
+    __slots__ = ("html",)
+
+    def __init__(self, html: str):
+        self.html = clean_text(html)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+def cached_html(owner, name: str, key, make) -> Html:
+    """:func:`cached` for an HTML block ``make()`` (a string), kept as :class:`Html` ready for ``st.html``."""
+    return cached(owner, name, key, lambda: Html(make()))

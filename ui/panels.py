@@ -363,6 +363,17 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
             persist.put(name, options[0])
         limit = st.selectbox(_("Word types shown"), options, key=persist.seeded(name, options[0]),
                              on_change=persist.keep, args=(name,))  # fmt: skip
+    # Kept in the run's memo for the last few steps asked (it can be large): every student of a live class redraws
+    # the same step after each of the teacher's presses, and this table is the costliest piece of the page to build.
+    key = (step, mode, presentation, current_language(), int(limit))
+    st.html(
+        memo.cached_html(run, "corpus_table", key, lambda: _corpus_table_block(run, step, mode, presentation, limit))
+    )
+
+
+def _corpus_table_block(run: TrainedRun, step: int, mode: str, presentation: bool, limit: int) -> str:
+    """The line of totals and the corpus table (:func:`corpus_table_html`) of ``limit`` rows, as one HTML block."""
+    n_words = run.num_words
     parts = [
         _("{word_types}, {words}; {token_count} now (was {before} at step 0).").format(
             word_types=_n(ngettext("{n} word type", "{n} word types", n_words), n_words),
@@ -397,4 +408,4 @@ def corpus_table(run: TrainedRun, step: int, mode: str = "utf8", presentation: b
     if note:
         parts.append(note)
     head = " ".join(parts)
-    st.html(f"<p class='bpe-muted'>{esc_raw(head)}</p>" + corpus_table_html(run, step, mode, presentation, limit))
+    return f"<p class='bpe-muted'>{esc_raw(head)}</p>" + corpus_table_html(run, step, mode, presentation, limit)

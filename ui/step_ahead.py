@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from . import memo
+from .i18n import current_language
 from .text import esc_raw
 
 #: Steps drawn ahead of the current one, and behind it (Prev, First): holding → down moves this far
@@ -51,7 +53,17 @@ def ahead_html(key: str, step: int, n: int, pieces: Callable[[int], dict[str, st
     )
 
 
-def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]]) -> None:
+def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]], run=None,
+               variant: tuple = ()) -> None:  # fmt: skip
     """Draw :func:`ahead_html` (hidden; its container takes no room, see ``app.css``). The JSON block is
-    data, not code, but it is a script element, which Streamlit keeps only with ``unsafe_allow_javascript``."""
-    st.html(ahead_html(key, step, n, pieces), unsafe_allow_javascript=True)
+    data, not code, but it is a script element, which Streamlit keeps only with ``unsafe_allow_javascript``.
+
+    ``run``: the run the pieces are of; then the block is kept in its memo (:func:`ui.memo.cached`) per step,
+    ``n`` and ``variant`` (everything else ``pieces`` depends on, such as the byte mode), so the students of a
+    live class, who all redraw the teacher's step, build it once."""
+    if run is None:
+        block = ahead_html(key, step, n, pieces)
+    else:
+        block = memo.cached_html(run, "step_ahead", (key, int(step), int(n), *variant, current_language()),
+                            lambda: ahead_html(key, step, n, pieces))  # fmt: skip
+    st.html(block, unsafe_allow_javascript=True)
