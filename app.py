@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import url_echo
 from ui.i18n import _
 from ui.navigation import PAGES
 
@@ -19,4 +20,6 @@ def page(spec) -> st.Page:
     return st.Page(script, title=_(spec.title), icon=spec.icon, url_path=spec.url_path)
 
 
+# Before anything reads the URL: a page one run behind sends the URL of the run before (ui/url_echo.py).
+url_echo.put_back_if_old()
 st.navigation([page(spec) for spec in PAGES]).run()

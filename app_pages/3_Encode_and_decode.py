@@ -18,7 +18,7 @@ from bpe_core.replay import (
     split_differences,
     unknown_symbols,
 )
-from ui import page, persist, replay_view, sidebar, training
+from ui import page, persist, replay_view, sidebar
 from ui.chips import chip_html, tokens_html
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import N_, _, ngettext
@@ -235,13 +235,8 @@ def decode_section(tok, src, text, ids, k, run_key, mode, present) -> None:
     )
 
 
-choice = page.start_page(_("Encode and decode"), "🔁")
+choice, run = page.start_run_page(_("Encode and decode"), "🔁", _("Encode and decode"))
 mode, present = choice.display.byte_mode, choice.display.presentation
-if not present:
-    page.page_title(_("Encode and decode"))
-run = training.get_run(choice.corpus, choice.config)
-if run is None:
-    st.stop()
 sidebar.write_url(choice)
 run_key = persist.short_key(choice.corpus.digest, choice.config)
 k = pick_k(choice, run)

@@ -130,15 +130,8 @@ def dropout_part(all_models, text, mode, present) -> None:
     dropout_table(next(m for m in all_models if m.key == key), word, p, seed, n, mode, present)
 
 
-choice = page.start_page(_("GPT tokenizers"), "🧮")
+choice, own_run = page.start_run_page(_("GPT tokenizers"), "🧮", _("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
 mode, present = choice.display.byte_mode, choice.display.presentation
-if not present:
-    page.page_title(_("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
-if not choice.ok:
-    st.stop()
-own_run = training.get_run(choice.corpus, choice.config)
-if own_run is None:
-    st.stop()
 sidebar.write_url(choice)
 text = text_box(choice, own_run)
 all_models = models(own_run)

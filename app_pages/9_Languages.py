@@ -13,7 +13,7 @@ from bpe_core.token_tax import tax_table
 from ui import language_links as ll
 from ui import language_training as lt
 from ui import languages as lg
-from ui import page, persist, sidebar, training
+from ui import page, persist, sidebar
 from ui.i18n import _
 from ui.real_tokenizers import models
 from ui.text import md_escape
@@ -195,15 +195,10 @@ def own_texts_part(order, mode, present) -> None:
         st.dataframe(df, hide_index=True, width="stretch", column_config=lg.column_formats(df))
 
 
-choice = page.start_page(_("Languages"), "🌐")
+choice, own_run = page.start_run_page(
+    _("Languages"), "🌐", _("The same text in 20 languages: every language's token bill")
+)
 mode, present = choice.display.byte_mode, choice.display.presentation
-if not present:
-    page.page_title(_("The same text in 20 languages: every language's token bill"))
-if not choice.ok:
-    st.stop()
-own_run = training.get_run(choice.corpus, choice.config)
-if own_run is None:
-    st.stop()
 st.caption(
     _(
         "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "

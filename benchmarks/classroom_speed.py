@@ -209,7 +209,7 @@ def press_and_time(page, presses: int, how: str) -> tuple[list[float], list[floa
         else:
             page.get_by_role("button", name="Next" if how == "next" else "Prev").first.click()
         page.wait_for_selector(f'{LABEL}[data-step="{target}"]', timeout=60_000)
-        wait_for_app(page, settle_ms=0, timeout=60_000)
+        wait_for_app(page, timeout=60_000)
         page.evaluate(IDLE)
         to_page.append(1000 * (time.perf_counter() - t))
         expected.append(target)
@@ -231,7 +231,7 @@ def bench_arrow(page, url: str, results: Results, presses: int) -> None:
         " return e && e.dataset.step === '5000' && !e.innerText.includes('so far'); }",
         timeout=300_000,
     )
-    wait_for_app(page, settle_ms=300)
+    wait_for_app(page)
     page.locator(LABEL).click()  # focus the page, not a widget, so the arrow key reaches the shortcut
     times, whole = press_and_time(page, presses, "key")
     med, p95 = statistics.median(times), pct(times, 0.95)
@@ -263,7 +263,7 @@ def bench_paste(page, url: str, results: Results, presses: int) -> None:
         timeout=300_000,
     )
     first = time.perf_counter() - t0
-    wait_for_app(page, settle_ms=300, timeout=300_000)
+    wait_for_app(page, timeout=300_000)
     training = "so far" in page.locator(LABEL).first.inner_text()
     # The default settings ask for 10 merges: step forward to the last one trained, back to 0, and again.
     times, whole, forward = [], [], True
@@ -288,14 +288,15 @@ def bench_paste(page, url: str, results: Results, presses: int) -> None:
 
 
 def bench_autoplay(page, url: str, results: Results, intervals: int) -> None:
-    from browser import wait_for_app
+    from browser import rerun, track_runs, wait_for_app
 
+    track_runs(page)  # before the page opens the app: rerun() reads its messages
     page.goto(f"{url}/?preset=pg16457-book&step=100", wait_until="commit")
     page.wait_for_selector(f'{LABEL}[data-step="100"]', timeout=300_000)
-    wait_for_app(page, settle_ms=300)
+    wait_for_app(page)
     page.locator('input[aria-label="Seconds per step"]').focus()  # the speed picker (a range input)
-    page.keyboard.press("Home")  # the fastest speed, 0.5 s
-    wait_for_app(page, settle_ms=300)
+    with rerun(page):
+        page.keyboard.press("Home")  # the fastest speed, 0.5 s
     page.evaluate(WATCH_LABEL)
     page.get_by_text("Autoplay", exact=True).click()
     page.wait_for_function(f"() => window.__bpeSteps.length >= {intervals + 3}", timeout=120_000)

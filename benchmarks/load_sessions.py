@@ -299,7 +299,7 @@ def run_browsers(
                     t0 = time.monotonic()
                     try:
                         page.goto(f"{base_url}/?preset={res.preset}&step={start}", wait_until="domcontentloaded")
-                        wait_for_app(page, settle_ms=0)
+                        wait_for_app(page)
                         res.load_s = time.monotonic() - t0
                         res.errors += [f"load: exception: {t[:200]}" for t in exception_texts(page)]
                     except Exception as exc:
@@ -323,7 +323,7 @@ def run_browsers(
                                 t0 = time.monotonic()
                                 page.get_by_role("button", name=re.compile(r"First")).first.click()
                             page.wait_for_selector(f'#bpe-step-label[data-step="{want}"]')
-                            wait_for_app(page, settle_ms=0)
+                            wait_for_app(page)
                             res.step_s.append(time.monotonic() - t0)
                             if not re.search(rf"[?&]step={want}(&|$)", page.url):
                                 res.errors.append(f"step {want}: the URL says {page.url}")

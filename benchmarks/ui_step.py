@@ -191,7 +191,7 @@ def bench_browser(clicks: int) -> None:
             t0 = time.perf_counter()
             page.goto(f"{url}/?preset={PRESET}&step={START}", wait_until="domcontentloaded")
             page.wait_for_selector(f'#bpe-step-label[data-step="{START}"]', timeout=300_000)
-            wait_for_app(page, settle_ms=0)
+            wait_for_app(page)
             print(f"\n3. real browser (first load incl. training on a fresh server: {time.perf_counter() - t0:.2f} s)")
             results = {}
             log.write_text("")
@@ -206,7 +206,7 @@ def bench_browser(clicks: int) -> None:
                         page.keyboard.press("ArrowRight")
                     page.wait_for_selector(f'#bpe-step-label[data-step="{step + 1}"]', timeout=30_000)
                     shown = time.perf_counter() - t
-                    wait_for_app(page, settle_ms=0)
+                    wait_for_app(page)
                     times.append(shown)
                 results[how] = times
                 print("   " + summary(f"{how}: new step label shown", times))

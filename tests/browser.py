@@ -27,6 +27,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -229,19 +230,116 @@ def launch_chromium(playwright):
 # --------------------------------------------------------------------------
 
 
-def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS, settle_ms: int = 150) -> None:
-    """Wait until Streamlit is connected and has finished running the script.
+class RunTracker:
+    """The script runs one page has asked its server for, read off the page's websocket (Streamlit's own
+    protobuf messages, ``streamlit.proto``): the frontend sends a ``rerun_script`` message for every action
+    that runs the app (a click, an Enter, a fragment's timer), and the server answers each run with a
+    ``new_session`` message when it starts and a ``script_finished`` one when it ends. A request is
+    answered once a run that started after it was sent has ended (a run cut short by a newer request,
+    ``FINISHED_EARLY_FOR_RERUN``, answers nothing). Requests of a fragment's timer are not counted.
+    :func:`track_runs` attaches one to a page."""
 
-    Call it after ``page.goto`` (``open_app`` does) and after every interaction
-    that triggers a rerun (click, typing + Enter, slider...). ``settle_ms`` gives
-    a just-triggered rerun time to start, so we do not see the previous run's
-    "notRunning" state. Ends also on a compilation error (so tests can report
-    the ``stException``), and raises AssertionError with the app's state on timeout.
+    def __init__(self, page):
+        self.page = page
+        self.ws = None
+        self.requests = 0  # rerun_script messages the page sent (not a timer's)
+        self.answered = 0  # how many of them a finished run answered
+        self._open: dict[str, int] = {}  # run id -> requests sent when it started
+        page.on("websocket", self._attach)
+
+    def _attach(self, ws) -> None:
+        if "_stcore/stream" not in ws.url:
+            return
+        # A new connection: what the old one asked is asked again by the frontend once it reconnects.
+        self.ws, self._open, self.answered = ws, {}, self.requests
+        ws.on("framesent", self.sent)
+        ws.on("framereceived", self.received)
+
+    def sent(self, payload) -> None:
+        """Count ``payload`` (a message the page sent) if it asks for a run."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if not isinstance(payload, bytes):
+            return
+        msg = BackMsg.FromString(payload)
+        # A fragment's timer (run_every: a run still training) asks every second, whatever the test does, and on
+        # a busy machine faster than the runs end: those are no action to wait for.
+        if msg.WhichOneof("type") == "rerun_script" and not msg.rerun_script.is_auto_rerun:
+            self.requests += 1
+
+    def received(self, payload) -> None:
+        """Note the start or the end of a run that ``payload`` (a message the server sent) says."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if not isinstance(payload, bytes):
+            return
+        msg = ForwardMsg.FromString(payload)
+        kind, run = msg.WhichOneof("type"), msg.metadata.run.script_run_id
+        if kind == "new_session":
+            self._open[run] = self.requests
+        elif kind == "script_finished":
+            # Without a run id (an old server), it ends whatever was open.
+            ended = [self._open.pop(run)] if run in self._open else list(self._open.values())
+            if not run:
+                self._open.clear()
+            if ended and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self.answered = max(self.answered, *ended)
+
+    @property
+    def settled(self) -> bool:
+        """Every run asked for has been answered (whether a timer's run is going is for the page to say)."""
+        return self.answered >= self.requests
+
+    def wait(self, done, timeout: int, what: str, event: str = "framereceived") -> None:
+        """Wait until ``done()`` is true (at most ``timeout`` ms), reading the page's messages as they come:
+        ``event`` is the websocket event that can make it true (``framereceived``, ``framesent``)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        deadline = time.monotonic() + timeout / 1000
+        while not done():
+            left_ms = (deadline - time.monotonic()) * 1000
+            if left_ms <= 0:
+                raise AssertionError(
+                    f"the page did not {what} within {timeout} ms at {self.page.url} "
+                    f"({self.requests} runs asked for, {self.answered} answered, {len(self._open)} going; "
+                    f"{describe_app_state(self.page)})"
+                )
+            # Any message in or out may be the one: wait for the next (a slice at a time, so a new
+            # connection is picked up), then look again.
+            ws = self.ws
+            try:
+                if ws is None or ws.is_closed():
+                    self.page.wait_for_event("websocket", timeout=min(left_ms, 500))
+                else:
+                    ws.wait_for_event(event, timeout=min(left_ms, 500))
+            except PlaywrightError:  # that slice's time-out, or the socket closed: look again
+                pass
+
+
+def track_runs(page) -> RunTracker:
+    """The page's :class:`RunTracker`, attached on first call (before the page opens the app: ``open_app``
+    and the ``page`` fixture call it)."""
+    runs = getattr(page, "_bpe_runs", None)
+    if runs is None:
+        runs = RunTracker(page)
+        page._bpe_runs = runs
+    return runs
+
+
+def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until Streamlit is connected, has answered every run the page asked for, and has drawn it.
+
+    Call it after ``page.goto`` (``open_app`` does). After an action that runs the app again (a click,
+    typing + Enter, a slider...), use ``with rerun(page): action`` instead: right after the action the
+    page may not have sent its request yet, and the page still shows the run before as finished.
+    Ends also on a compilation error (so tests can report the ``stException``), and raises
+    AssertionError with the app's state on timeout.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-    if settle_ms:
-        page.wait_for_timeout(settle_ms)
+    runs = getattr(page, "_bpe_runs", None)
+    if runs is not None:
+        runs.wait(lambda: runs.settled, timeout, "get an answer to every run it asked for")
     steps = [
         ("connect to the server", f'{APP_SELECTOR}[data-test-connection-state="CONNECTED"]', "attached"),
         (
@@ -260,6 +358,20 @@ def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS, settle_ms: int = 150) 
             raise AssertionError(
                 f"Streamlit did not {what} within {timeout} ms at {page.url} ({describe_app_state(page)})"
             ) from None
+    # The last messages are in; the page draws them in its next tasks.
+    wait_for_layout(page)
+
+
+@contextmanager
+def rerun(page, timeout: int = DEFAULT_TIMEOUT_MS):
+    """``with rerun(page): page.click(...)``: the action in the block runs the app again; wait until the page
+    has sent that request (a slider or a text box may send it a moment after the action) and the app has
+    answered and drawn it (:func:`wait_for_app`). An action that asks for no run fails here."""
+    runs = track_runs(page)
+    before = runs.requests
+    yield
+    runs.wait(lambda: runs.requests > before, timeout, "send the server the action (no run was asked for)", "framesent")
+    wait_for_app(page, timeout=timeout)
 
 
 def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
@@ -272,7 +384,7 @@ def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> 
                       return l && l.dataset.step === step && (!a || a.dataset.step === step); }""",
         arg=str(step), timeout=timeout, polling=100,
     )  # fmt: skip
-    wait_for_app(page, settle_ms=0, timeout=timeout)
+    wait_for_app(page, timeout=timeout)
 
 
 #: ``page.wait_for_function(NEXT_FRAMES)``: true once the browser has drawn two more frames, so a layout
@@ -299,6 +411,18 @@ def assert_stays(page, getter: str, ms: int, what: str) -> None:
     raise AssertionError(f"{what}: it was {before!r}, then {page.evaluate(getter)!r} within {ms} ms")
 
 
+def assert_no_dialog(page, ms: int = 1_000) -> None:
+    """Assert that no dialog (alert, confirm, prompt) opens within ``ms`` milliseconds: an injected handler
+    would open one as the page draws. Like :func:`assert_stays`, the wait ends at once, failing, on the first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        dialog = page.wait_for_event("dialog", timeout=ms)
+    except PlaywrightTimeoutError:
+        return
+    raise AssertionError(f"a dialog opened: {dialog.message!r}")
+
+
 def describe_app_state(page) -> str:
     try:
         app = page.locator(APP_SELECTOR).first
@@ -314,8 +438,9 @@ def describe_app_state(page) -> str:
 
 def open_app(page, url: str, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
     """Navigate to ``url`` (the app's base URL, or base URL + "/<page>") and wait."""
+    track_runs(page)
     page.goto(url, wait_until="domcontentloaded", timeout=timeout)
-    wait_for_app(page, timeout=timeout, settle_ms=0)
+    wait_for_app(page, timeout=timeout)
 
 
 def exception_texts(page) -> list[str]:
@@ -360,12 +485,13 @@ def save_screenshot(page, name: str, full_page: bool = False) -> Path:
     return path
 
 
-def paste_text(page, text: str) -> None:
-    """Paste ``text`` as the corpus through the sidebar's "Paste text" box (Ctrl+Enter applies it) and wait for the
-    app to draw it."""
+def paste_text(page, text: str, timeout: int = 60_000) -> None:
+    """Paste ``text`` as the corpus through the sidebar's "Paste text" box (Ctrl+Enter applies it) and wait (at
+    most ``timeout`` ms) for the app to draw it."""
     page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
     box = page.get_by_label("Text to train on")
+    box.wait_for()  # drawn by the run the click asked for (or there already)
+    wait_for_app(page)
     box.evaluate(SET_TEXTAREA, text)
-    box.press("Control+Enter")
-    wait_for_app(page, timeout=60_000, settle_ms=500)
+    with rerun(page, timeout=timeout):
+        box.press("Control+Enter")

@@ -15,7 +15,7 @@ Real-browser tests (mark them ``@pytest.mark.browser``) use:
   file under ``tmp_path``, or the cluster's database with every table dropped. The store's tests take it, so the
   same tests run on both engines.
 
-Helpers (``from browser import ...``): ``open_app``, ``wait_for_app``,
+Helpers (``from browser import ...``): ``open_app``, ``wait_for_app``, ``rerun``,
 ``assert_no_exception``, ``save_screenshot``.
 
 Nothing here ever skips: a missing browser, server or dependency is a failure.
@@ -35,6 +35,7 @@ from browser import (
     StreamlitServer,
     launch_chromium,
     save_screenshot,
+    track_runs,
 )
 
 
@@ -140,6 +141,7 @@ def page(browser, request):
         locale="en-US",
     )
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.on("page", track_runs)  # every page of the test, opened any way (wait_for_app reads it)
     pg = context.new_page()
     try:
         yield pg

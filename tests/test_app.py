@@ -113,6 +113,17 @@ def test_step_from_the_url_first_and_later_reruns():
     assert shown_step(at)[0] == 7
 
 
+def test_a_url_the_app_wrote_before_sent_again_keeps_the_sessions_step():
+    # A page one run behind sends the URL of the run before with its next message (a sidebar click as a
+    # step arrives): that is no link to follow, the session keeps its step (ui/url_echo.py).
+    at = new_app(step=5)
+    at.button(key="stepper.next").click().run()
+    assert shown_step(at)[0] == 6 and at.query_params["step"] == "6"
+    at.query_params["step"] = "5"
+    at.run()
+    assert shown_step(at)[0] == 6 and at.query_params["step"] == "6"
+
+
 def test_url_carries_preset_and_settings():
     at = new_app(preset="textbook-lowest", tie="lexical", merges=4, step=1)
     no_exception(at)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, rerun, save_screenshot, wait_for_app
 from playwright.sync_api import expect
 
 from bpe_core import Tokenizer, corpus_words, train
@@ -57,18 +57,18 @@ def test_an_encoder_checked_against_an_uploaded_model(app_server, page):
     wrong = ids[:1] + [tok.vocab[bytes([b])] for b in b" lowest"]
     open_app(page, f"{app_server}/Check_your_BPE?preset=textbook-low")
     page.get_by_role("tab", name="Check an encoder").click()
-    page.get_by_text("Upload vocab.json + merges.txt", exact=True).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_text("Upload vocab.json + merges.txt", exact=True).click()
     inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     expect(inputs).to_have_count(3)  # the merges file, then vocab.json and merges.txt
-    inputs.nth(1).set_input_files(
-        files=[{"name": "vocab.json", "mimeType": "application/json", "buffer": vocab_json(tok).encode()}]
-    )
-    wait_for_app(page)
-    inputs.nth(2).set_input_files(
-        files=[{"name": "merges.txt", "mimeType": "text/plain", "buffer": merges_txt(tok).encode()}]
-    )
-    wait_for_app(page)
+    with rerun(page):
+        inputs.nth(1).set_input_files(
+            files=[{"name": "vocab.json", "mimeType": "application/json", "buffer": vocab_json(tok).encode()}]
+        )
+    with rerun(page):
+        inputs.nth(2).set_input_files(
+            files=[{"name": "merges.txt", "mimeType": "text/plain", "buffer": merges_txt(tok).encode()}]
+        )
     page.get_by_label("Text", exact=True).fill("the lowest")
     page.get_by_label("Your encoder's token ids (12, 5, 7) or tokens").fill(", ".join(map(str, wrong)))
     page.keyboard.press("Control+Enter")

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import SET_TEXTAREA, assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, paste_text, rerun, save_screenshot, wait_for_app, wait_for_layout
 from html_doc import Doc, merge_headlines
 from playwright.sync_api import expect
 from textbook import TEXTBOOK_HANDOUT_ROWS as HANDOUT_ROWS
@@ -86,9 +86,9 @@ def test_zoom_scales_the_type(app_server, page):
     # Presentation mode's own type (ui/zoom.py BASE_PX), once its CSS is in.
     page.wait_for_function(f"() => ({font})() === 21")
     page.get_by_role("combobox", name="Zoom").click()
-    page.get_by_role("option", name="🔍 130%").click()
-    wait_for_app(page)
-    assert page.evaluate(font) == pytest.approx(21 * 1.3, abs=0.1)
+    with rerun(page):
+        page.get_by_role("option", name="🔍 130%").click()
+    page.wait_for_function(f"() => Math.abs(({font})() - 21 * 1.3) < 0.1")
     # Still one screen at 1920×1080 with the larger type.
     assert not _inside_viewport(page, 1920, 1080)
     save_screenshot(page, "classroom/zoom-130")
@@ -127,8 +127,8 @@ def test_handout_png_and_gif_downloads(app_server, page):
     png = Image.open(io.BytesIO(Path(info.value.path()).read_bytes()))
     assert png.format == "PNG" and png.width >= 1000
     page.get_by_role("spinbutton", name="Merges in the GIF").fill("3")
-    page.get_by_role("spinbutton", name="Merges in the GIF").press("Enter")
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_role("spinbutton", name="Merges in the GIF").press("Enter")
     with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="⬇ First merges as GIF").click()
     gif = Image.open(io.BytesIO(Path(info.value.path()).read_bytes()))
@@ -176,16 +176,11 @@ def test_long_text_stays_inside_its_columns(app_server, page, width, name):
     height = 1080 if width == 1920 else 800
     page.set_viewport_size({"width": width, "height": height})
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.evaluate(SET_TEXTAREA, text)
-    box.press("Control+Enter")
-    wait_for_app(page, timeout=180_000, settle_ms=1000)
+    paste_text(page, text, timeout=180_000)
     page.wait_for_selector("#bpe-corpus", timeout=180_000)
     for _ in range(3):
-        page.get_by_role("button", name=re.compile("Next")).click()
-        wait_for_app(page, timeout=60_000)
+        with rerun(page, timeout=60_000):
+            page.get_by_role("button", name=re.compile("Next")).click()
     assert_no_exception(page)
     wide = page.evaluate(OVERFLOW)
     tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
@@ -196,5 +191,5 @@ def test_long_text_stays_inside_its_columns(app_server, page, width, name):
     assert max(len(w) for w in card.split()) < 200, card
     # The whole page in one picture (Streamlit scrolls inside stMain, so the viewport grows to it).
     page.set_viewport_size({"width": width, "height": tall})
-    wait_for_app(page)
+    wait_for_layout(page)
     save_screenshot(page, f"classroom/long-{name}-{width}")

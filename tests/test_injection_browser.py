@@ -1,9 +1,9 @@
 """Injection (issue 6): every string a student types reaches the page as literal text.
 
-In a real Chromium against ``streamlit run app.py``: each payload is pasted into the sidebar's text
-box (twice, so that a merge exists), the app steps once, and then
+In a real Chromium against ``streamlit run app.py``: the payloads are pasted, a group at a time, into the
+sidebar's text box (each twice, so that a merge exists), the app steps once, and then
 
-* the payload's words show literally in the corpus table and the new token's chip is a piece of them;
+* the payloads' words show literally in the corpus table and the new token's chip is a piece of them;
 * no dialog opened (``alert``), no request left for a URL the payload names, no element carries an
   inline event handler (``on*`` attribute) or a ``javascript:`` URL, no ``<img>``/``<svg>``/``<link>``
   of the payload exists;
@@ -17,12 +17,18 @@ screenshot of each case goes to ``test-artifacts/injection/``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from browser import (
+    assert_no_dialog,
+    assert_no_exception,
+    open_app,
+    paste_text,
+    rerun,
+    save_screenshot,
+    wait_for_layout,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -109,10 +115,8 @@ class Watch:
 
 
 def assert_nothing_injected(page, watch: Watch) -> None:
-    # An injected handler would open a dialog as the page draws: wait for one (a bounded wait), then for the
-    # page's styles to apply.
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_event("dialog", timeout=1_000)
+    # An injected handler would open a dialog as the page draws; then the page's styles apply.
+    assert_no_dialog(page)
     wait_for_layout(page)
     assert_no_exception(page)
     assert watch.dialogs == [], f"a dialog opened: {watch.dialogs}"
@@ -135,27 +139,30 @@ def assert_shown(page, locator) -> None:
 
 def paste_and_step(page, app_server: str, text: str) -> None:
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
-    box = page.get_by_label("Text to train on")
-    box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=500)
+    paste_text(page, text)
     page.wait_for_selector(f'{STEP_LABEL}[data-step="0"]')
-    page.get_by_role("button", name=re.compile("Next")).click()
+    with rerun(page):
+        page.get_by_role("button", name=re.compile("Next")).click()
     page.wait_for_selector(f'{STEP_LABEL}[data-step="1"]')
-    wait_for_app(page, settle_ms=0)
 
 
-@pytest.mark.parametrize("index", range(len(PAYLOADS)), ids=[re.sub(r"\W+", "_", p)[:40] for p in PAYLOADS])
-def test_pasted_payload_is_literal_text(app_server, page, index):
-    payload = PAYLOADS[index]
+#: The payloads, pasted a group at a time: one corpus (each payload twice, so that a merge exists) and one page
+#: per group instead of one per payload; each group's word types fit the corpus table's 25 rows, and an
+#: injection by any one payload is found as well beside the others.
+GROUPS = [PAYLOADS[i::4] for i in range(4)]
+TABLE_ROWS = 25
+
+
+@pytest.mark.parametrize("group", range(len(GROUPS)), ids=[f"group-{i}" for i in range(len(GROUPS))])
+def test_pasted_payloads_are_literal_text(app_server, page, group):
+    payloads = GROUPS[group]
+    words = [w for payload in payloads for w in payload.split()]
+    assert len(set(words)) <= TABLE_ROWS, "a group's words must fit the corpus table"
     watch = Watch(page)
-    paste_and_step(page, app_server, f"{payload}\n{payload}")
+    paste_and_step(page, app_server, "\n".join(payloads * 2))
     assert_nothing_injected(page, watch)
 
-    # The payload's words, literally, in the corpus table (one row per word type).
-    words = payload.split()
+    # The payloads' words, literally, in the corpus table (one row per word type).
     cells = [c.strip() for c in page.locator("#bpe-corpus td.word").all_inner_texts()]
     for word in words:
         assert any(c.startswith(word) for c in cells), (word, cells)
@@ -171,7 +178,7 @@ def test_pasted_payload_is_literal_text(app_server, page, index):
     assert_shown(page, page.get_by_role("button", name=re.compile("Next")))
     assert_shown(page, page.get_by_label("Text to train on"))
     assert_shown(page, page.locator("#bpe-corpus"))
-    save_screenshot(page, f"injection/paste-{index:02d}")
+    save_screenshot(page, f"injection/paste-group-{group}")
 
 
 FILENAME_PAYLOADS = [
@@ -183,16 +190,18 @@ FILENAME_PAYLOADS = [
 ]
 
 
+CORPUS = b"low low lower lower newest newest"
+
+
 def test_uploaded_file_name_is_literal_text(app_server, page):
     watch = Watch(page)
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Upload .txt", exact=True).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_text("Upload .txt", exact=True).click()
+    upload = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     for i, name in enumerate(FILENAME_PAYLOADS):
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            files=[{"name": f"{name}.txt", "mimeType": "text/plain", "buffer": b"low low lower lower newest newest"}]
-        )
-        wait_for_app(page, settle_ms=800)
+        with rerun(page):
+            upload.set_input_files(files=[{"name": f"{name}.txt", "mimeType": "text/plain", "buffer": CORPUS}])
         page.wait_for_selector(f'{STEP_LABEL}[data-step="0"]')
         assert_nothing_injected(page, watch)
         sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
@@ -205,13 +214,13 @@ def test_encode_page_text_is_literal(app_server, page):
     watch = Watch(page)
     # A byte-level model (no pre-tokenizer): every character of the text becomes chips, none <unk>.
     open_app(page, f"{app_server}/?preset=aaabdaaabac&step=3")
-    page.get_by_role("link", name=re.compile("Encode")).first.click()
-    wait_for_app(page, settle_ms=500)
+    with rerun(page):
+        page.get_by_role("link", name=re.compile("Encode")).first.click()
     box = page.get_by_label("Text to encode")
     text = "\n".join(PAYLOADS)
     box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=800)
+    with rerun(page):
+        box.press("Control+Enter")
     assert_nothing_injected(page, watch)
     # The chips, in order (ids under them left out; spaces and line ends are drawn as ␣ and ↵).
     chips = "".join(page.locator("#enc-tokens .bpe-chip").all_inner_texts())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
+from browser import assert_no_exception, open_app, rerun, save_screenshot, wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 from tokenizers import Tokenizer as HFTokenizer
 
@@ -110,20 +110,20 @@ def test_the_corpus_chosen_on_one_page_is_the_corpus_of_every_page(app_server, p
         ("Encode and decode", "#enc-tokens"),
         ("Files", ".st-key-files-dl-vocab-json"),
     ):
-        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=link, exact=True).click()
-        wait_for_app(page)
+        with rerun(page):
+            page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=link, exact=True).click()
         page.locator(marker).first.wait_for()
         assert_no_exception(page)
         expect(page.locator('[data-testid="stSidebar"]')).to_contain_text(nihao.provenance)
         assert re.search(r"preset=nihao", page.url), page.url
     # Side by side on 你好啊 …: the byte-level card's numbers are bpe_core's.
-    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Side by side", exact=True).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Side by side", exact=True).click()
     cfg = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=10, min_frequency=2)
     run = train(corpus_words(nihao.load_text(), cfg), cfg)
     card = page.locator("#sbs-byte")
     expect(card.locator("[data-vocab]")).to_have_attribute("data-vocab", str(run.vocab_size_at(0)))
     expect(card.locator("[data-tokens]")).to_have_attribute("data-tokens", str(run.corpus_tokens(0)))
-    page.get_by_role("button", name=re.compile("Last")).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_role("button", name=re.compile("Last")).click()
     expect(card.locator("[data-vocab]")).to_have_attribute("data-vocab", str(run.vocab_size_at(run.num_steps)))

@@ -18,6 +18,7 @@ from browser import (
     assert_no_exception,
     open_app,
     paste_text,
+    rerun,
     save_screenshot,
     wait_for_app,
     wait_for_server_step,
@@ -78,8 +79,8 @@ def _pick(page, label: str, option) -> None:
             break
         except Exception:
             page.keyboard.press("Escape")
-    wanted.click()
-    wait_for_app(page)
+    with rerun(page):
+        wanted.click()
 
 
 def _pasted_with_gpt2(page, base: str) -> None:
@@ -90,8 +91,8 @@ def _pasted_with_gpt2(page, base: str) -> None:
     hint.wait_for()
     assert "written without spaces" in hint.inner_text()
     assert _query(page).get("pre") is None
-    page.get_by_role("button", name="Use the GPT-2 pattern").click()
-    wait_for_app(page, timeout=60_000)
+    with rerun(page, timeout=60_000):
+        page.get_by_role("button", name="Use the GPT-2 pattern").click()
     _step(page, 0)
     assert page.locator(".st-key-bpe-space-hint").count() == 0
     assert _query(page)["pre"] == "gpt2"
@@ -182,16 +183,16 @@ def test_arrow_keys_step_right_after_a_preset_pick_and_a_source_click(browser, s
         _pick(page, "Preset corpus", re.compile("lowest price"))
         _step(page, 0)
         page.keyboard.press("ArrowRight")
-        _step(page, 1, timeout=10_000)
+        _step(page, 1)
         page.keyboard.press("ArrowLeft")
-        _step(page, 0, timeout=10_000)
+        _step(page, 0)
         _pick(page, "Variant", "Bytes (UTF-8, 256 base tokens)")
         _step(page, 0)
         page.keyboard.press("ArrowRight")
-        _step(page, 1, timeout=10_000)
+        _step(page, 1)
         assert _query(page)["variant"] == "byte"
-        page.get_by_text("Paste text", exact=True).click()  # a radio clicked with the mouse
-        wait_for_app(page)
+        with rerun(page):
+            page.get_by_text("Paste text", exact=True).click()  # a radio clicked with the mouse
         assert page.evaluate("document.activeElement.tagName") != "INPUT"
         save_screenshot(page, "paste-and-go/sidebar-1280x720")
     finally:
@@ -208,6 +209,6 @@ def test_the_first_arrow_key_once_the_stepper_is_drawn_works(browser, server):
             open_app(page, f"{server.url}/?preset=textbook-low&step=0")
             _step(page, 0)
             page.keyboard.press("ArrowRight")
-            _step(page, 1, timeout=5_000)
+            _step(page, 1)
         finally:
             ctx.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import assert_no_exception, open_app, rerun, save_screenshot
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -24,14 +24,14 @@ def press_pick(page, pair: str) -> None:
     key = str(options(page).index(pair) + 1)
     # The shortcut listens once its button is mounted (a moment after the table shows).
     expect(page.locator(f".st-key-quiz-pick-{key} button").first).to_be_visible()
-    page.keyboard.press(key)
-    wait_for_app(page)
+    with rerun(page):
+        page.keyboard.press(key)
     expect(page.locator(f"#bpe-quiz-pairs tr[data-option='{key}']")).to_have_class(re.compile(r"\bpicked\b"))
 
 
 def press(page, key: str) -> None:
-    page.keyboard.press(key)
-    wait_for_app(page)
+    with rerun(page):
+        page.keyboard.press(key)
 
 
 def inside_viewport(page, selector: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from browser import assert_no_exception, open_app, save_screenshot, wait_for_app, wait_for_layout
+from browser import assert_no_exception, open_app, rerun, save_screenshot, wait_for_layout
 from playwright.sync_api import expect
 from tiktoken.load import load_tiktoken_bpe
 
@@ -38,8 +38,8 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
     assert_no_exception(page)
     box = page.get_by_label("Text to compare", exact=False)
     box.fill(TEXT)
-    box.press("Control+Enter")
-    wait_for_app(page, settle_ms=500)
+    with rerun(page):
+        box.press("Control+Enter")
     assert_no_exception(page)
     for name in ("gpt2", "cl100k", "o200k"):
         expected = reference(name).encode_ordinary(TEXT)
@@ -57,8 +57,8 @@ def test_counts_on_chinese_and_emoji_equal_tiktoken(app_server, page):
     label = page.locator("#rt-replay-label")
     label.scroll_into_view_if_needed()
     label.click()  # focus out of the text box: the arrow keys then step the replay
-    page.keyboard.press("ArrowRight")
-    wait_for_app(page, settle_ms=400)
+    with rerun(page):
+        page.keyboard.press("ArrowRight")
     expect(label).to_have_attribute("data-step", "1")
     assert shown_ids(page, "#rt-replay-tokens") == replay.ids_at(1)
     expect(page.locator("#rt-replay-merge")).to_contain_text(

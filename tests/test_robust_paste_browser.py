@@ -13,28 +13,29 @@ import pytest
 
 
 def _browser_paste(page, app_server: str, js_value: str) -> None:
-    from browser import SET_TEXTAREA, open_app, wait_for_app
+    from browser import SET_TEXTAREA, open_app, rerun
 
     open_app(page, f"{app_server}/?preset=textbook-low&step=0")
-    page.get_by_text("Paste text", exact=True).click()
-    wait_for_app(page)
+    with rerun(page):
+        page.get_by_text("Paste text", exact=True).click()
     box = page.get_by_label("Text to train on")
     box.evaluate(SET_TEXTAREA.replace("value);", f"{js_value});").replace("(e, value)", "(e)"))
-    box.press("Control+Enter")
-    wait_for_app(page, timeout=120_000, settle_ms=1000)
+    with rerun(page, timeout=120_000):
+        box.press("Control+Enter")
 
 
 def _browser_still_usable(page) -> None:
     import re as _re
 
-    from browser import assert_no_exception, wait_for_app
+    from browser import assert_no_exception, rerun
 
     # Slow after a 20 MB paste: the browser sends the text box's 20 MB with every message (~20 s).
-    page.get_by_text("Preset", exact=True).click(timeout=120_000)
-    wait_for_app(page, timeout=120_000, settle_ms=500)
-    page.wait_for_selector('#bpe-step-label[data-step="0"]', timeout=15_000)
-    page.get_by_role("button", name=_re.compile("Next")).click()
-    page.wait_for_selector('#bpe-step-label[data-step="1"]', timeout=15_000)
+    with rerun(page, timeout=120_000):
+        page.get_by_text("Preset", exact=True).click(timeout=120_000)
+    page.wait_for_selector('#bpe-step-label[data-step="0"]', timeout=60_000)
+    with rerun(page, timeout=120_000):
+        page.get_by_role("button", name=_re.compile("Next")).click()
+    page.wait_for_selector('#bpe-step-label[data-step="1"]', timeout=60_000)
     assert_no_exception(page)
 
 

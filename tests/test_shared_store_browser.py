@@ -114,7 +114,7 @@ def test_ten_sessions_through_nginx_step_each_on_one_replica_spread_over_both(br
             page.goto(f"{proxy.url}/?preset=textbook-low&step=0", wait_until="domcontentloaded")
             pages.append(page)
         for page in pages:
-            wait_for_app(page, timeout=90_000, settle_ms=0)
+            wait_for_app(page, timeout=90_000)
             page.locator(NEXT).first.click()
         for page in pages:
             wait_for_server_step(page, 1, timeout=90_000)

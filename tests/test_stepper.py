@@ -26,7 +26,7 @@ def _script():
             state["own"] = step
 
     store = Follow() if state.get("follow") else stepper.KeptStep("t.step")
-    step = stepper.step_controls(10, key="t", store=store, limit=state.get("limit"), locked=state.get("locked", False),
+    step = stepper.step_controls(state.get("n", 10), key="t", store=store, limit=state.get("limit"), locked=state.get("locked", False),
                                  unit="merge", autoplay=False)  # fmt: skip
     st.html(f"<p id='shown' data-step='{step}'>{step}</p>")
 
@@ -74,6 +74,19 @@ def test_a_press_beats_the_stale_slider_and_box_sent_with_it():
     jump_widget(at, "box", "t").set_value(0)
     at.button(key="t.next").click().run()
     assert shown(at) == 2
+
+
+def test_a_run_still_training_gives_the_slider_and_box_new_keys_as_its_range_grows():
+    # Streamlit gives a keyed slider a new identity when its range changes; a late message about the old one
+    # then called its callback, which read the new one's key: a KeyError on the page while a book trained.
+    at = _app()
+    before = jump_widget(at, "slider", "t").key
+    at.session_state["n"] = 12
+    at.run()
+    no_exception(at)
+    assert jump_widget(at, "slider", "t").key != before and jump_widget(at, "slider", "t").max == 12
+    jump_widget(at, "slider", "t").set_value(11).run()
+    assert shown(at) == 11 and jump_widget(at, "box", "t").value == 11
 
 
 def test_a_step_set_from_outside_is_followed_until_the_student_steps():

@@ -6,7 +6,7 @@ sideways, and ← / → step every one of them. Screenshots: test-artifacts/step
 from __future__ import annotations
 
 import pytest
-from browser import DEFAULT_TIMEOUT_MS, assert_no_exception, open_app, save_screenshot, wait_for_app
+from browser import DEFAULT_TIMEOUT_MS, assert_no_exception, open_app, rerun, save_screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ def _open(page, url: str, key: str) -> None:
         arg=f".st-key-{key}-last button",
         timeout=OPEN_TIMEOUT_MS,
     )
-    wait_for_app(page, settle_ms=300, timeout=OPEN_TIMEOUT_MS)
+    wait_for_app(page, timeout=OPEN_TIMEOUT_MS)
     assert_no_exception(page)
 
 
@@ -85,14 +85,12 @@ def test_arrow_keys_step_every_stepper(app_server, browser):
         for _name, path, key, label in STEPPERS:
             _open(page, app_server + path, key)
             start = int(_step(page, label))
-            page.locator("body").press("ArrowRight")
-            page.wait_for_function("([id, s]) => document.getElementById(id)?.dataset.step === s",
-                                   arg=[label, str(start + 1)])  # fmt: skip
-            wait_for_app(page, settle_ms=0)
-            page.locator("body").press("ArrowLeft")
-            page.wait_for_function("([id, s]) => document.getElementById(id)?.dataset.step === s",
-                                   arg=[label, str(start)])  # fmt: skip
-            wait_for_app(page, settle_ms=0)
+            with rerun(page):
+                page.locator("body").press("ArrowRight")
+            assert _step(page, label) == str(start + 1)
+            with rerun(page):
+                page.locator("body").press("ArrowLeft")
+            assert _step(page, label) == str(start)
             assert_no_exception(page)
     finally:
         context.close()

@@ -1,5 +1,6 @@
 """What every page does first: its browser title, the shared sidebar, and the app's CSS (read once
-from ``ui/static/``; presentation mode adds large type); and a page's own text box (:func:`page_text`)."""
+from ``ui/static/``; presentation mode adds large type); for a page about the sidebar's trained model, its
+heading and that run too (:func:`start_run_page`); and a page's own text box (:func:`page_text`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import streamlit as st
 
 from bpe_core import InputError, clean_text
 
-from . import persist
+from . import persist, training
 from .i18n import N_, _, current_language
 from .settings import Display
 from .sidebar import Choice, sidebar
@@ -48,6 +49,20 @@ def start_page(title: str | None, icon: str) -> Choice:
         st.set_page_config(initial_sidebar_state="collapsed")
     setup_page(choice.display)
     return choice
+
+
+def start_run_page(title: str, icon: str, heading: str):
+    """:func:`start_page`, the page's ``heading`` (:func:`page_title`; none in presentation mode) and the
+    sidebar's run trained to its last merge (:func:`ui.training.get_run`, with its progress bar). Returns
+    ``(choice, run)``; the page stops when the sidebar's corpus or settings are unusable (the sidebar says why)
+    or the training failed (``get_run`` says so)."""
+    choice = start_page(title, icon)
+    if not choice.display.presentation:
+        page_title(heading)
+    run = training.get_run(choice.corpus, choice.config)
+    if run is None:
+        st.stop()
+    return choice, run
 
 
 #: The gloss under each page's title in Chinese: 词元 is "token" (the Chinese articles say "token"

@@ -17,9 +17,11 @@ from __future__ import annotations
 import hashlib
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 W = "w."  #: prefix of a seeded widget's key
 KEEP = "keep."  #: prefix of a seeded widget's lasting value
+SEEDED_ON = "seeded_on."  #: prefix of the page a seeded widget was last set on
 
 # The sidebar's canonical values.
 K_SOURCE, K_PRESET, K_PASTE, K_WORDS, K_UPLOAD = "bpe.source", "bpe.preset", "bpe.paste", "bpe.words", "bpe.upload"
@@ -43,7 +45,16 @@ def ss():
 def seed(name: str, value) -> str:
     """Set widget ``w.<name>`` to ``value`` (a canonical value kept elsewhere); return its key."""
     key = W + name
-    st.session_state[key] = value
+    state = st.session_state
+    # Only when it differs, or on another page (where the widget is another one, drawn anew). A value set here
+    # goes to the page as "set this widget", over what the page shows: a run the server started before the
+    # user's click (a step of autoplay) then undid the click when it arrived (autoplay switched off came back
+    # on), and the next message sent the old value back.
+    ctx = get_script_run_ctx(suppress_warning=True)
+    page = ctx.page_script_hash if ctx is not None else ""
+    if state.get(SEEDED_ON + name) != page or key not in state or state[key] != value:
+        state[key] = value
+        state[SEEDED_ON + name] = page
     return key
 
 

@@ -22,7 +22,7 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
 
-from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads
+from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads, url_echo
 from . import language_training as lt
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
@@ -154,6 +154,7 @@ def _sync_from_url() -> None:
     ss[K.K_STEP] = url.step
     ss[K.K_NOTES] = list(url.notes)
     ss[K.K_URL] = params
+    url_echo.note(params)
 
 
 def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
@@ -174,6 +175,7 @@ def write_url(choice: Choice, step: int | None = None, extra: dict[str, str] | N
     if {k: st.query_params[k] for k in st.query_params} != params:
         st.query_params.from_dict(params)
     persist.ss()[K.K_URL] = params
+    url_echo.note(params)
 
 
 def _link_for(source: str, digest: str, text: str) -> dict:

@@ -30,7 +30,7 @@ widget's value; one sent while the server was drawing a new step (a live class's
 still training, a press just after another) carried the slider and number box still at the step before,
 which the server took for a jump and moved the step back there (in a live class the teacher's step went
 back and forth, and every student's with it: one press of Next moved the class more than one step). So
-the two widgets get new keys whenever the step they show changes (:func:`jump_keys`), each remembering the
+the two widgets get new keys whenever the step they show (or their range) changes (:func:`jump_keys`), each remembering the
 step it was drawn at, and the script never writes to them: a value that is still the step its widget
 was drawn at is no jump (:func:`_from_widget`), whenever it arrives; a drag or a typed step is a new
 value of the widget the person saw. (Streamlit keeps a widget's callback for the whole session, even once
@@ -129,9 +129,10 @@ def _from_widget(widget: str, last: int, key: str, store: StepStore, drawn: int)
         return
     # Still the step the widget was drawn at: a message sent before the page took a newer step (see "A step
     # is never moved by a message about an older one"), not a jump.
-    if int(st.session_state[widget]) == drawn:
+    value = st.session_state.get(widget)  # none when the key names a newer widget (see jump_keys)
+    if value is None or int(value) == drawn:
         return
-    store.set(max(0, min(last, int(st.session_state[widget]))))
+    store.set(max(0, min(last, int(value))))
 
 
 #: The key pairs the slider and number box cycle through: a message about an older pair would have to be this
@@ -139,16 +140,19 @@ def _from_widget(widget: str, last: int, key: str, store: StepStore, drawn: int)
 KEY_CYCLE = 16
 
 
-def jump_keys(key: str, step: int) -> tuple[str, str]:
-    """The widget keys of stepper ``key``'s slider and number box drawn at ``step``: ``<key>.slider.<g>`` and
-    ``<key>.box.<g>``, a new ``g`` (modulo :data:`KEY_CYCLE`) whenever the step drawn changes. Call once per run."""
+def jump_keys(key: str, step: int, last: int) -> tuple[str, str]:
+    """The widget keys of stepper ``key``'s slider and number box drawn at ``step`` of ``0..last``:
+    ``<key>.slider.<g>`` and ``<key>.box.<g>``, a new ``g`` (modulo :data:`KEY_CYCLE`) whenever the step drawn
+    or the range changes. The range too: Streamlit gives a keyed slider a new identity when its range changes
+    (a run still training grows it every second), and the callback of the old one, called for a late message,
+    then read the new one's key (a KeyError on the page). Call once per run."""
     name = f"{key}.jump-keys"
-    gen, drawn = st.session_state.get(name, (0, step))
-    if drawn != step:
+    gen, drawn = st.session_state.get(name, (0, (step, last)))
+    if drawn != (step, last):
         gen = (gen + 1) % KEY_CYCLE
-    st.session_state[name] = (gen, step)
+    st.session_state[name] = (gen, (step, last))
     keys = f"{key}.slider.{gen}", f"{key}.box.{gen}"
-    if drawn != step:  # a pair drawn again: a value left from its last time must not stand for this step
+    if drawn != (step, last):  # a pair drawn again: a value left from its last time must not stand for this step
         for k in keys:
             st.session_state.pop(k, None)
     return keys
@@ -285,7 +289,7 @@ def step_controls(
     with st.container(key=f"{key}.stepjump"):
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
         if last > 0:
-            slider_key, box_key = jump_keys(key, step)
+            slider_key, box_key = jump_keys(key, step, last)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
             cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
                            args=(slider_key, last, key, store, step), disabled=locked)  # fmt: skip

@@ -26,7 +26,8 @@
 //
 // 5. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
 // (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
-// move (a key, a click), and waits while Next is disabled (a run still training).
+// move (a key, a click), and waits while Next is disabled (a run still training) and while the server has
+// yet to draw the step before.
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
@@ -144,40 +145,69 @@
       if (button) button.disabled = off[which];
     });
   }
-  var healTimer = null;
+  // Should the server not move as the page did, its own step comes back: the server's #bpe-ahead says
+  // which step it drew. Looked at while no press waits for the server and no run is going, so a step shown
+  // ahead is never taken back while its run is still on its way (on a busy machine that can take seconds).
+  var shownAhead = false; // this script has shown a step the server had not drawn (only then is there anything to heal)
   function heal() {
-    // Should the server not have moved as the page did (a press it never got), its own step comes back.
-    healTimer = null;
+    if (!shownAhead) return;
     var app = doc.querySelector('[data-testid="stApp"]');
     var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
-    if (!box || !label) return;
-    if (app && app.getAttribute("data-test-script-state") !== "notRunning") { later(); return; }
+    if (!box || !label || queue.length || busy()) return;
+    if (label.dataset.step === box.dataset.step) { shownAhead = false; return; }
+    if (app && app.getAttribute("data-test-script-state") !== "notRunning") return;
     var pieces = aheadSteps(box)[box.dataset.step];
-    if (label.dataset.step !== box.dataset.step && pieces) swapIn(box, pieces, parseInt(box.dataset.step, 10));
+    if (pieces) swapIn(box, pieces, parseInt(box.dataset.step, 10));
+    shownAhead = false;
   }
-  function later() { if (healTimer) w.clearTimeout(healTimer); healTimer = w.setTimeout(heal, 1500); }
-  var waiting = null; // the step the server is to draw next, after a press shown at once
+  w.setInterval(heal, 250);
+  // The press the page is showing ahead of the server: the step the server had drawn when it was made
+  // (#bpe-ahead's data-step). It is answered once the server has drawn another step; a long time-out
+  // only for a server that never answers (gone).
+  var waiting = null;
   function showStep(which) {
     var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
     if (!box || !label) return;
     var now = parseInt(label.dataset.step, 10), n = parseInt(box.dataset.n, 10);
     var to = { first: 0, prev: now - 1, next: now + 1, last: n }[which];
     if (isNaN(now) || isNaN(n) || to === undefined || to < 0 || to > n || to === now) return;
+    waiting = { from: box.dataset.step, to: String(to), until: Date.now() + 20000 };
     var pieces = aheadSteps(box)[String(to)];
-    if (!pieces) return; // beyond the steps sent ahead: the server's rerun draws it
-    swapIn(box, pieces, to);
-    waiting = { step: String(to), until: Date.now() + 3000 };
-    later();
+    if (pieces) { // beyond the steps sent ahead: the server's rerun draws it
+      swapIn(box, pieces, to);
+      shownAhead = true;
+    }
   }
   // Presses wait their turn. Two clicks of one button that reach Streamlit before its server has started
   // on the earlier one count as one click: a press made before the server has drawn the step of the one
   // before would be lost (after being shown). Such a press is held here and given to Streamlit once the
-  // server has drawn that step (its #bpe-ahead says so), so every press is one step, however fast they come.
+  // server has drawn a step since (its #bpe-ahead says so), so every press is one step, however fast they
+  // come.
   function busy() {
     if (!waiting) return false;
     var box = doc.getElementById("bpe-ahead");
-    if ((box && box.dataset.step === waiting.step) || Date.now() > waiting.until) waiting = null;
+    if (!box || box.dataset.step !== waiting.from || Date.now() > waiting.until) waiting = null;
     return waiting !== null;
+  }
+  // While a press waits for the server, a run the server had begun before it (another widget's, a timer's)
+  // may draw the step before once more: the step shown ahead is put back at once, so the label never goes
+  // back and forth (one observer, called before the page paints).
+  new w.MutationObserver(function () {
+    if (!waiting) return;
+    var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
+    if (!box || !label || label.dataset.step === waiting.to || label.dataset.step !== waiting.from || !busy()) return;
+    var pieces = aheadSteps(box)[waiting.to];
+    if (pieces) swapIn(box, pieces, parseInt(waiting.to, 10));
+  }).observe(doc.body, { subtree: true, childList: true });
+  // A press Streamlit never heard (something stopped the click on its way up to React, which listens at
+  // the page's root) gets no answer: it is undone at once. A click that reaches the window went past React.
+  var heard = false;
+  w.addEventListener("click", function () { heard = true; });
+  function unlessHeard() {
+    heard = false;
+    w.setTimeout(function () { // after the click's dispatch, which ran to its end in this task
+      if (!heard) { waiting = null; heal(); }
+    }, 0);
   }
   var queue = [], replaying = false, pumping = false;
   function pressed(which, e) {
@@ -196,6 +226,7 @@
       return;
     }
     showStep(which);
+    unlessHeard();
   }
   function give(which) {
     var box = doc.getElementById("bpe-ahead");
@@ -238,7 +269,9 @@
       var due = beat.at + every;
       if (now >= due - 2) {
         var button = stepButton("next");
-        if (button && !button.disabled && doc.visibilityState === "visible") {
+        // Not while the server has yet to draw the step before: a press held until then could still come
+        // after autoplay was switched off.
+        if (button && !button.disabled && doc.visibilityState === "visible" && !queue.length && !busy()) {
           beat.expect = String(parseInt(step, 10) + 1);
           beat.at = now - due < every / 2 ? due : now; // on the beat; after a stall, from now
           button.click();
