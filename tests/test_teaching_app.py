@@ -3,10 +3,13 @@ Chinese reader is told beside each file uploader which of its words are Streamli
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from app_helpers import body_with, flat_text, new_app, no_exception, open_page
 
 from bpe_core.i18n import translations
+from ui import page as ui_page
 
 NOTE = (
     "The English words in the box (“Drag and drop file here”, “Browse files”, “Limit … per file”) are Streamlit's "
@@ -57,7 +60,8 @@ def test_no_note_in_english():
 
 
 def test_every_titled_page_draws_its_title_with_the_gloss():
-    """One place writes a page's title: ui.page.page_title, which adds the 词元（token） gloss in Chinese."""
+    """One place writes a page's title: ui.page.page_title, which adds the 词元（token） gloss in Chinese (called
+    by the page itself, or through ui.page.start_run_page by the pages about the sidebar's trained model)."""
     from pathlib import Path
 
     pages = sorted(Path(__file__).resolve().parent.parent.glob("app_pages/*.py"))
@@ -65,7 +69,10 @@ def test_every_titled_page_draws_its_title_with_the_gloss():
     for script in pages:
         source = script.read_text(encoding="utf-8")
         assert "st.title(" not in source, script.name
-    assert sum("page_title(" in p.read_text(encoding="utf-8") for p in pages) == len(pages)
+    assert sum(
+        any(f in p.read_text(encoding="utf-8") for f in ("page_title(", "start_run_page(")) for p in pages
+    ) == len(pages)
+    assert "page_title(" in inspect.getsource(ui_page.start_run_page)
 
 
 @pytest.mark.parametrize("lang, term", [("zh-Hans", "词元"), ("zh-Hant", "詞元")])
