@@ -49,7 +49,6 @@ import html
 import http.client
 import json
 import os
-import platform
 import random
 import re
 import sys
@@ -66,7 +65,7 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 sys.path.insert(0, str(REPO_ROOT))
 
 from load_sessions import MemorySampler, config_ttl, percentile, probe, rss_bytes  # noqa: E402
-from machine import cpu_model  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
+from machine import machine_line  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 
 _SIG = re.compile(r"id='bpe-class-(poll|view)' data-sig='([^']*)'")
 _POLL_URL = re.compile(r"id='bpe-class-poll' data-url='([^']*)'")
@@ -315,8 +314,7 @@ def main() -> int:
 
     from browser import StreamlitServer
 
-    print(f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}; "
-          f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    print(machine_line())
     server = None
     urls, pids, target = list(args.url), list(args.pid), args.store
     ttl = args.ttl if args.ttl is not None else config_ttl()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -36,7 +35,7 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 sys.path.insert(0, str(REPO_ROOT))
 
 from class_load import FRAGMENT_POLL_S, Poller, Tab, cpu_seconds  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import machine_line  # noqa: E402
 
 TARGET_MS = 2.0
 ENDPOINT_POLL_S = 0.5  # live_class.js's POLL_MS
@@ -131,8 +130,7 @@ def main() -> int:
     ap.add_argument("--idle-s", type=float, default=5.0, help="seconds of the idle measure per side")
     args = ap.parse_args()
 
-    print(f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}; "
-          f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    print(machine_line())
     sides: list[Side] = []
     try:
         sides.append(Side("fragment", "app.py", args.students))

@@ -8,6 +8,7 @@ there itself (``sys.path``), so there is one copy of each and no package to inst
 
 from __future__ import annotations
 
+import os
 import platform
 
 
@@ -22,3 +23,12 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
+
+
+def machine_line() -> str:
+    """One line for a benchmark's head: the CPU model, the logical CPUs, the Python version and the load average
+    (1 / 5 / 15 min), since a busy machine moves every wall-clock figure."""
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (
+        f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}; load average {load}"
+    )
