@@ -436,6 +436,24 @@ def describe_app_state(page) -> str:
         return f"state unknown: {exc}"
 
 
+def url_query(page) -> dict[str, str]:
+    """The parameters of the URL the page shows now, read in the page: ``page.url`` learns of the app's
+    ``history.replaceState`` a moment later, so right after a run it can still hold the URL before."""
+    pairs = page.evaluate("() => [...new URLSearchParams(location.search)]")
+    return {k: v for k, v in pairs}
+
+
+def wait_for_url_param(page, name: str, timeout: int = DEFAULT_TIMEOUT_MS) -> dict[str, str]:
+    """Wait (at most ``timeout`` ms) until the page's URL has the parameter ``name``; return the URL's parameters.
+    A failure says what the page shows (a store that could not keep a text says so in the page)."""
+    try:
+        page.wait_for_function("(n) => new URLSearchParams(location.search).has(n)", arg=name, timeout=timeout)
+    except Exception as exc:
+        body = page.locator("body").inner_text()[:1500]
+        raise AssertionError(f"no {name}= in {url_query(page)} after {timeout} ms; the page shows:\n{body}") from exc
+    return url_query(page)
+
+
 def open_app(page, url: str, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
     """Navigate to ``url`` (the app's base URL, or base URL + "/<page>") and wait."""
     track_runs(page)

@@ -9,7 +9,6 @@ stopped and another started on the same store.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from browser import (
@@ -20,6 +19,7 @@ from browser import (
     paste_text,
     rerun,
     save_screenshot,
+    url_query,
     wait_for_app,
     wait_for_server_step,
 )
@@ -60,10 +60,6 @@ def _context(browser, width: int, height: int):
     return ctx
 
 
-def _query(page) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
-
-
 def _step(page, n: int, timeout: int = 30_000) -> None:
     wait_for_server_step(page, n, timeout)
 
@@ -90,12 +86,12 @@ def _pasted_with_gpt2(page, base: str) -> None:
     hint = page.locator(".st-key-bpe-space-hint")
     hint.wait_for()
     assert "written without spaces" in hint.inner_text()
-    assert _query(page).get("pre") is None
+    assert url_query(page).get("pre") is None
     with rerun(page, timeout=60_000):
         page.get_by_role("button", name="Use the GPT-2 pattern").click()
     _step(page, 0)
     assert page.locator(".st-key-bpe-space-hint").count() == 0
-    assert _query(page)["pre"] == "gpt2"
+    assert url_query(page)["pre"] == "gpt2"
     pre = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Pre-tokenizer")
     shown = pre.inner_text() + " " + pre.locator("input").first.input_value()
     assert "GPT-2" in shown, shown  # the choice is visible in the settings
@@ -124,7 +120,7 @@ def test_a_shared_link_opens_the_same_corpus_and_step_in_a_fresh_browser_and_aft
             page.keyboard.press("ArrowRight")  # the focus is not left in the button or the selectbox
             _step(page, n)
         wait_for_app(page)
-        link = _query(page)
+        link = url_query(page)
         assert is_corpus_id(link["corpus"]) and link["step"] == "3" and link["pre"] == "gpt2"
         first = page.locator(".bpe-merge").first.inner_text()
     finally:
@@ -141,7 +137,7 @@ def test_a_shared_link_opens_the_same_corpus_and_step_in_a_fresh_browser_and_aft
             # The sidebar may fill its text box a moment after the step is drawn: wait for it, don't sample once.
             expect(pg.get_by_label("Text to train on")).to_have_value(PASTED_ZH_EMOJI, timeout=30_000)
             assert pg.locator(".bpe-merge").first.inner_text() == first
-            assert _query(pg)["corpus"] == link["corpus"]
+            assert url_query(pg)["corpus"] == link["corpus"]
             save_screenshot(pg, f"paste-and-go/{name}")
         finally:
             fresh.close()
@@ -167,7 +163,7 @@ def test_a_link_to_a_missing_corpus_says_so(browser, server):
         error.wait_for()
         assert "not on this server any more" in error.inner_text()
         assert page.locator("#bpe-step-label").count() == 0  # no other corpus instead
-        assert _query(page)["corpus"] == "aaaaaaaaaaaaaaaa"
+        assert url_query(page)["corpus"] == "aaaaaaaaaaaaaaaa"
         assert_no_exception(page)
         save_screenshot(page, "paste-and-go/missing-corpus")
     finally:
@@ -190,7 +186,7 @@ def test_arrow_keys_step_right_after_a_preset_pick_and_a_source_click(browser, s
         _step(page, 0)
         page.keyboard.press("ArrowRight")
         _step(page, 1)
-        assert _query(page)["variant"] == "byte"
+        assert url_query(page)["variant"] == "byte"
         with rerun(page):
             page.get_by_text("Paste text", exact=True).click()  # a radio clicked with the mouse
         assert page.evaluate("document.activeElement.tagName") != "INPUT"

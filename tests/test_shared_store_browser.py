@@ -10,8 +10,6 @@ has its own cache folder (``XDG_CACHE_HOME``) and trains for itself; only the st
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlparse
-
 import pytest
 from browser import (
     ARTIFACTS_DIR,
@@ -22,6 +20,7 @@ from browser import (
     paste_text,
     wait_for_app,
     wait_for_server_step,
+    wait_for_url_param,
 )
 from corpora import PASTED_ZH_EMOJI
 from nginx_server import NginxProxy, sticky_key
@@ -88,8 +87,7 @@ def test_a_link_made_on_one_server_opens_on_another(browser, two_servers, postgr
         page = ctx.new_page()
         open_app(page, f"{a.url}/?preset=textbook-low&step=0")
         paste_text(page, PASTED_ZH_EMOJI)
-        wait_for_app(page)
-        link = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+        link = wait_for_url_param(page, "corpus", timeout=30_000)
         assert is_corpus_id(link["corpus"])
         assert CorpusStore(postgres_url).get(link["corpus"]) == (PASTED_ZH_EMOJI, "text")  # in the shared store
 
