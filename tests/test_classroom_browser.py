@@ -34,6 +34,10 @@ ONE_SCREEN = {
 }
 
 
+#: How many pixels of the zoom picker's value ("🔍 100%") its box cuts off (0: the whole value shows).
+ZOOM_CUT = "() => { const i = document.querySelector('input[aria-label=Zoom]'); return i.scrollWidth - i.clientWidth; }"
+
+
 def _inside_viewport(page, width: int, height: int) -> dict[str, dict]:
     outside = {}
     for name, selector in ONE_SCREEN.items():
@@ -70,6 +74,7 @@ def test_one_screen_per_step_in_presentation_mode(app_server, page, width, heigh
     outside = _inside_viewport(page, width, height)
     save_screenshot(page, f"classroom/present-{preset}-{step}-{width}x{height}")
     assert not outside, f"outside the {width}×{height} viewport: {outside}"
+    assert page.evaluate(ZOOM_CUT) <= 0, "the zoom picker cuts its value"
     # The chosen pair and the tied ones are marked in the visible rows.
     expect(page.locator("#bpe-pairs .bpe-badge.chosen")).to_have_count(1)
     if preset == "textbook-low":
@@ -89,9 +94,30 @@ def test_zoom_scales_the_type(app_server, page):
     with rerun(page):
         page.get_by_role("option", name="🔍 130%").click()
     page.wait_for_function(f"() => Math.abs(({font})() - 21 * 1.3) < 0.1")
-    # Still one screen at 1920×1080 with the larger type.
+    # Still one screen at 1920×1080 with the larger type, and the picker's value whole at it.
     assert not _inside_viewport(page, 1920, 1080)
+    expect(page.get_by_role("combobox", name="Zoom")).to_have_value("🔍 130%")
+    assert page.evaluate(ZOOM_CUT) <= 0, "the zoom picker cuts its value"
     save_screenshot(page, "classroom/zoom-130")
+
+
+def test_presentation_step_row_on_a_phone(app_server, page):
+    """Presentation mode at 390×844: First, Prev, Next and Last share a row with their labels whole and touch-sized
+    (autoplay and zoom wrap below them), and the zoom picker shows its whole value."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, f"{app_server}/?preset=textbook-low&present=1&step=1")
+    page.wait_for_selector('#bpe-step-label[data-step="1"]')
+    wait_for_app(page)
+    boxes = [page.get_by_role("button", name=re.compile(name)).bounding_box() for name in ("⏮", "Prev", "Next", "⏭")]
+    assert len({round(box["y"]) for box in boxes}) == 1, f"the step buttons are not in one row: {boxes}"
+    assert all(box["width"] >= 44 and box["height"] >= 44 for box in boxes), boxes
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('[class*=stepbar] button p')]"
+        ".filter(p => p.scrollWidth > p.clientWidth).map(p => p.textContent)"
+    )
+    assert cut == [], f"step buttons with a cut label: {cut}"
+    assert page.evaluate(ZOOM_CUT) <= 0, "the zoom picker cuts its value"
+    save_screenshot(page, "classroom/present-390x844")
 
 
 def test_merges_so_far_table_markdown_and_csv(app_server, page):
