@@ -18,7 +18,8 @@ errors, picks counted, server CPU and memory); both set-ups run the same class:
 
 This measures the overhead of the proxy and the shared database, not capacity: here the clients, both replicas,
 PostgreSQL and nginx all share one machine's cores (and, on a shared development machine, other people's work:
-the load average is printed before each run). Needs Debian's ``postgresql`` and ``nginx`` packages.
+``class_load.py`` prints the machine line, load average included, as each run starts). Needs Debian's
+``postgresql`` and ``nginx`` packages.
 """
 
 from __future__ import annotations
@@ -38,18 +39,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the app's modules; the helpers shared with the tests
 
 from browser import StreamlitServer  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import machine_line  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 from nginx_server import NginxProxy  # noqa: E402
 from postgres_server import PostgresCluster  # noqa: E402
 
 from ui.store_db import DATABASE_URL_ENV  # noqa: E402
 
 CLASS_LOAD = ROOT / "benchmarks" / "class_load.py"
-
-
-def load_average() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} (1 / 5 / 15 min) on {os.cpu_count()} logical CPUs"
 
 
 def class_load(*args: str) -> int:
@@ -86,7 +82,7 @@ def hop_cost(direct: str, proxied: str, n: int = 300) -> None:
 
 
 def one_server(passed: list[str]) -> int:
-    print(f"\n=== one server, SQLite ({load_average()})", flush=True)
+    print("\n=== one server, SQLite", flush=True)
     return class_load(*passed)
 
 
@@ -104,7 +100,7 @@ class Replica(StreamlitServer):
 
 
 def two_replicas(passed: list[str], ttl: int | None) -> int:
-    print(f"\n=== two replicas behind nginx, PostgreSQL ({load_average()})", flush=True)
+    print("\n=== two replicas behind nginx, PostgreSQL", flush=True)
     cluster = PostgresCluster()
     servers: list[StreamlitServer] = []
     proxy = None
@@ -152,7 +148,7 @@ def main() -> int:
     args, passed = ap.parse_known_args()
     if args.ttl is not None:
         passed += ["--ttl", str(args.ttl)]
-    print(f"CPU: {cpu_model()}; {load_average()}")
+    print(machine_line())
     rc = 0
     if args.only in (None, "one"):
         rc |= one_server(passed)
