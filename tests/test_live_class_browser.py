@@ -9,12 +9,14 @@ wait on what the screens show, never on how the page learns of a change (the pol
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 from browser import APP_SELECTOR, StreamlitServer, assert_no_exception, assert_stays, save_screenshot, wait_for_app
 from playwright.sync_api import expect
 
+from ui.class_view import PUBLIC_URL_ENV, qr_img
 from ui.corpus_store import CorpusStore
 from ui.live_class import Classes
 
@@ -177,6 +179,20 @@ def test_the_normal_stepper_on_a_phone_keeps_prev_and_next_side_by_side(class_se
     assert abs(prev["y"] - nxt["y"]) < 4 and prev["x"] + prev["width"] <= nxt["x"], (prev, nxt)
     _within_first_screen(page, ".st-key-stepper-next button:visible")
     _no_horizontal_overflow(page)
+
+
+def test_the_join_link_names_the_address_the_teachers_browser_used(class_server, contexts):
+    """No ``BPE_EXPLORER_PUBLIC_URL`` (``tests/test_class_links.py`` sets it): the join link and its QR code name the
+    address the teacher's browser used, here the test server's."""
+    server, classes = class_server
+    assert PUBLIC_URL_ENV not in os.environ
+    code, key = classes.start({"preset": "textbook-low"}, step=0)
+    teacher = contexts(1280, 720)
+    _open(teacher, f"{server.url}/?class={code}&teacher={key}", "#bpe-class-join")
+    link = f"{server.url}/?class={code}"
+    expect(teacher.locator("#bpe-class-join .link")).to_have_text(link)
+    qr_src = re.search(r"src='([^']*)'", qr_img(link)).group(1)
+    assert teacher.locator("#bpe-class-join img").get_attribute("src") == qr_src
 
 
 def test_a_class_of_three(class_server, contexts):
