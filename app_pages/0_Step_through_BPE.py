@@ -75,10 +75,13 @@ def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
 def take_aways(run, step: int, present: bool) -> None:
     """The merges so far (table, Markdown, CSV), the handout and the pictures for slides."""
     merges_view.merges_so_far(run, step)
-    with st.expander(_("Handout and pictures for slides")):
-        downloads.downloads(run, step, present)
-    if not present:
-        with st.expander(_("The rules this trainer follows")):
+    box = page.lazy_expander(_("Handout and pictures for slides"), "downloads.open")
+    if box is not None:
+        with box:
+            downloads.downloads(run, step, present)
+    box = None if present else page.lazy_expander(_("The rules this trainer follows"), "rules.open")
+    if box is not None:
+        with box:
             st.html(rules_html(run))
 
 
