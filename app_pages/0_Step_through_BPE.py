@@ -75,10 +75,13 @@ def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
 def take_aways(run, step: int, present: bool) -> None:
     """The merges so far (table, Markdown, CSV), the handout and the pictures for slides."""
     merges_view.merges_so_far(run, step)
-    with st.expander(_("Handout and pictures for slides")):
-        downloads.downloads(run, step, present)
-    if not present:
-        with st.expander(_("The rules this trainer follows")):
+    box = page.lazy_expander(_("Handout and pictures for slides"), "downloads.open")
+    if box is not None:
+        with box:
+            downloads.downloads(run, step, present)
+    box = None if present else page.lazy_expander(_("The rules this trainer follows"), "rules.open")
+    if box is not None:
+        with box:
             st.html(rules_html(run))
 
 
@@ -133,13 +136,15 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
     in_class = class_view.prepare_step(run.num_steps)  # a live class moves the step through the stepper's hooks
     klass = None
+    # A student steps with the buttons and the arrow keys: no slider, number box or autoplay.
+    own = in_class is None or class_view.is_teacher()
     if in_class is not None:
         klass, store = in_class
         class_bar(klass, run, min(store.get(), run.num_steps), present)
         # The class's CSS keeps a student's step row on one line on a phone.
-        with st.container(key="class-stepper-teacher" if class_view.is_teacher() else "class-stepper-student"):
+        with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
             step = stepper.step_controls(run.num_steps, store=store, limit=klass.limit, presentation=present,
-                                         training=not live.finished)  # fmt: skip
+                                         training=not live.finished, jump=own, autoplay=own)  # fmt: skip
     else:
         step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
@@ -157,7 +162,7 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
         return
     merge_and_pairs(run, step, mode, present)
     # The steps around this one, for the browser to show at once on the next press.
-    training_, beat = not live.finished, stepper.autoplay_speed("stepper")
+    training_, beat = not live.finished, stepper.autoplay_speed("stepper") if own else None
     pieces = step_pieces(run, mode, present, training_, beat)
     step_ahead.draw_ahead("stepper", step, run.num_steps, pieces, run, (mode, present, training_, beat))
     corpus_and_vocabulary(run, step, mode, present)

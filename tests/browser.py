@@ -326,6 +326,48 @@ def track_runs(page) -> RunTracker:
     return runs
 
 
+class ServerHold:
+    """Holds back, while on, what the server sends one page over Streamlit's websocket (a server slow to answer, on
+    demand), in order; what the page sends goes through. Attach it before the page opens the app. The page's
+    :class:`RunTracker` still counts every message, when the page gets it."""
+
+    def __init__(self, page):
+        self.runs = track_runs(page)
+        self.held: list = []
+        self.on = False
+        self._to_page: list = []
+        page.route_web_socket(re.compile(r"/_stcore/stream"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+        self._to_page.append(ws)
+
+        def up(message) -> None:
+            self.runs.sent(message)
+            server.send(message)
+
+        def down(message) -> None:
+            if self.on:
+                self.held.append(message)
+            else:
+                self.runs.received(message)
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+    def hold(self) -> None:
+        self.on = True
+
+    def release(self) -> None:
+        """Give the page what was held, in order (what comes in meanwhile joins the queue), then stop holding."""
+        while self.held:
+            message = self.held.pop(0)
+            self.runs.received(message)
+            self._to_page[-1].send(message)
+        self.on = False
+
+
 def wait_for_app(page, timeout: int = DEFAULT_TIMEOUT_MS) -> None:
     """Wait until Streamlit is connected, has answered every run the page asked for, and has drawn it.
 

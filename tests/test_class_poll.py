@@ -56,13 +56,22 @@ def test_the_poll_answers_the_version_and_changes_with_a_teacher_step(served):
     status, body, headers = get(f"{url}/bpe-api/class/{code}")
     assert status == 200 and headers["cache-control"] == "no-store"
     version = classes.poll(code).version
-    assert body == {"sig": str(version), "version": version, "activity": 0, "step": 0, "ended": False}
+    assert body == {"sig": str(version), "version": version, "activity": 0, "step": 0, "ended": False, "asking": False}
 
     classes.set_step(code, key, 3)  # the teacher's press, as the page makes it
     status, after, _ = get(f"{url}/bpe-api/class/{code}")
     assert status == 200 and after["step"] == 3 and after["version"] > version and after["sig"] == str(after["version"])
     # A code is read forgivingly, as the join box reads it.
     assert get(f"{url}/bpe-api/class/{code.lower()}")[1] == after
+
+    # A question on merge 4 is open, then closed, then revealed: the poll says so until the reveal (a tab then
+    # shows no step of its own ahead of the server, which could give the merge away).
+    classes.ask(code, key, ["right", "wrong", "wrong"])
+    assert get(f"{url}/bpe-api/class/{code}")[1]["asking"] is True
+    classes.close(code, key)
+    assert get(f"{url}/bpe-api/class/{code}")[1]["asking"] is True
+    classes.reveal(code, key)
+    assert get(f"{url}/bpe-api/class/{code}")[1]["asking"] is False
 
     classes.end(code, key)
     assert get(f"{url}/bpe-api/class/{code}")[1]["ended"] is True

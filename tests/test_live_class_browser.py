@@ -13,12 +13,24 @@ import os
 import re
 
 import pytest
-from browser import APP_SELECTOR, StreamlitServer, assert_no_exception, assert_stays, save_screenshot, wait_for_app
+from browser import (
+    APP_SELECTOR,
+    ServerHold,
+    StreamlitServer,
+    assert_no_exception,
+    assert_stays,
+    save_screenshot,
+    wait_for_app,
+)
 from playwright.sync_api import expect
 
+from bpe_core import train
+from bpe_core.quiz import question
 from ui.class_view import PUBLIC_URL_ENV, qr_img
 from ui.corpus_store import CorpusStore
-from ui.live_class import Classes
+from ui.live_class import Classes, option_grades
+from ui.presets import PRESETS
+from ui.settings import make_config, preset_settings
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 90_000  # a loaded 2-core machine: bounded waits on conditions, never sleeps
@@ -341,3 +353,43 @@ HISTOGRAM_COUNTS = """(want) => {
 def _wait_histogram(page, counts: list[int]) -> None:
     """The teacher's live histogram shows ``counts`` (a bar per pair, in the order shown)."""
     page.wait_for_function(HISTOGRAM_COUNTS, arg=",".join(map(str, counts)), timeout=WAIT_MS)
+
+
+def _grades(merge: int) -> tuple[str, ...]:
+    """The grades the teacher's "Ask the class" stores for ``merge`` of the textbook-low preset (as the page trains it)."""
+    preset = PRESETS["textbook-low"]
+    run = train(preset.words, make_config(preset_settings(preset), words_source=True))
+    return option_grades(question(run, merge))
+
+
+def test_a_following_student_sees_the_teachers_step_before_the_rerun_but_never_an_asked_merge(class_server, contexts):
+    # The student's server answers nothing while held: what the screen shows then comes from the poll and the steps
+    # the page was sent ahead. A new step shows at once; a step whose next merge is asked about does not (the pair
+    # table would give the answer away), and the question view comes with the server's rerun.
+    server, classes = class_server
+    code, key = classes.start({"preset": "textbook-low"}, step=1)
+    student = contexts(*PHONE.values())
+    hold = ServerHold(student)
+    _open(student, f"{server.url}/?class={code}")
+    _wait_attr(student, "bpe-class-view", "data-follow", "1")
+    student.locator("#bpe-ahead").wait_for(state="attached")
+
+    hold.hold()
+    classes.set_step(code, key, 2)  # the teacher's press, as the page makes it
+    _wait_step(student, 2)
+    assert student.locator("#bpe-class-view").get_attribute("data-step") == "1"  # the server has not drawn it
+    expect(student.locator("#bpe-merge-card")).to_contain_text("Merge 2")
+    hold.release()
+    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    wait_for_app(student)
+
+    hold.hold()
+    classes.set_step(code, key, 3)
+    classes.ask(code, key, _grades(4))  # within one poll: the poll says step 3 and a question
+    assert classes.poll(code).asking
+    assert_stays(student, "() => document.getElementById('bpe-step-label').dataset.step", 2_500,
+                 "a student's step while the question on its next merge is open")  # fmt: skip
+    hold.release()
+    _wait_attr(student, "bpe-class-question", "data-merge", "4")
+    expect(student.locator("#bpe-merge-card")).to_have_count(0)
+    assert_no_exception(student)

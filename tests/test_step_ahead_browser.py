@@ -8,11 +8,11 @@ import re
 
 import pytest
 from browser import (
+    ServerHold,
     assert_no_exception,
     assert_stays,
     open_app,
     rerun,
-    track_runs,
     wait_for_app,
     wait_for_server_step,
 )
@@ -121,9 +121,8 @@ WATCH = """() => {
 
 def test_autoplay_steps_one_at_a_time_in_the_browser(app_server, page):
     _open(page, f"{app_server}/?preset=pg16457-chapter&step=0")
-    page.locator('input[aria-label="Seconds per step"]').focus()
-    with rerun(page):
-        page.keyboard.press("Home")  # the fastest, 0.5 s per step
+    with rerun(page):  # focus and key in one call: a redraw in between would lose a separate focus()
+        page.locator('input[aria-label="Seconds per step"]').press("Home")  # the fastest, 0.5 s per step
     page.evaluate(WATCH)
     page.get_by_text("Autoplay", exact=True).click()
     # Eight steps, however long the machine takes to draw them.
@@ -145,40 +144,15 @@ def test_a_message_sent_before_the_page_has_the_last_step_does_not_move_the_step
     # too. The server's answer to a press is held back here, so the page still has them at the step before
     # when another widget (autoplay's speed) sends its message, as a busy machine does by chance. That old
     # step once came back as a drag of the slider: the step went back (autoplay: 1..11, then 9).
-    runs = track_runs(page)
-    held, hold, to_page = [], [False], []
-
-    def route(ws) -> None:
-        server = ws.connect_to_server()
-        to_page.append(ws)
-
-        def up(message) -> None:
-            runs.sent(message)
-            server.send(message)
-
-        def down(message) -> None:
-            if hold[0]:
-                held.append(message)
-            else:
-                runs.received(message)
-                ws.send(message)
-
-        ws.on_message(up)
-        server.on_message(down)
-
-    page.route_web_socket(re.compile(r"/_stcore/stream"), route)
+    server = ServerHold(page)
+    runs = server.runs
     _open(page, f"{app_server}/?preset=textbook-low&step=3")
     asked = runs.requests
-    hold[0] = True
+    server.hold()
     page.get_by_role("button", name=re.compile("Next")).click()
-    page.locator('input[aria-label="Seconds per step"]').focus()
-    page.keyboard.press("End")  # 3 s per step
+    page.locator('input[aria-label="Seconds per step"]').press("End")  # 3 s per step
     runs.wait(lambda: runs.requests >= asked + 2, 30_000, "send the press and the speed")
-    while held:  # in order: what comes in while these go out joins the queue
-        message = held.pop(0)
-        runs.received(message)
-        to_page[-1].send(message)
-    hold[0] = False
+    server.release()
     wait_for_app(page)
     assert (_server_step(page), page.evaluate(READ)["step"]) == ("4", "4")
     assert_no_exception(page)

@@ -96,9 +96,13 @@ def class_row(conn, code: str) -> dict | None:
 
 
 def poll_row(conn, code: str) -> tuple | None:
-    """``(version, activity, step, ended, teacher_seen)``: the one primary-key read a poll makes."""
+    """``(version, activity, step, ended, teacher_seen, asking)``: the one read a poll makes (the class's row by its
+    primary key; ``asking``: a round not yet revealed, looked up on the rounds' primary key)."""
     return conn.execute(
-        "SELECT version, activity, step, ended, teacher_seen FROM classes WHERE code = ?", (code,)
+        "SELECT version, activity, step, ended, teacher_seen, "
+        "EXISTS (SELECT 1 FROM class_rounds r WHERE r.code = classes.code AND r.state != 'revealed') "
+        "FROM classes WHERE code = ?",
+        (code,),
     ).fetchone()
 
 

@@ -5,7 +5,7 @@ a second. Answering that with a script run (a fragment with ``run_every``) costs
 students asking every 0.75 s keep a third of a core busy doing nothing. Here the question is a plain HTTP GET that
 never touches Streamlit's script runner:
 
-    GET <server.baseUrlPath>/bpe-api/class/<CODE>            -> {"sig": "7", "version": 7, "activity": 31, ...}
+    GET <server.baseUrlPath>/bpe-api/class/<CODE>            -> {"sig": "7", "version": 7, "step": 12, ...}
     GET <server.baseUrlPath>/bpe-api/class/<CODE>?activity=1 -> {"sig": "7.31", ...}   (the teacher's screen)
 
 One primary-key read (:meth:`ui.live_class.Classes.poll`), answered ``Cache-Control: no-store``. The page's class
@@ -41,7 +41,8 @@ _mounted_prefix: str | None = None  # "<base>/bpe-api/class/" once routes() buil
 
 def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
     """``(HTTP status, JSON body)`` of a poll of class ``code``: 200 with ``sig`` (:func:`ui.live_class.signature`:
-    with the activity counter when ``teacher``), ``version``, ``activity``, ``step`` and ``ended``; 404 with ``sig``
+    with the activity counter when ``teacher``), ``version``, ``activity``, ``step``, ``ended`` and ``asking``
+    (:class:`ui.live_class.Poll`); 404 with ``sig``
     :data:`GONE`; 503 with ``sig`` :data:`UNREACHABLE`. One primary-key read; never raises for a bad code."""
     from .class_view import classes  # the page's Classes object (one per store), shared with the endpoint
 
@@ -55,7 +56,7 @@ def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
     if got is None:
         return 404, {"sig": GONE}
     body = {"sig": signature(got.version, got.activity, teacher), "version": got.version, "activity": got.activity,
-            "step": got.step, "ended": got.ended}  # fmt: skip
+            "step": got.step, "ended": got.ended, "asking": got.asking}  # fmt: skip
     return 200, body
 
 

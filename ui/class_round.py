@@ -94,7 +94,7 @@ def student_bar(state: ClassState, step: int) -> None:
     text = _("Class {code} · you are {name}").format(code=state.code, name=name)
     cols = st.columns([3, 2], vertical_alignment="center")
     cols[0].html(f"<div class='bpe-class-status' id='bpe-class-status'>{esc_raw(text)}</div>")
-    following = st.session_state.get(cv.K_FOLLOW, True)
+    following = cv.following()
     if not following and not state.ended:
         cols[1].button(_("Follow the teacher"), key="class-follow", on_click=cv._follow, type="primary")
     elif not state.ended:

@@ -276,7 +276,7 @@ class ClassStep:
         self.class_step = state.step
 
     def get(self) -> int:
-        if not is_teacher() and ss().get(K_FOLLOW, True):
+        if following():
             return self.class_step
         return persist.get_step()
 
@@ -319,7 +319,7 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
             state = classes().state(c)
             store.class_step = state.step
         persist.set_step(state.step)
-    elif not is_teacher() and ss().get(K_FOLLOW, True):
+    elif following():
         persist.set_step(state.step)  # the session's step (the URL, the other pages) is the one shown
     return state, store
 
@@ -337,9 +337,17 @@ def _sync() -> None:
     """The hidden button the class script presses: its rerun of the step view is the update."""
 
 
+def following() -> bool:
+    """A student whose screen follows the teacher's step (not stepping on their own)."""
+    return bool(code()) and not is_teacher() and ss().get(K_FOLLOW, True)
+
+
 def view_marker(state: ClassState) -> None:
-    """The step view's hidden marker (the version it shows) and its hidden sync button."""
-    st.html(f"<div id='bpe-class-view' data-sig='{signature(state)}' data-step='{state.step}'></div>")
+    """The step view's hidden marker (the version it shows; ``data-follow`` on a following student's screen, whose
+    script may then show the teacher's new step from the steps sent ahead before the rerun brings the rest) and its
+    hidden sync button."""
+    follow = " data-follow='1'" if following() else ""
+    st.html(f"<div id='bpe-class-view' data-sig='{signature(state)}' data-step='{state.step}'{follow}></div>")
     st.button("sync", key="class-sync", on_click=_sync)
 
 

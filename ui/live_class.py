@@ -137,12 +137,14 @@ def expiry_seconds() -> int:
 @dataclass(frozen=True)
 class Poll:
     """What a screen polls: ``version`` changes with anything every screen shows, ``activity`` with picks and joins;
-    ``step`` is the teacher's; ``ended``: the teacher ended the class."""
+    ``step`` is the teacher's; ``ended``: the teacher ended the class; ``asking``: a question is open or closed and
+    not yet revealed (no screen may show the merge it asks about)."""
 
     version: int
     activity: int
     step: int
     ended: bool
+    asking: bool = False
 
 
 @dataclass(frozen=True)
@@ -434,7 +436,7 @@ class Classes:
         row = class_db.poll_row(self._reader(), code)
         if row is None or row[4] < self.clock() - self.expiry_s:
             return None
-        return Poll(row[0], row[1], row[2], bool(row[3]))
+        return Poll(row[0], row[1], row[2], bool(row[3]), bool(row[5]))
 
     def state(self, code: str, student: str | None = None) -> ClassState:
         """The class as screens draw it; with ``student`` (an id), also who that student is (``me``). One connection

@@ -15,6 +15,7 @@ from bpe_core import TrainedRun
 from bpe_core.merge_table import csv_headers, merge_rows, to_csv, to_markdown
 
 from .i18n import _, ngettext, tr
+from .page import lazy_expander
 
 #: Most rows copied through the code blocks; the downloads always hold every merge.
 CODE_ROWS = 1000
@@ -33,8 +34,8 @@ def merges_so_far(run: TrainedRun, step: int, key: str = "merges") -> None:
     """An expander "The merges so far" with the table of merges 1..``step``, its Markdown and CSV
     (copy buttons on the code blocks) and two download buttons."""
     title = ngettext("The merge so far ({n})", "The merges so far ({n})", step).format(n=f"{step:,}")
-    box = st.expander(title, key=f"{key}.open", on_change="rerun")
-    if not box.open:
+    box = lazy_expander(title, f"{key}.open")
+    if box is None:
         return
     with box:
         if step < 1:

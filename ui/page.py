@@ -72,6 +72,15 @@ TOKEN_GLOSS = N_(
 )
 
 
+def lazy_expander(label: str, key: str):
+    """An expander whose content runs only while it is open: the container to draw into, or ``None`` while it is
+    closed (then draw nothing). Opening or closing it reruns the fragment it is in (Streamlit's expander state,
+    ``on_change="rerun"``). Why: a closed expander's content is still computed and sent on every run, and the step
+    view reruns on every step, for every student of a live class."""
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def page_title(title: str) -> None:
     """The page's title (``st.title``) and, in Chinese, the gloss 词元（token） under it, so that the
     page's first 词元 says which English word it stands for."""

@@ -230,6 +230,7 @@ def step_controls(
     autoplay: bool = True,
     limit: int | None = None,
     locked: bool = False,
+    jump: bool = True,
 ) -> int:
     """Draw the step control over steps ``0..n`` and return the current step (clamped).
 
@@ -250,6 +251,9 @@ def step_controls(
         limit: the last step a press or a jump may reach (``None``: ``n``); a stored step beyond it is
             clamped to it.
         locked: draw every control disabled (the step is set from outside).
+        jump: draw the slider and the number box. A live class's students step with the buttons and the arrow
+            keys: the teacher's every step reruns every student's step view, so each widget left out is server
+            time saved once per student.
     """
     last = n if limit is None else max(0, min(n, int(limit)))
     asked = store.get()
@@ -284,11 +288,11 @@ def step_controls(
             with cols[5]:
                 _autoplay_controls(key, step, last, presentation, training, locked)
             zoom.zoom_control(cols[6])
-    if presentation:
+    if presentation or not (jump or autoplay):
         return step
     with st.container(key=f"{key}.stepjump"):
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
-        if last > 0:
+        if last > 0 and jump:
             slider_key, box_key = jump_keys(key, step, last)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
             cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,

@@ -11,6 +11,7 @@ from bpe_core import replay as breplay
 from . import memo, persist
 from .chips import chip_html, chips_html, token_label
 from .i18n import _, ngettext
+from .page import lazy_expander
 from .text import esc_raw
 
 _NEW = -1  # picker option: "this step's new token"
@@ -46,8 +47,10 @@ def vocabulary(run: TrainedRun, step: int, mode: str = "utf8", presentation: boo
         + (chips_html(run, ids, mode, new_token, presentation) if ids else none)
     )
     if not presentation:
-        with st.expander(_("Base symbols ({n})").format(n=f"{base:,}")):
-            st.html(chips_html(run, range(base), mode, None, presentation))
+        box = lazy_expander(_("Base symbols ({n})").format(n=f"{base:,}"), f"{key}.base.open")
+        if box is not None:
+            with box:
+                st.html(chips_html(run, range(base), mode, None, presentation))
     merge_tree_picker(run, step, mode, presentation, candidates=ids[:recent], key=key)
 
 

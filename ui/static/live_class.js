@@ -5,7 +5,8 @@
 //    the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
 //  * data-sig: the fallback polling fragment redraws it (a server run without the endpoint).
 // When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
-// step view reruns (not the whole page), once per new signature.
+// step view reruns (not the whole page), once per new signature. A following student's screen first shows the
+// teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking").
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
@@ -14,7 +15,7 @@
   var doc = w.document;
   var POLL_MS = 500;
   var asked = null, askedAt = 0;
-  var fetched = null, fetchedFrom = null, busy = false, lastFetch = 0;
+  var fetched = null, fetchedFrom = null, fetchedBody = null, busy = false, lastFetch = 0;
 
   // Whether signature a is newer than b. Both count up ("7" then "8"; "7.31" then "7.32"), so a poll answered
   // just before the teacher's own press does not send the teacher's screen back; "unreachable" differs from
@@ -35,7 +36,7 @@
     // No cookies: the teacher's key lives in one, and a poll needs nothing but the class code in its address.
     w.fetch(url, { cache: "no-store", credentials: "omit" })
       .then(function (r) { return r.json(); })
-      .then(function (body) { fetched = body && body.sig; fetchedFrom = url; })
+      .then(function (body) { fetched = body && body.sig; fetchedBody = body; fetchedFrom = url; })
       .catch(function () {})  // a restart or a dropped connection: ask again at the next turn
       .then(function () { busy = false; check(); });
   }
@@ -55,6 +56,13 @@
     if (!button) return;
     asked = want;
     askedAt = Date.now();
+    // A following student's screen shows the teacher's new step at once when it was sent ahead (the step
+    // label, the merge and the pair table: static/text_box_guard.js); never while a question is open or
+    // closed and not revealed (the pair table would give the merge away), nor once the class has ended.
+    var b = url ? fetchedBody : null;
+    if (b && view.dataset.follow === "1" && !b.asking && !b.ended && typeof b.step === "number" && w.__bpeShowAheadStep) {
+      w.__bpeShowAheadStep(b.step);
+    }
     button.click();
   }
   w.setInterval(check, 50);

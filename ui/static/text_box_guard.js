@@ -24,6 +24,8 @@
 // the same HTML for these). A press made while the server has not yet drawn the step before waits for it
 // (see "Presses wait").
 //
+// A live class's screen uses the same swap to show the teacher's new step (w.__bpeShowAheadStep).
+//
 // 5. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
 // (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
 // move (a key, a click), and waits while Next is disabled (a run still training) and while the server has
@@ -178,6 +180,20 @@
       shownAhead = true;
     }
   }
+  // A live class's screen following the teacher (static/live_class.js) shows the teacher's new step the same
+  // way, as soon as its poll hears of it, if that step was sent ahead; the sync rerun then brings the rest.
+  // True when it is shown (or was already).
+  w.__bpeShowAheadStep = function (step) {
+    var box = doc.getElementById("bpe-ahead"), label = doc.getElementById("bpe-step-label");
+    if (!box || !label || queue.length || busy()) return false;
+    if (label.dataset.step === String(step)) return true;
+    var pieces = aheadSteps(box)[String(step)];
+    if (!pieces) return false;
+    waiting = { from: box.dataset.step, to: String(step), until: Date.now() + 20000 };
+    swapIn(box, pieces, step);
+    shownAhead = true;
+    return true;
+  };
   // Presses wait their turn. Two clicks of one button that reach Streamlit before its server has started
   // on the earlier one count as one click: a press made before the server has drawn the step of the one
   // before would be lost (after being shown). Such a press is held here and given to Streamlit once the
