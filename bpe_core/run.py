@@ -56,7 +56,9 @@ class TrainedRun(PairQueries):
         self.words = words
         self.freqs = freqs
         self._word_start = word_start
-        self._base = array("i", base_ids)
+        # A copy of the trainer's base ids (an array("i")): a slice copies the C ints at once, where
+        # array("i", base_ids) would convert them one by one.
+        self._base = base_ids[:]
         self.values = list(values)
         self.value_to_id = {v: i for i, v in enumerate(self.values)}
         self.num_base = len(self.values)
@@ -69,8 +71,10 @@ class TrainedRun(PairQueries):
         self._removed_upto = [0]
         self._lazy: dict = {}
         self._lazy_lock = threading.Lock()
-        self._event_pos = array("q")
-        self._event_start = array("q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
+        # Unsigned (positions and counts are never negative): the trainer appends every rewritten
+        # position, and an array parses a signed item the slow general way (PyArg_Parse) when it is written.
+        self._event_pos = array("Q")
+        self._event_start = array("Q", [0, 0])  # step k's positions: _event_pos[_event_start[k]:_event_start[k+1]]
 
     def _series_start(self, vocab_size: int, corpus_tokens: int) -> None:
         # Step 0's values; later steps read theirs from the snapshots.

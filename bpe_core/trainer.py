@@ -140,7 +140,9 @@ class Trainer:
                 symbols += syms
             values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
-            base_ids = array("i", map(index.__getitem__, symbols))
+            # (Filled as unsigned, the fast way for an array to take ints (see _positions), then read as
+            # the same C ints.)
+            base_ids = array("i", array("I", map(index.__getitem__, symbols)).tobytes())
         n = len(base_ids)
         if n >= 2**31 - 1:
             raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
