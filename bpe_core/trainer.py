@@ -268,19 +268,15 @@ class Trainer:
             a, b = pk >> _SHIFT, pk & _MASK
             # An entry's position was the pair's first occurrence when it was made; while the pair is still
             # there, nothing before it can be (a pair never comes back to a position it left).
-            if -neg_count == c and tok[p] == a:
-                q = nxt[p]
-                if q >= 0 and tok[q] == b:
-                    return entry
+            if -neg_count == c and tok[p] == a and tok[nxt[p]] == b:  # (no next: nxt -1 reads the sentinel)
+                return entry
             # The first live position: skip candidates gone stale (each only once, thanks to ``head``).
             lst = _view(where[pk])
             i = head.get(pk, 0)
             while True:
                 p = lst[i]
-                if tok[p] == a:
-                    q = nxt[p]
-                    if q >= 0 and tok[q] == b:
-                        break
+                if tok[p] == a and tok[nxt[p]] == b:
+                    break
                 i += 1
             head[pk] = i
             return (-c, p, pk)
@@ -513,7 +509,7 @@ class Trainer:
             if tok[p] != a:
                 continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
             q = nxt[p]
-            if q < 0 or tok[q] != b:
+            if tok[q] != b:  # (q == -1, no next symbol, reads the sentinel -1: see _build)
                 continue
             w = pos_word[p]
             f = freqs[w]
