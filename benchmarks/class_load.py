@@ -84,6 +84,7 @@ _STEP = re.compile(r'id="bpe-step-label" data-step="(\d+)"')
 _CODE = re.compile(r"id='bpe-class-code'>([A-Z0-9]{6})<")
 _QUESTION = re.compile(r"id='bpe-class-question' data-merge='(\d+)' data-state='(\w+)'")
 FRAGMENT_POLL_S = 0.75  # ui.class_view.POLL_S: the fallback fragment's run_every
+DEFAULT_PRESET = "pg16457-chapter"  # 200 merges: enough for every step of a 2-minute class
 
 
 def cpu_seconds(pid: int) -> float:
@@ -370,7 +371,7 @@ def main() -> int:
     ap.add_argument("--store", help="the servers' store (SQLite file or postgresql:// URL), to count recorded picks")
     ap.add_argument("--entry", default="serve.py", help="the script of the server this starts (default serve.py)")
     ap.add_argument("--ttl", type=int, help="server.disconnectedSessionTTL of the server this starts (default: config)")
-    ap.add_argument("--preset", default="pg16457-chapter", help="the class's corpus (a preset with enough merges)")
+    ap.add_argument("--preset", default=DEFAULT_PRESET, help="the class's corpus (a preset with enough merges)")
     ap.add_argument("--students", type=int, default=40)
     ap.add_argument("--browsers", type=int, default=3, help="real Chromium tabs that follow the class too (0: none)")
     ap.add_argument("--minutes", type=float, default=2.0)
