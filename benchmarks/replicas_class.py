@@ -12,7 +12,9 @@ errors, picks counted, server CPU and memory); both set-ups run the same class:
 * **two replicas, PostgreSQL, nginx**: a throwaway PostgreSQL cluster (``tests/postgres_server.py``), two app
   servers (``serve.py``, as ``sh run.sh app`` runs it; each with its own cache folder, the same database URL and the
   same ``server.cookieSecret``) and nginx with the repository's ``deploy/nginx/bpe-explorer.conf`` in front of them
-  (``tests/nginx_server.py``); then ``class_load.py --url <nginx> --pid <A> --pid <B> --store <database>``: every
+  (``tests/nginx_server.py``); each replica first opens the class's preset itself (each trains for itself, so the
+  one the teacher's cookie does not pick would otherwise train it for its first student in the middle of the class);
+  then ``class_load.py --url <nginx> --pid <A> --pid <B> --store <database>``: every
   client (the teacher and each student's websocket and polls) goes through nginx. After the class, the access log
   says how nginx spread the students' websockets over the replicas.
 
@@ -39,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the app's modules; the helpers shared with the tests
 
 from browser import StreamlitServer  # noqa: E402
+from class_load import DEFAULT_PRESET, Tab  # noqa: E402  (this folder: the class the two set-ups run)
 from machine import machine_line  # noqa: E402  (tests/machine.py, shared with the other benchmarks)
 from nginx_server import NginxProxy  # noqa: E402
 from postgres_server import PostgresCluster  # noqa: E402
@@ -99,6 +102,19 @@ class Replica(StreamlitServer):
         return [*super().command(port), *extra]
 
 
+def warm(url: str, preset: str) -> None:
+    """Open the stepper on ``preset`` at one replica directly (its run trained and drawn), as a browser tab does."""
+
+    tab = Tab(url)
+    try:
+        tab.query = f"preset={preset}"
+        problems = tab.run()
+        if problems:
+            print(f"warming {url}: {problems[:2]}", flush=True)
+    finally:
+        tab.close()
+
+
 def two_replicas(passed: list[str], ttl: int | None) -> int:
     print("\n=== two replicas behind nginx, PostgreSQL", flush=True)
     cluster = PostgresCluster()
@@ -125,6 +141,11 @@ def two_replicas(passed: list[str], ttl: int | None) -> int:
         proxy.start()
         print(f"replicas {', '.join(s.url for s in servers)}; nginx {proxy.url}; PostgreSQL {url}", flush=True)
         hop_cost(servers[0].url, proxy.url)
+        # Each replica trains for itself: the one the teacher's cookie does not pick would train the class's corpus
+        # for its first student, in the middle of the class and of its memory figures. Both train it first.
+        preset = passed[passed.index("--preset") + 1] if "--preset" in passed[:-1] else DEFAULT_PRESET
+        for server in servers:
+            warm(server.url, preset)
         pids = [arg for s in servers for arg in ("--pid", str(s.proc.pid))]
         rc = class_load("--url", proxy.url, *pids, "--store", url, *passed)
         streams = Counter(r.replica for r in proxy.requests() if r.path.startswith("/_stcore/stream"))

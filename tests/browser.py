@@ -121,6 +121,7 @@ class StreamlitServer:
         for attempt in range(1, attempts + 1):
             self.port = port or free_port()
             env = dict(os.environ, PYTHONUNBUFFERED="1")
+            env.setdefault("MALLOC_ARENA_MAX", "2")  # as `sh run.sh app` runs the server (see there why)
             with open(self.log_path, "wb") as log:
                 self.proc = subprocess.Popen(
                     self.command(self.port),
