@@ -27,11 +27,14 @@ PAGES = {
 }
 
 
-def new_app(**params) -> AppTest:
-    """app.py (its default page, the stepper) run once with ``params`` in the URL."""
+def new_app(opened: tuple[str, ...] = (), **params) -> AppTest:
+    """app.py (its default page, the stepper) run once with ``params`` in the URL; the lazy expanders whose keys
+    are in ``opened`` (``ui.page.lazy_expander``) drawn open, as a click on them leaves them."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for key, value in params.items():
         at.query_params[key] = str(value)
+    for key in opened:
+        at.session_state[key] = True
     return at.run()
 
 

@@ -103,7 +103,8 @@ def test_the_logical_order_note_where_chips_show_right_to_left_words():
     note = chips.rtl_note()  # in whatever language an earlier test left current here
     assert note in panels.changed_words_html(arabic, 1, presentation=True)
     assert note not in panels.changed_words_html(english, 1, presentation=True)
-    at = new_app(text=corpus_store.pack_text(decl.load("heb").sections[1]), step=1, lang="en")
+    heb = corpus_store.pack_text(decl.load("heb").sections[1])
+    at = new_app(opened=("downloads.open",), text=heb, step=1, lang="en")  # the picture buttons' expander, open
     no_exception(at)
     english = "chips show tokens in logical order"
     assert any(english in m.value for m in at.caption)  # under the picture buttons
