@@ -13,7 +13,7 @@
   if (w.__bpeLiveClass) return;
   w.__bpeLiveClass = true;
   var doc = w.document;
-  var POLL_MS = 500;
+  var POLL_MS = 500, FETCH_MS = 4000;
   var asked = null, askedAt = 0;
   var fetched = null, fetchedFrom = null, fetchedBody = null, busy = false, lastFetch = 0;
 
@@ -33,12 +33,16 @@
   function ask(url) {
     busy = true;
     lastFetch = Date.now();
+    // A poll that gets no answer is given up after FETCH_MS: a fetch has no time-out of its own, and one that
+    // never ends (a connection the server or a proxy dropped without a word) would stop this tab following.
+    var abort = w.AbortController ? new w.AbortController() : null;
+    var timer = abort ? w.setTimeout(function () { abort.abort(); }, FETCH_MS) : null;
     // No cookies: the teacher's key lives in one, and a poll needs nothing but the class code in its address.
-    w.fetch(url, { cache: "no-store", credentials: "omit" })
+    w.fetch(url, { cache: "no-store", credentials: "omit", signal: abort ? abort.signal : undefined })
       .then(function (r) { return r.json(); })
       .then(function (body) { fetched = body && body.sig; fetchedBody = body; fetchedFrom = url; })
-      .catch(function () {})  // a restart or a dropped connection: ask again at the next turn
-      .then(function () { busy = false; check(); });
+      .catch(function () {})  // a restart, a dropped connection, a time-out: ask again at the next turn
+      .then(function () { if (timer) w.clearTimeout(timer); busy = false; check(); });
   }
 
   function check() {
