@@ -315,21 +315,11 @@ def student(i: int, url: str, code: str, sid: str, args, stop: threading.Event, 
                       "refused": refused, "sent": sent, "syncs": syncs}  # fmt: skip
 
 
-#: In every document of a real browser's tab: when the step label first showed each step (``[epoch ms, step]``).
-RECORD_STAMPS = """
-window.__bpeStamps = [];
-new MutationObserver(() => {
-  const l = document.getElementById('bpe-step-label'), h = window.__bpeStamps, s = l && l.dataset.step;
-  if (s && (!h.length || h[h.length - 1][1] !== s)) h.push([Date.now(), s]);
-}).observe(document, {subtree: true, childList: true, attributes: true});
-"""
-
-
 def browsers(n: int, url: str, code: str, stop: threading.Event, ready: threading.Event, out: dict) -> None:
     """``n`` real Chromium tabs (the first 390x844, a phone) that join class ``code`` by its link and follow it,
     running the page's own scripts; ``out["browsers"]``: each tab's ``[epoch ms, step]`` stamps of its step label.
     Playwright's sync API lives in this thread alone."""
-    from browser import launch_chromium
+    from browser import RECORD_STEPS, launch_chromium
     from playwright.sync_api import sync_playwright
 
     try:
@@ -339,14 +329,14 @@ def browsers(n: int, url: str, code: str, stop: threading.Event, ready: threadin
             for i in range(n):
                 size = {"width": 390, "height": 844} if i == 0 else {"width": 1280, "height": 900}
                 page = chromium.new_context(viewport=size, locale="en-US").new_page()
-                page.add_init_script(RECORD_STAMPS)
+                page.add_init_script(f"({RECORD_STEPS})()")  # every step the label shows, with its time
                 page.goto(f"{url}/?class={code}", wait_until="domcontentloaded", timeout=120_000)
                 page.locator("#bpe-class-view").first.wait_for(state="attached", timeout=120_000)
                 pages.append(page)
             ready.set()
             while not stop.is_set():
                 pages[0].wait_for_timeout(250)  # Playwright's own loop keeps running meanwhile
-            out["browsers"] = [page.evaluate("window.__bpeStamps") for page in pages]
+            out["browsers"] = [page.evaluate("window.__bpeSteps") for page in pages]
             chromium.close()
     except Exception as exc:  # noqa: BLE001 - reported
         out["browser_error"] = f"{type(exc).__name__}: {exc}"[:300]

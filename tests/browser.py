@@ -479,6 +479,19 @@ def describe_app_state(page) -> str:
         return f"state unknown: {exc}"
 
 
+#: Keeps in ``window.__bpeSteps`` every step the step label showed, in order, as ``[epoch ms, step]`` (a
+#: MutationObserver sees each redraw, however short). ``page.evaluate(RECORD_STEPS)`` starts a new record (the
+#: observer is set up once per document); ``page.add_init_script(f"({RECORD_STEPS})()")`` records from the start of
+#: every document. :data:`STEPS_SHOWN` reads the steps alone.
+RECORD_STEPS = """() => {
+  const look = () => { const l = document.getElementById('bpe-step-label'), h = window.__bpeSteps;
+                       const s = l && l.dataset.step; if (s && (!h.length || h[h.length - 1][1] !== s)) h.push([Date.now(), s]); };
+  if (!window.__bpeSteps) new MutationObserver(look).observe(document, {subtree: true, childList: true, attributes: true});
+  window.__bpeSteps = []; look();
+}"""
+STEPS_SHOWN = "() => window.__bpeSteps.map(e => e[1])"
+
+
 def url_query(page) -> dict[str, str]:
     """The parameters of the URL the page shows now, read in the page: ``page.url`` learns of the app's
     ``history.replaceState`` a moment later, so right after a run it can still hold the URL before."""

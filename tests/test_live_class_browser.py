@@ -15,6 +15,8 @@ import re
 import pytest
 from browser import (
     APP_SELECTOR,
+    RECORD_STEPS,
+    STEPS_SHOWN,
     ServerHold,
     StreamlitServer,
     assert_no_exception,
@@ -38,16 +40,6 @@ WAIT_MS = 90_000  # a loaded 2-core machine: bounded waits on conditions, never 
 #: of the steps it showed checked afterwards (a second step came within about a second of the press).
 STAYS_MS = 2_500
 PHONE = {"width": 390, "height": 844}
-
-#: Keeps in ``window.__bpeSteps`` every step the label showed, in order (a MutationObserver sees each redraw, however
-#: short, and the page's own redraws do not reset it: the tab is never reloaded).
-RECORD_STEPS = """() => {
-  const look = () => { const l = document.getElementById('bpe-step-label'), h = window.__bpeSteps;
-                       const s = l && l.dataset.step; if (s && h[h.length - 1] !== s) h.push(s); };
-  if (!window.__bpeSteps) new MutationObserver(look).observe(document.documentElement,
-                                                            {subtree: true, childList: true, attributes: true});
-  window.__bpeSteps = []; look();
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +122,7 @@ def _press_next_once(teacher, students, classes, code) -> int:
                  "the teacher's step after one press of Next")  # fmt: skip
     assert classes.state(code).step == before + 1
     for i, page in enumerate((teacher, *students)):
-        assert page.evaluate("window.__bpeSteps") == [str(before), str(before + 1)], f"screen {i}"
+        assert page.evaluate(STEPS_SHOWN) == [str(before), str(before + 1)], f"screen {i}"
     return before + 1
 
 
