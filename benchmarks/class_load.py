@@ -33,7 +33,8 @@ the protobufs shipped with Streamlit), and polls as the page's script does (``ui
   button; one student in four changes their pick once.
 * A few **real browsers** (``--browsers``, default 3; Chromium through Playwright, the first at 390x844) join by
   the link once the students are in and follow the class with the page's own scripts; each stamps when its step
-  label first showed each step (a MutationObserver). Their delays are printed apart, with the same target.
+  label first showed each step (a MutationObserver). Their delays are printed apart, with the same target, and
+  so are the tabs that stopped following and reloaded (``live_class.js``'s last resort), with what they said why.
 * **Propagation**: from the moment the teacher's "Next" press is sent to the moment the step is on a student's
   screen: shown by the page's script from the steps the last step view sent ahead (``#bpe-ahead``), as
   ``live_class.js`` does for a following student when the poll names a step it has and no question is pending,
@@ -83,6 +84,12 @@ _POLL_URL = re.compile(r"id='bpe-class-poll' data-url='([^']*)'")
 _STEP = re.compile(r'id="bpe-step-label" data-step="(\d+)"')
 _CODE = re.compile(r"id='bpe-class-code'>([A-Z0-9]{6})<")
 _QUESTION = re.compile(r"id='bpe-class-question' data-merge='(\d+)' data-state='(\w+)'")
+#: After RECORD_STEPS: a tab's record of its steps outlives a reload of the page (live_class.js reloads a screen
+#: that stopped following), so the steps shown before it still count.
+_KEEP_STEPS_ACROSS_RELOADS = """(() => {
+  window.__bpeSteps = JSON.parse(sessionStorage.getItem('bpe-steps') || '[]').concat(window.__bpeSteps);
+  addEventListener('pagehide', () => sessionStorage.setItem('bpe-steps', JSON.stringify(window.__bpeSteps)));
+})()"""
 FRAGMENT_POLL_S = 0.75  # ui.class_view.POLL_S: the fallback fragment's run_every
 DEFAULT_PRESET = "pg16457-chapter"  # 200 merges: enough for every step of a 2-minute class
 
@@ -330,6 +337,10 @@ def browsers(n: int, url: str, code: str, stop: threading.Event, ready: threadin
                 size = {"width": 390, "height": 844} if i == 0 else {"width": 1280, "height": 900}
                 page = chromium.new_context(viewport=size, locale="en-US").new_page()
                 page.add_init_script(f"({RECORD_STEPS})()")  # every step the label shows, with its time
+                page.add_init_script(_KEEP_STEPS_ACROSS_RELOADS)
+                # A screen that stopped following reloads (live_class.js) and says why in its console.
+                page.on("console", lambda m, i=i: m.type == "warning" and "BPE Explorer" in m.text
+                        and out.setdefault("reloads", []).append(f"tab {i}: {m.text}"))  # fmt: skip
                 page.goto(f"{url}/?class={code}", wait_until="domcontentloaded", timeout=120_000)
                 page.locator("#bpe-class-view").first.wait_for(state="attached", timeout=120_000)
                 pages.append(page)
@@ -534,6 +545,10 @@ def main() -> int:
                   f"step on screen over {len(in_browsers)} (tab, step) pairs: p50 {ms(percentile(in_browsers, 50))}, "
                   f"p95 {ms(b95)}, max {ms(max(in_browsers) if in_browsers else None)}; steps a tab never showed: "
                   f"{browser_missed}")  # fmt: skip
+            reloads = tabs.get("reloads", [])
+            print(f"      tabs that stopped following and reloaded: {len(reloads)}")
+            for line in reloads:
+                print(f"        {line}")
         print(f"      the whole step view (corpus, vocabulary, charts) redrawn by the sync rerun: p50 "
               f"{ms(percentile(full, 50))}, p95 {ms(percentile(full, 95))}; of which press -> a poll answers the new "
               f"version p50 {ms(percentile(to_notice, 50))}, p95 {ms(percentile(to_notice, 95))} (the teacher's run, "

@@ -385,3 +385,34 @@ def test_a_following_student_sees_the_teachers_step_before_the_rerun_but_never_a
     _wait_attr(student, "bpe-class-question", "data-merge", "4")
     expect(student.locator("#bpe-merge-card")).to_have_count(0)
     assert_no_exception(student)
+
+
+#: Swallows the page's presses of the hidden "sync" button before Streamlit hears them (a capturing listener on the
+#: window runs before React's, at the page's root): the step view is never redrawn, whatever the class does.
+_LOSE_SYNC_PRESSES = """() => {
+  window.__bpeBeforeReload = true;
+  window.addEventListener('click', (e) => {
+    if (e.target.closest && e.target.closest('.st-key-class-sync')) { e.stopImmediatePropagation(); e.preventDefault(); }
+  }, true);
+}"""
+
+
+def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(class_server, contexts):
+    # Whatever keeps a screen's step view from being redrawn (here its presses of "sync" are lost), it must not stay
+    # behind the class for the rest of the lesson: it reloads by itself, and the class code in its address and its
+    # cookie bring it back as the same student, drawn by the server at the teacher's step.
+    server, classes = class_server
+    code, key = classes.start({"preset": "textbook-low"}, step=1)
+    student = contexts()
+    _open(student, f"{server.url}/?class={code}")
+    _wait_attr(student, "bpe-class-view", "data-step", "1")
+    wait_for_app(student)
+    joined = classes.state(code).students
+    student.evaluate(_LOSE_SYNC_PRESSES)
+    classes.set_step(code, key, 2)
+    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    assert student.evaluate("() => window.__bpeBeforeReload === undefined"), "the step view came back without a reload"
+    _wait_step(student, 2)
+    assert classes.state(code).students == joined, "the reload joined the class as a new student"
+    wait_for_app(student)
+    assert_no_exception(student)

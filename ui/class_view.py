@@ -15,6 +15,8 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
   compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
   hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
   app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
+  A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered) reloads,
+  at most once a minute: the code in the address and the cookies bring it back to the class as it is.
 """
 
 from __future__ import annotations

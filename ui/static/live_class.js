@@ -7,14 +7,18 @@
 // When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
 // teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking").
+// Last resort: a screen whose step view has not been redrawn for STALL_MS while the class is newer (its presses of
+// "sync" went unanswered) reloads, at most once a minute; the class code in the address and the browser's cookies
+// (the student id, the teacher key) bring it back to the class as it is, with its picks.
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
   if (w.__bpeLiveClass) return;
   w.__bpeLiveClass = true;
   var doc = w.document;
-  var POLL_MS = 500, FETCH_MS = 4000;
-  var asked = null, askedAt = 0;
+  var POLL_MS = 500, FETCH_MS = 4000, STALL_MS = 12000, RELOAD_GAP_MS = 60000;
+  var asked = null, askedAt = 0, presses = 0;
+  var drawnSig = null, behind = 0;  // the view's signature, and since when it has been older than the class's
   var fetched = null, fetchedFrom = null, fetchedBody = null, busy = false, lastFetch = 0;
 
   // Whether signature a is newer than b. Both count up ("7" then "8"; "7.31" then "7.32"), so a poll answered
@@ -53,13 +57,18 @@
       if (!busy && !doc.hidden && Date.now() - lastFetch >= POLL_MS) ask(url);
       want = url === fetchedFrom ? fetched : null;  // an answer about another class does not count
     }
-    if (!view || !want || want === "gone" || !newer(want, view.dataset.sig)) return;
+    if (!view || !want || want === "gone") { behind = 0; return; }
+    if (view.dataset.sig !== drawnSig) { drawnSig = view.dataset.sig; behind = 0; presses = 0; }
+    if (!newer(want, drawnSig)) { behind = 0; return; }
+    if (!behind) behind = Date.now();
+    if (stalled(want)) return;
     // Once per signature; again after 3 s if the step view has still not shown it (a lost press).
     if (want === asked && Date.now() - askedAt < 3000) return;
     var button = doc.querySelector(".st-key-class-sync button");
     if (!button) return;
     asked = want;
     askedAt = Date.now();
+    presses++;
     // A following student's screen shows the teacher's new step at once when it was sent ahead (the step
     // label, the merge and the pair table: static/text_box_guard.js); never while a question is open or
     // closed and not revealed (the pair table would give the merge away), nor once the class has ended.
@@ -68,6 +77,24 @@
       w.__bpeShowAheadStep(b.step);
     }
     button.click();
+  }
+  // True when this screen gives up waiting and reloads: behind the class for STALL_MS with at least two presses of
+  // "sync" unanswered, and no script run going (or one going for twice as long: a run that never says it ended).
+  function stalled(want) {
+    var late = Date.now() - behind;
+    if (late < STALL_MS || presses < 2) return false;
+    var app = doc.querySelector('[data-testid="stApp"]');
+    var state = app ? app.getAttribute("data-test-script-state") : "";
+    if (state === "running" && late < 2 * STALL_MS) return false;
+    var store = null, last = 0;
+    try { store = w.sessionStorage; last = Number(store.getItem("bpe-class-reload") || 0); } catch (err) { store = null; }
+    if (Date.now() - last < RELOAD_GAP_MS) return false;
+    if (store) store.setItem("bpe-class-reload", String(Date.now()));
+    // Said in the console, for whoever looks into why a screen stopped following.
+    w.console.warn("BPE Explorer: class at " + want + ", this screen still at " + drawnSig + " after " +
+      Math.round(late / 1000) + " s and " + presses + " presses of sync (script " + state + "); reloading");
+    w.location.reload();
+    return true;
   }
   w.setInterval(check, 50);
   doc.addEventListener("visibilitychange", check);
