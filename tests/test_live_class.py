@@ -4,6 +4,7 @@ tallies, summary, CSV, expiry and many threads picking at once. No Streamlit."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import random
 import threading
@@ -133,6 +134,18 @@ def test_a_round_hides_its_merge_until_revealed(classes):
     classes.set_step(code, key, 2)
     with pytest.raises(NotAllowed):
         classes.ask(code, key, ("wrong", "right", "tied"))  # merge 3 was revealed
+
+
+def test_a_screen_whose_reads_straddle_a_step_back_and_a_question_waits_at_the_limit(classes):
+    # The step row read before the teacher stepped back to 2 and asked merge 3, the rounds after: the state says
+    # step 5 and an open question on merge 3. A following screen shows step 2 (and stays following).
+    code, key = classes.start(PARAMS, step=5)
+    assert classes.state(code).shown_step == 5  # no question: the class's step
+    classes.set_step(code, key, 2)
+    classes.ask(code, key, ("wrong", "right"))
+    straddled = dataclasses.replace(classes.state(code), step=5)
+    assert straddled.limit == 2 and straddled.shown_step == 2
+    assert classes.state(code).shown_step == 2
     with pytest.raises(ValueError):
         classes.ask(code, key, ("wrong", "tied"))  # no right option
     with pytest.raises(ValueError):

@@ -275,7 +275,7 @@ class ClassStep:
     step), and "Follow the teacher" (:func:`_follow`) switches back."""
 
     def __init__(self, state: ClassState):
-        self.class_step = state.step
+        self.class_step = state.shown_step  # a clamp by the stepper would count as the student's own step
 
     def get(self) -> int:
         if following():
@@ -319,10 +319,10 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
         if step != state.step and min(step, num_steps) != state.step:
             store.set(min(step, num_steps))
             state = classes().state(c)
-            store.class_step = state.step
-        persist.set_step(state.step)
+            store.class_step = state.shown_step
+        persist.set_step(state.shown_step)
     elif following():
-        persist.set_step(state.step)  # the session's step (the URL, the other pages) is the one shown
+        persist.set_step(state.shown_step)  # the session's step (the URL, the other pages) is the one shown
     return state, store
 
 

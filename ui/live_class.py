@@ -201,6 +201,13 @@ class ClassState:
     def limit(self) -> int | None:
         return None if self.open_round is None else self.open_round.merge - 1
 
+    @property
+    def shown_step(self) -> int:
+        """The step a following screen shows: :attr:`step`, never past :attr:`limit`. The server keeps them apart
+        (:meth:`Classes.set_step`), but a screen's reads can straddle a teacher's action (the teacher steps back and
+        asks): the screen then waits at the limit, still following, rather than treating it as a step of its own."""
+        return self.step if self.limit is None else min(self.step, self.limit)
+
 
 @dataclass(frozen=True)
 class StudentScore:
