@@ -60,7 +60,7 @@
     if (!view || !want || want === "gone") { behind = 0; return; }
     if (view.dataset.sig !== drawnSig) { drawnSig = view.dataset.sig; behind = 0; presses = 0; }
     if (!newer(want, drawnSig)) { behind = 0; return; }
-    if (!behind) behind = Date.now();
+    if (!behind || doc.hidden) behind = Date.now();  // a phone in a pocket is not a stalled screen
     if (stalled(want)) return;
     // Once per signature; again after 3 s if the step view has still not shown it (a lost press).
     if (want === asked && Date.now() - askedAt < 3000) return;
@@ -78,11 +78,12 @@
     }
     button.click();
   }
-  // True when this screen gives up waiting and reloads: behind the class for STALL_MS with at least two presses of
-  // "sync" unanswered, and no script run going (or one going for twice as long: a run that never says it ended).
+  // True when this screen gives up waiting and reloads: behind the class for STALL_MS, visible, with at least two
+  // presses of "sync" unanswered (or no sync button to press), and no script run going (or one going for twice as
+  // long: a run that never says it ended).
   function stalled(want) {
     var late = Date.now() - behind;
-    if (late < STALL_MS || presses < 2) return false;
+    if (late < STALL_MS || (presses < 2 && doc.querySelector(".st-key-class-sync button"))) return false;
     var app = doc.querySelector('[data-testid="stApp"]');
     var state = app ? app.getAttribute("data-test-script-state") : "";
     if (state === "running" && late < 2 * STALL_MS) return false;
