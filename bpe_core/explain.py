@@ -15,6 +15,7 @@ labels and the merge explanation all read it.
 from __future__ import annotations
 
 import gettext
+import heapq
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -176,12 +177,12 @@ def merge_explanation(run, step: int, max_words: int = 3) -> MergeExplanation:
     """
     snap = run.snapshot(step)
     a, b = snap.left, snap.right
-    found = []
-    for idx, windows in run.pair_windows(step).items():
-        word, freq = run.words[idx], run.freqs[idx]
-        found.append((windows * freq, idx, WordShare(word, windows * freq, windows, freq)))
-    found.sort(key=lambda c: (-c[0], c[1]))
-    rest = found[max_words:]
+    freqs = run.freqs
+    # (occurrences, word index, windows) of every word the merge changed: thousands at a big corpus's first merges,
+    # of which only the top ``max_words`` become shares.
+    found = [(windows * freqs[idx], idx, windows) for idx, windows in run.pair_windows(step).items()]
+    top = heapq.nsmallest(max_words, found, key=lambda c: (-c[0], c[1]))
+    shares = tuple(WordShare(run.words[idx], total, windows, freqs[idx]) for total, idx, windows in top)
     others = tuple(snap.tied[1:4]) if snap.ties > 1 else ()
     return MergeExplanation(
         step=step,
@@ -189,9 +190,9 @@ def merge_explanation(run, step: int, max_words: int = 3) -> MergeExplanation:
         right=b,
         token=snap.token,
         count=snap.count,
-        shares=tuple(share for _, _, share in found[:max_words]),
-        rest_words=len(rest),
-        rest_total=sum(c[0] for c in rest),
+        shares=shares,
+        rest_words=len(found) - len(top),
+        rest_total=sum(c[0] for c in found) - sum(c[0] for c in top),
         overlapping=a == b,
         ties=snap.ties,
         tie_break=snap.tie_break,
