@@ -421,13 +421,25 @@ def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> 
     """Wait until the stepper shows ``step`` and the server has drawn it too: the page shows a step the
     moment it is pressed (``ui/step_ahead.py``), before the server's rerun (the URL, the corpus...).
     ``#bpe-ahead`` carries the step the server drew (pages without it: the label is the server's)."""
-    page.wait_for_function(
-        """(step) => { const l = document.getElementById('bpe-step-label');
-                      const a = document.getElementById('bpe-ahead');
-                      return l && l.dataset.step === step && (!a || a.dataset.step === step); }""",
-        arg=str(step), timeout=timeout, polling=100,
-    )  # fmt: skip
+    try:
+        page.wait_for_function(
+            """(step) => { const l = document.getElementById('bpe-step-label');
+                          const a = document.getElementById('bpe-ahead');
+                          return l && l.dataset.step === step && (!a || a.dataset.step === step); }""",
+            arg=str(step), timeout=timeout, polling=100,
+        )  # fmt: skip
+    except Exception as exc:  # say what the page shows instead: a step too far, or one the server never drew
+        seen = page.evaluate(SHOWN_STEPS)
+        raise AssertionError(f"step {step} not shown and drawn after {timeout} ms; the page shows {seen}") from exc
     wait_for_app(page, timeout=timeout)
+
+
+#: What a stepper page shows, for a failure message: the step labels, the step the server drew (``#bpe-ahead``),
+#: the script's state and the address.
+SHOWN_STEPS = """() => ({labels: [...document.querySelectorAll('#bpe-step-label')].map(e => e.dataset.step),
+  drawn: (document.getElementById('bpe-ahead') || {dataset: {}}).dataset.step,
+  script: (document.querySelector('[data-testid="stApp"]') || {getAttribute: () => null}).getAttribute('data-test-script-state'),
+  url: location.search})"""
 
 
 #: ``page.wait_for_function(NEXT_FRAMES)``: true once the browser has drawn two more frames, so a layout
