@@ -134,6 +134,10 @@ def test_a_round_hides_its_merge_until_revealed(classes):
     classes.set_step(code, key, 2)
     with pytest.raises(NotAllowed):
         classes.ask(code, key, ("wrong", "right", "tied"))  # merge 3 was revealed
+    with pytest.raises(ValueError):
+        classes.ask(code, key, ("wrong", "tied"))  # no right option
+    with pytest.raises(ValueError):
+        classes.ask(code, key, ("right", "right"))
 
 
 def test_a_screen_whose_reads_straddle_a_step_back_and_a_question_waits_at_the_limit(classes):
@@ -146,10 +150,6 @@ def test_a_screen_whose_reads_straddle_a_step_back_and_a_question_waits_at_the_l
     straddled = dataclasses.replace(classes.state(code), step=5)
     assert straddled.limit == 2 and straddled.shown_step == 2
     assert classes.state(code).shown_step == 2
-    with pytest.raises(ValueError):
-        classes.ask(code, key, ("wrong", "tied"))  # no right option
-    with pytest.raises(ValueError):
-        classes.ask(code, key, ("right", "right"))
 
 
 def test_grades_come_from_the_quiz_three_ways():
