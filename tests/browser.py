@@ -430,16 +430,16 @@ def wait_for_server_step(page, step: int, timeout: int = DEFAULT_TIMEOUT_MS) -> 
         )  # fmt: skip
     except Exception as exc:  # say what the page shows instead: a step too far, or one the server never drew
         seen = page.evaluate(SHOWN_STEPS)
-        raise AssertionError(f"step {step} not shown and drawn after {timeout} ms; the page shows {seen}") from exc
+        raise AssertionError(
+            f"step {step} not shown and drawn after {timeout} ms; the page shows {seen} ({describe_app_state(page)})"
+        ) from exc
     wait_for_app(page, timeout=timeout)
 
 
-#: What a stepper page shows, for a failure message: the step labels, the step the server drew (``#bpe-ahead``),
-#: the script's state and the address.
+#: What a stepper page shows, for a failure message (with :func:`describe_app_state`): the step labels, the step the
+#: server drew (``#bpe-ahead``) and the address.
 SHOWN_STEPS = """() => ({labels: [...document.querySelectorAll('#bpe-step-label')].map(e => e.dataset.step),
-  drawn: (document.getElementById('bpe-ahead') || {dataset: {}}).dataset.step,
-  script: (document.querySelector('[data-testid="stApp"]') || {getAttribute: () => null}).getAttribute('data-test-script-state'),
-  url: location.search})"""
+  drawn: (document.getElementById('bpe-ahead') || {dataset: {}}).dataset.step, url: location.search})"""
 
 
 #: ``page.wait_for_function(NEXT_FRAMES)``: true once the browser has drawn two more frames, so a layout
