@@ -231,6 +231,11 @@ def launch_chromium(playwright):
 # --------------------------------------------------------------------------
 
 
+#: What Streamlit's frontend writes to the console when it cannot use a message the server sent (a reference to a
+#: cached message it no longer holds, say). It then drops its connection: the run's answer, a press, is lost.
+WEBSOCKET_FAULT = "Failed to process a Websocket message"
+
+
 class RunTracker:
     """The script runs one page has asked its server for, read off the page's websocket (Streamlit's own
     protobuf messages, ``streamlit.proto``): the frontend sends a ``rerun_script`` message for every action
@@ -246,7 +251,13 @@ class RunTracker:
         self.requests = 0  # rerun_script messages the page sent (not a timer's)
         self.answered = 0  # how many of them a finished run answered
         self._open: dict[str, int] = {}  # run id -> requests sent when it started
+        self.faults: list[str] = []  # what the frontend said of messages it could not use (WEBSOCKET_FAULT)
         page.on("websocket", self._attach)
+        page.on("console", self._console)
+
+    def _console(self, msg) -> None:
+        if WEBSOCKET_FAULT in msg.text:
+            self.faults.append(msg.text)
 
     def _attach(self, ws) -> None:
         if "_stcore/stream" not in ws.url:
@@ -330,13 +341,15 @@ def track_runs(page) -> RunTracker:
 class ServerHold:
     """Holds back, while on, what the server sends one page over Streamlit's websocket (a server slow to answer, on
     demand), in order; what the page sends goes through. Attach it before the page opens the app. The page's
-    :class:`RunTracker` still counts every message, when the page gets it."""
+    :class:`RunTracker` still counts every message, when the page gets it. ``before_up`` (optional): called with
+    each message the page sends, returns messages for the server to get first (as a page sending more would)."""
 
-    def __init__(self, page):
+    def __init__(self, page, before_up=None):
         self.runs = track_runs(page)
         self.held: list = []
         self.on = False
         self._to_page: list = []
+        self.before_up = before_up
         page.route_web_socket(re.compile(r"/_stcore/stream"), self._route)
 
     def _route(self, ws) -> None:
@@ -344,6 +357,8 @@ class ServerHold:
         self._to_page.append(ws)
 
         def up(message) -> None:
+            for first in self.before_up(message) if self.before_up else ():
+                server.send(first)
             self.runs.sent(message)
             server.send(message)
 
@@ -545,9 +560,12 @@ def exception_texts(page) -> list[str]:
 
 def assert_no_exception(page) -> None:
     """Fail with the exception text if the app shows a Streamlit exception
-    (an ``stException`` box, or the compilation-error dialog)."""
+    (an ``stException`` box, or the compilation-error dialog), or if the page could not use a message of its
+    server's (:data:`WEBSOCKET_FAULT`)."""
     texts = exception_texts(page)
     assert not texts, "the app shows a Streamlit exception:\n\n" + "\n\n---\n\n".join(texts)
+    faults = track_runs(page).faults
+    assert not faults, "the page could not use a message from its server:\n" + "\n".join(faults)
 
 
 # --------------------------------------------------------------------------

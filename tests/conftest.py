@@ -141,13 +141,16 @@ def page(browser, request):
         locale="en-US",
     )
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    context.on("page", track_runs)  # every page of the test, opened any way (wait_for_app reads it)
+    trackers = []  # every page of the test, opened any way (wait_for_app reads its tracker), closed or not
+    context.on("page", lambda p: trackers.append(track_runs(p)))
     pg = context.new_page()
+    faults: list[str] = []
     try:
         yield pg
     finally:
+        faults = [text for tracker in trackers for text in tracker.faults]
         reports = request.node.stash.get(_PHASE_REPORTS, {})
-        if any(rep.failed for rep in reports.values()):
+        if faults or any(rep.failed for rep in reports.values()):
             name = re.sub(r"[^A-Za-z0-9._-]+", "_", request.node.nodeid)
             try:
                 path = save_screenshot(pg, f"failures/{name}", full_page=True)
@@ -155,6 +158,9 @@ def page(browser, request):
             except Exception as exc:  # never hide the real failure
                 print(f"could not save a failure screenshot: {exc}")
         context.close()
+    # Every test's pages: one that could not use its server's message dropped its connection (a press lost).
+    if faults:
+        pytest.fail("a page could not use a message from its server:\n" + "\n".join(faults), pytrace=False)
 
 
 # --------------------------------------------------------------------------
