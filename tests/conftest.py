@@ -193,6 +193,15 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """A test that opens a page (the ``page``, ``browser`` or ``app_server`` fixture) is a browser test, marked or
+    not: ``sh run.sh test`` runs those one at a time, after the others (which run on every core at once)."""
+    for item in items:
+        if {"page", "browser", "app_server"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector):
     report = yield
