@@ -2,8 +2,7 @@
 # BPE Explorer: set up (only what is missing) and run.
 #
 #   sh run.sh app  [streamlit args]   start the app on http://localhost:8501
-#   sh run.sh test [pytest args]      run every test, real-browser tests included (with pytest args:
-#                                     only those tests, one at a time)
+#   sh run.sh test [pytest args]      run every test, real-browser tests included
 #
 # Both commands are idempotent.  The virtual environment lives in .venv and is
 # reused; packages are (re)installed only when a requirements*.txt file changed
@@ -288,17 +287,6 @@ ensure_nginx() {
     nginx_ok || log "warning: no nginx found; the tests of app servers behind a proxy will fail (Debian/Ubuntu: apt-get install nginx)"
 }
 
-# pytest with these arguments; its exit code in $rc (collecting no test, exit code 5, is a failure too).
-run_pytest() {
-    set +e
-    "$PY" -m pytest "$@"
-    rc=$?
-    set -e
-    if [ "$rc" -eq 5 ]; then
-        log "error: pytest collected no tests (exit code 5); that counts as a failure"
-    fi
-}
-
 # --- commands -------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 cmd=$1
@@ -333,20 +321,13 @@ case "$cmd" in
         log "ruff check + ruff format --check"
         "$PY" -m ruff check . || die "ruff check found problems (fix them, or run: $PY -m ruff check --fix .)"
         "$PY" -m ruff format --check . || die "ruff format would change files (run: $PY -m ruff format .)"
-        if [ $# -gt 0 ]; then # the tests asked for, one at a time
-            run_pytest "$@"
-            exit "$rc"
+        set +e
+        "$PY" -m pytest "$@"
+        rc=$?
+        set -e
+        if [ "$rc" -eq 5 ]; then
+            log "error: pytest collected no tests (exit code 5); that counts as a failure"
         fi
-        # Every test, in two parts. The tests without a browser are computation (training, parity with the
-        # reference tokenizers, the CLI in processes): they run on every core at once (pytest-xdist, one worker per
-        # core). The browser tests then run one at a time: a real page's timing needs the cores for its server and
-        # Chromium (conftest.py marks every test that opens a page as a browser test).
-        log "tests without a browser, one worker per core"
-        run_pytest -m "not browser" -n auto
-        first=$rc
-        log "browser tests, one at a time"
-        run_pytest -m browser
-        [ "$first" -ne 0 ] && exit "$first"
         exit "$rc"
         ;;
     -h | --help | help) usage ;;

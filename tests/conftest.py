@@ -196,7 +196,7 @@ def pytest_runtest_makereport(item, call):
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """A test that opens a page (the ``page``, ``browser`` or ``app_server`` fixture) is a browser test, marked or
-    not: ``sh run.sh test`` runs those one at a time, after the others (which run on every core at once)."""
+    not, so that ``-m "not browser"`` leaves out every test that needs Chromium or the app's server."""
     for item in items:
         if {"page", "browser", "app_server"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
