@@ -144,7 +144,6 @@ def page(browser, request):
     trackers = []  # every page of the test, opened any way (wait_for_app reads its tracker), closed or not
     context.on("page", lambda p: trackers.append(track_runs(p)))
     pg = context.new_page()
-    faults: list[str] = []
     try:
         yield pg
     finally:

@@ -52,8 +52,12 @@ def _open(page, url: str) -> None:
     wait_for_app(page)
 
 
+#: The step the server drew (``#bpe-ahead``), for ``page.evaluate`` and :func:`browser.assert_stays`.
+SERVER_STEP = "() => document.getElementById('bpe-ahead').dataset.step"
+
+
 def _server_step(page) -> str:
-    return page.evaluate("() => document.getElementById('bpe-ahead').dataset.step")
+    return page.evaluate(SERVER_STEP)
 
 
 def test_a_press_shows_the_next_step_at_once_and_the_server_agrees(app_server, page):
@@ -184,6 +188,6 @@ def test_a_press_a_fragment_timer_also_sends_moves_one_step(app_server, page):
     _open(page, f"{app_server}/?preset=textbook-low&step=3")
     page.get_by_role("button", name=re.compile("Next")).click()
     wait_for_server_step(page, 4)
-    assert_stays(page, "() => document.getElementById('bpe-ahead').dataset.step", 2_000, "one press moved on")
+    assert_stays(page, SERVER_STEP, 2_000, "one press moved on")
     assert _server_step(page) == "4"
     assert_no_exception(page)
