@@ -24,7 +24,16 @@ from pathlib import Path
 
 from .byte_display import from_gpt2_many
 from .encoder import UNK_TOKEN, Tokenizer
-from .gpt2_files import ParsedMerges, byte_tokenizer, load_gpt2_files, merge_ids, parse_merges, parse_vocab, read_text
+from .gpt2_files import (
+    ParsedMerges,
+    byte_tokenizer,
+    layout_vocab,
+    load_gpt2_files,
+    merge_ids,
+    parse_merges,
+    parse_vocab,
+    read_text,
+)
 from .inputs import InputError
 from .models import gc_paused
 from .pretokenize import PATTERNS, PRETOKENIZER_CHOICES, REGEX, PatternError
@@ -304,10 +313,12 @@ def _load_model(d: Path) -> Tokenizer:
     ids = merge_ids(merges, vocab_wire)
 
     if variant.is_bytes:
-        try:
-            vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
-        except ValueError as err:
-            raise InputError(f"vocab.json/merges.txt: {err}.") from None
+        vocab = layout_vocab(vocab_wire, ids)
+        if vocab is None:
+            try:
+                vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
+            except ValueError as err:
+                raise InputError(f"vocab.json/merges.txt: {err}.") from None
     freq = None
     if isinstance(man.get("frequencies"), dict):
         try:

@@ -76,11 +76,16 @@ def parse_merges(merges_text, name: str = "merges.txt") -> ParsedMerges:
         text = text.partition("\n")[2]
         first = 2
     body = text.removesuffix("\n")
-    # The usual file, split at once: it is exactly "left right" lines if they join back into the same text.
+    # The usual file, split at once: it is exactly "left right" lines if they join back into the same text
+    # (rebuilt by slice assignment, "left", " ", "right", "\n", ..., without a call per line).
     words = body.split()
     lefts, rights = words[0::2], words[1::2]
-    if body and "\n".join(map(" ".join, zip(lefts, rights))) == body:
-        return ParsedMerges(lefts, rights, range(first, first + len(lefts)), body)
+    n = len(lefts)
+    if body and n == len(rights):
+        pieces = [" "] * (4 * n - 1)
+        pieces[0::4], pieces[2::4], pieces[3::4] = lefts, rights, ["\n"] * (n - 1)
+        if "".join(pieces) == body:
+            return ParsedMerges(lefts, rights, range(first, first + n), body)
     lefts, rights, numbers = [], [], []
     for lineno, line in enumerate(body.split("\n"), start=first):
         if not line.strip():
@@ -96,24 +101,25 @@ def parse_merges(merges_text, name: str = "merges.txt") -> ParsedMerges:
     return ParsedMerges(lefts, rights, numbers)
 
 
-def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.txt") -> tuple[list, list, list]:
-    """``(left_ids, right_ids, new_ids)`` of the merges, looked up in ``vocab``.
+def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.txt") -> tuple[list, list, list | range]:
+    """``(left_ids, right_ids, new_ids)`` of the merges, looked up in ``vocab``; ``new_ids`` is a ``range`` when
+    the file has GPT-2's layout (the result of merge ``k`` is entry ``256 + k``, id ``256 + k``, counting from 0).
 
     Raises:
         InputError: naming the first merge whose tokens or result are not in ``vocab``.
     """
-    get, lefts, rights = vocab.get, merges.lefts, merges.rights
+    get, lefts, rights = vocab.__getitem__, merges.lefts, merges.rights
     made = list(map(add, lefts, rights))
-    # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 255 + k):
+    # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 256 + k):
     # the results are checked by comparing strings in order, without looking each one up.
     first, last = 256, 256 + len(made)
     written = list(islice(vocab, first, last))
-    if written == made and list(islice(vocab.values(), first, last)) == list(range(first, last)):
-        ids = list(map(get, lefts)), list(map(get, rights)), list(range(first, last))
-    else:
-        ids = list(map(get, lefts)), list(map(get, rights)), list(map(get, made))
-    if not any(None in side for side in ids):
-        return ids
+    try:
+        if written == made and list(islice(vocab.values(), first, last)) == list(range(first, last)):
+            return list(map(get, lefts)), list(map(get, rights)), range(first, last)
+        return list(map(get, lefts)), list(map(get, rights)), list(map(get, made))
+    except KeyError:
+        pass  # named below
     for lineno, left, right in zip(merges.lines, lefts, rights):
         for side in (left, right, left + right):
             if side not in vocab:
@@ -122,6 +128,38 @@ def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.t
                     f"{name} line {lineno}: the merge {left} {right} has a {what} {side!r} that is not in vocab.json."
                 )
     raise AssertionError("unreachable: a missing id has a missing side")
+
+
+def layout_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range]) -> dict[bytes, int] | None:
+    """The vocabulary as ``{bytes: id}`` for a file in GPT-2's layout, or None when it is not (the caller then
+    converts every entry with :func:`~bpe_core.byte_display.from_gpt2_many`).
+
+    Args:
+        vocab_wire: ``{token: id}`` as read from vocab.json, tokens in GPT-2's byte alphabet.
+        ids: :func:`merge_ids` of the merges; the layout is a ``range`` of new ids from 256.
+
+    The layout: entries 0..255 have ids 0..255, entry ``256 + k`` is the result of merge ``k``, every merge
+    uses tokens made before it. Only the 256 first entries (and any after the last merge, such as
+    ``<|endoftext|>``) are converted from the alphabet; each merge's bytes are its sides' bytes joined,
+    which is what converting its written string gives, as the alphabet maps one character to one byte.
+    """
+    lids, rids, nids = ids
+    if not isinstance(nids, range) or list(islice(vocab_wire.values(), 256)) != list(range(256)):
+        return None
+    try:
+        values = list(map(from_gpt2, islice(vocab_wire, 256)))
+        grow = values.append
+        for left, right in zip(lids, rids):
+            grow(values[left] + values[right])  # IndexError: a side made later (or not made): not the layout
+    except (ValueError, IndexError):
+        return None
+    vocab = dict(zip(values, range(len(values))))
+    for wire, tid in islice(vocab_wire.items(), len(values), None):  # special tokens after the merges
+        try:
+            vocab.setdefault(from_gpt2(wire), tid)
+        except ValueError:
+            vocab.setdefault(wire.encode("utf-8"), tid)
+    return vocab if len(vocab) == len(vocab_wire) else None  # two entries, the same bytes: named by the caller
 
 
 def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
@@ -137,10 +175,12 @@ def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
     vocab_wire = parse_vocab(vocab_json_text)
     merges = parse_merges(merges_text)
     ids = merge_ids(merges, vocab_wire)
-    try:  # the usual file: every entry in the byte alphabet (so are the merges, whose sides are entries)
-        vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
-    except ValueError:
-        vocab = {}
+    vocab = layout_vocab(vocab_wire, ids)
+    if vocab is None:
+        try:  # the usual file: every entry in the byte alphabet (so are the merges, whose sides are entries)
+            vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
+        except ValueError:
+            vocab = {}
     if len(vocab) < len(vocab_wire):  # a special token, or two entries for the same bytes
         vocab, alias_ok = {}, set()
         for wire, tid in vocab_wire.items():

@@ -10,8 +10,10 @@ import pytest
 from tiktoken_offline import TEXTS, ref
 
 from bpe_core.apply_merges import bpe_leftmost
-from bpe_core.byte_display import to_gpt2, to_gpt2_many
+from bpe_core.byte_display import from_gpt2, from_gpt2_many, to_gpt2, to_gpt2_many
 from bpe_core.files import load_model, merges_txt, vocab_dict
+from bpe_core.gpt2_files import layout_vocab, merge_ids, parse_merges, parse_vocab
+from bpe_core.inputs import InputError
 from bpe_core.models import KNOWN_MERGES, MODELS, load_gpt
 
 
@@ -81,3 +83,49 @@ def test_another_merge_list_gets_no_short_cut_and_still_encodes_by_the_merges(tm
     text = TEXTS["english"][:5_000] + TEXTS["edge cases"]
     by_trace, _ = tok.encode_with_trace(text)  # merge by merge, no short cut anywhere
     assert tok.encode(text) == by_trace
+
+
+def _wire(folder):
+    vocab = parse_vocab((folder / "vocab.json").read_text(encoding="utf-8"))
+    return vocab, merge_ids(parse_merges((folder / "merges.txt").read_text(encoding="utf-8")), vocab)
+
+
+def test_gpt2s_layout_gives_each_token_the_bytes_its_written_string_stands_for(gpt2_folder):
+    vocab_wire, ids = _wire(gpt2_folder)
+    assert isinstance(ids[2], range)  # merge k makes entry 256 + k
+    by_layout = layout_vocab(vocab_wire, ids)
+    assert list(by_layout.items()) == list(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
+
+
+def test_a_file_out_of_layout_is_read_entry_by_entry(tmp_path):
+    tok = load_gpt("gpt2")
+    # Merge 1 ("Ġ t") and its token moved to the end, ids in the new order: the results are in the layout, but
+    # later merges use "Ġt" before it is made.
+    lines = merges_txt(tok).split("\n")  # a #version line, then the merges
+    entries = list(vocab_dict(tok))
+    late = tmp_path / "late"
+    late.mkdir()
+    order = entries[:256] + entries[257:] + entries[256:257]
+    (late / "vocab.json").write_text(json.dumps(dict(zip(order, range(len(order)))), ensure_ascii=False), "utf-8")
+    (late / "merges.txt").write_text("\n".join(lines[:1] + lines[2:] + lines[1:2]), encoding="utf-8")
+    vocab_wire, ids = _wire(late)
+    assert isinstance(ids[2], range) and layout_vocab(vocab_wire, ids) is None
+    # The base bytes not at ids 0..255 (two swapped): every token still gets its own bytes.
+    vocab = vocab_dict(tok)
+    first, second = list(vocab)[:2]
+    vocab[first], vocab[second] = vocab[second], vocab[first]
+    swapped = tmp_path / "swapped"
+    swapped.mkdir()
+    (swapped / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (swapped / "merges.txt").write_text(merges_txt(tok), encoding="utf-8")
+    assert layout_vocab(*_wire(swapped)) is None
+    loaded = load_model(swapped)
+    assert loaded.vocab[from_gpt2(first)] == vocab[first] and loaded.decode(loaded.encode("hi")) == "hi"
+
+
+def test_two_entries_for_the_same_bytes_are_named_in_the_layout_too(tmp_path):
+    # "\x00" is not in GPT-2's byte alphabet, so it stands for its UTF-8 byte 0x00, which the base entry "Ā"
+    # already stands for: the message names the clash, as for a file out of the layout.
+    folder = write_folder(tmp_path / "clash", load_gpt("gpt2"), extra={"<|endoftext|>": 50256, "\x00": 50257})
+    with pytest.raises(InputError, match="stand for the same bytes"):
+        load_model(folder)

@@ -25,7 +25,7 @@ import zlib
 from array import array
 from contextlib import contextmanager
 from functools import cache
-from operator import add, eq, lt
+from operator import add, eq, itemgetter, lt
 from pathlib import Path
 
 from ..encoder import Tokenizer
@@ -228,7 +228,7 @@ def mark_known_merges(tok: Tokenizer, merges_text: str) -> str | None:
     """
     name = KNOWN_MERGES.get(hashlib.sha256(merges_text.encode("utf-8")).hexdigest())
     if name is not None:
-        made = {new for _, _, new in tok._pair_of_rank}
+        made = set(map(itemgetter(2), tok._pair_of_rank))
         made.update(tok._byte_ids)
         others = tok.values.keys() - made
         whole = tok.vocab if not others else dict(tok.vocab)
