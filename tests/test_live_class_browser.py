@@ -416,3 +416,30 @@ def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(
     assert classes.state(code).students == joined, "the reload joined the class as a new student"
     wait_for_app(student)
     assert_no_exception(student)
+
+
+def test_a_screen_streamlit_can_no_longer_update_reloads_and_follows_again(class_server, contexts):
+    # Under load, Streamlit 1.67's page can be sent a rerun's element at a place its tree does not have; it throws
+    # ("Bad delta path index 11 (should be between [0, 9])"), goes blank and follows no more (seen on students'
+    # screens in a class of 40). The screen goes by that error: it reloads at once, as the same student.
+    server, classes = class_server
+    code, key = classes.start({"preset": "textbook-low"}, step=1)
+    student = contexts()
+    _open(student, f"{server.url}/?class={code}")
+    _wait_attr(student, "bpe-class-view", "data-step", "1")
+    wait_for_app(student)
+    joined = classes.state(code).students
+    with student.expect_navigation(timeout=WAIT_MS):
+        student.evaluate(_THROW_AS_STREAMLIT_DID)
+    classes.set_step(code, key, 2)
+    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    _wait_step(student, 2)
+    assert classes.state(code).students == joined, "the reload joined the class as a new student"
+    wait_for_app(student)
+    assert_no_exception(student)
+
+
+#: The error Streamlit's page threw, uncaught, when a rerun's element came at a place its tree did not have.
+_THROW_AS_STREAMLIT_DID = """() => {
+  setTimeout(() => { throw new Error('Bad delta path index 11 (should be between [0, 9])'); }, 0);
+}"""

@@ -8,8 +8,9 @@
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
 // teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking").
 // Last resort: a screen whose step view has not been redrawn for STALL_MS while the class is newer (its presses of
-// "sync" went unanswered) reloads, at most once a minute; the class code in the address and the browser's cookies
-// (the student id, the teacher key) bring it back to the class as it is, with its picks.
+// "sync" went unanswered), or whose page Streamlit failed to update ("Bad delta path"), reloads, at most once a
+// minute; the class code in the address and the browser's cookies (the student id, the teacher key) bring it back
+// to the class as it is, with its picks.
 // (No "<" followed by a letter or "/" anywhere in this file: the HTML sanitizer drops such a script.)
 (function () {
   var w = window;
@@ -50,6 +51,7 @@
   }
 
   function check() {
+    if (broken && reload("the page could not be updated (" + broken.slice(0, 120) + ")")) return;
     var poll = doc.getElementById("bpe-class-poll"), view = doc.getElementById("bpe-class-view");
     if (!poll) return;
     var url = poll.dataset.url, want = poll.dataset.sig;
@@ -87,16 +89,29 @@
     var app = doc.querySelector('[data-testid="stApp"]');
     var state = app ? app.getAttribute("data-test-script-state") : "";
     if (state === "running" && late < 2 * STALL_MS) return false;
+    return reload("class at " + want + ", this screen still at " + drawnSig + " after " + Math.round(late / 1000) +
+      " s and " + presses + " presses of sync (script " + state + ")");
+  }
+  // Reloads, at most once a minute (true when it does), and says why in the console, for whoever looks into why a
+  // screen stopped following.
+  function reload(why) {
     var store = null, last = 0;
     try { store = w.sessionStorage; last = Number(store.getItem("bpe-class-reload") || 0); } catch (err) { store = null; }
     if (Date.now() - last < RELOAD_GAP_MS) return false;
     if (store) store.setItem("bpe-class-reload", String(Date.now()));
-    // Said in the console, for whoever looks into why a screen stopped following.
-    w.console.warn("BPE Explorer: class at " + want + ", this screen still at " + drawnSig + " after " +
-      Math.round(late / 1000) + " s and " + presses + " presses of sync (script " + state + "); reloading");
+    w.console.warn("BPE Explorer: " + why + "; reloading");
     w.location.reload();
     return true;
   }
+  // A screen whose page Streamlit can no longer update: under load, a rerun's element can reach the page at a
+  // place its tree does not have ("Bad delta path index 11 (should be between [0, 9])", Streamlit 1.67, seen
+  // on students' screens as a question closed), and the page goes blank and follows no more. It reloads at once.
+  var broken = null;
+  function onFault(text) {
+    if (/delta path/i.test(text)) { broken = text; check(); }
+  }
+  w.addEventListener("error", function (e) { onFault(String((e && e.message) || "")); });
+  w.addEventListener("unhandledrejection", function (e) { onFault(String((e && e.reason && e.reason.message) || (e && e.reason) || "")); });
   w.setInterval(check, 50);
   doc.addEventListener("visibilitychange", check);
 })();
