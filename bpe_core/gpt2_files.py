@@ -139,9 +139,10 @@ def layout_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range
         ids: :func:`merge_ids` of the merges; the layout is a ``range`` of new ids from 256.
 
     The layout: entries 0..255 have ids 0..255, entry ``256 + k`` is the result of merge ``k``, every merge
-    uses tokens made before it. Only the 256 first entries (and any after the last merge, such as
-    ``<|endoftext|>``) are converted from the alphabet; each merge's bytes are its sides' bytes joined,
-    which is what converting its written string gives, as the alphabet maps one character to one byte.
+    uses tokens made before it, every entry is in the byte alphabet. Only the 256 first entries (and any after
+    the last merge, such as ``<|endoftext|>``) are converted from the alphabet; each merge's bytes are its
+    sides' bytes joined, which is what converting its written string gives, as the alphabet maps one
+    character to one byte.
     """
     lids, rids, nids = ids
     if not isinstance(nids, range) or list(islice(vocab_wire.values(), 256)) != list(range(256)):
@@ -154,12 +155,14 @@ def layout_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range
     except (ValueError, IndexError):
         return None
     vocab = dict(zip(values, range(len(values))))
-    for wire, tid in islice(vocab_wire.items(), len(values), None):  # special tokens after the merges
-        try:
-            vocab.setdefault(from_gpt2(wire), tid)
-        except ValueError:
-            vocab.setdefault(wire.encode("utf-8"), tid)
-    return vocab if len(vocab) == len(vocab_wire) else None  # two entries, the same bytes: named by the caller
+    try:  # entries after the merges (<|endoftext|>): an entry outside the alphabet is for the caller to judge
+        vocab.update(
+            zip(map(from_gpt2, islice(vocab_wire, len(values), None)), islice(vocab_wire.values(), len(values), None))
+        )
+    except ValueError:
+        return None
+    # Distinct strings in the alphabet stand for distinct bytes (one character, one byte): no two entries clash.
+    return vocab
 
 
 def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:

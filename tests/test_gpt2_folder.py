@@ -123,9 +123,10 @@ def test_a_file_out_of_layout_is_read_entry_by_entry(tmp_path):
     assert loaded.vocab[from_gpt2(first)] == vocab[first] and loaded.decode(loaded.encode("hi")) == "hi"
 
 
-def test_two_entries_for_the_same_bytes_are_named_in_the_layout_too(tmp_path):
+def test_an_entry_outside_the_alphabet_after_the_merges_is_judged_as_in_any_file(tmp_path):
     # "\x00" is not in GPT-2's byte alphabet, so it stands for its UTF-8 byte 0x00, which the base entry "Ā"
-    # already stands for: the message names the clash, as for a file out of the layout.
+    # already stands for: the layout leaves it to the general reading, whose message names the clash.
     folder = write_folder(tmp_path / "clash", load_gpt("gpt2"), extra={"<|endoftext|>": 50256, "\x00": 50257})
+    assert layout_vocab(*_wire(folder)) is None
     with pytest.raises(InputError, match="stand for the same bytes"):
         load_model(folder)
