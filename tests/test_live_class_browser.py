@@ -397,16 +397,22 @@ _LOSE_SYNC_PRESSES = """() => {
 }"""
 
 
-def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(class_server, contexts):
-    # Whatever keeps a screen's step view from being redrawn (here its presses of "sync" are lost), it must not stay
-    # behind the class for the rest of the lesson: it reloads by itself, and the class code in its address and its
-    # cookie bring it back as the same student, drawn by the server at the teacher's step.
+def _a_student_at_step_one(class_server, contexts):
+    """A class at step 1 and one student's page following it, drawn: ``(classes, code, key, page)``."""
     server, classes = class_server
     code, key = classes.start({"preset": "textbook-low"}, step=1)
     student = contexts()
     _open(student, f"{server.url}/?class={code}")
     _wait_attr(student, "bpe-class-view", "data-step", "1")
     wait_for_app(student)
+    return classes, code, key, student
+
+
+def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(class_server, contexts):
+    # Whatever keeps a screen's step view from being redrawn (here its presses of "sync" are lost), it must not stay
+    # behind the class for the rest of the lesson: it reloads by itself, and the class code in its address and its
+    # cookie bring it back as the same student, drawn by the server at the teacher's step.
+    classes, code, key, student = _a_student_at_step_one(class_server, contexts)
     joined = classes.state(code).students
     student.evaluate(_LOSE_SYNC_PRESSES)
     classes.set_step(code, key, 2)
@@ -418,16 +424,17 @@ def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(
     assert_no_exception(student)
 
 
+#: The error Streamlit's page threw, uncaught, when a rerun's element came at a place its tree did not have.
+_THROW_AS_STREAMLIT_DID = """() => {
+  setTimeout(() => { throw new Error('Bad delta path index 11 (should be between [0, 9])'); }, 0);
+}"""
+
+
 def test_a_screen_streamlit_can_no_longer_update_reloads_and_follows_again(class_server, contexts):
     # Under load, Streamlit 1.67's page can be sent a rerun's element at a place its tree does not have; it throws
     # ("Bad delta path index 11 (should be between [0, 9])"), goes blank and follows no more (seen on students'
     # screens in a class of 40). The screen goes by that error: it reloads at once, as the same student.
-    server, classes = class_server
-    code, key = classes.start({"preset": "textbook-low"}, step=1)
-    student = contexts()
-    _open(student, f"{server.url}/?class={code}")
-    _wait_attr(student, "bpe-class-view", "data-step", "1")
-    wait_for_app(student)
+    classes, code, key, student = _a_student_at_step_one(class_server, contexts)
     joined = classes.state(code).students
     with student.expect_navigation(timeout=WAIT_MS):
         student.evaluate(_THROW_AS_STREAMLIT_DID)
@@ -437,9 +444,3 @@ def test_a_screen_streamlit_can_no_longer_update_reloads_and_follows_again(class
     assert classes.state(code).students == joined, "the reload joined the class as a new student"
     wait_for_app(student)
     assert_no_exception(student)
-
-
-#: The error Streamlit's page threw, uncaught, when a rerun's element came at a place its tree did not have.
-_THROW_AS_STREAMLIT_DID = """() => {
-  setTimeout(() => { throw new Error('Bad delta path index 11 (should be between [0, 9])'); }, 0);
-}"""
