@@ -22,12 +22,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .byte_display import from_gpt2_many
 from .encoder import UNK_TOKEN, Tokenizer
 from .gpt2_files import (
     ParsedMerges,
     byte_tokenizer,
-    layout_vocab,
+    byte_vocab,
     load_gpt2_files,
     merge_ids,
     parse_merges,
@@ -313,12 +312,10 @@ def _load_model(d: Path) -> Tokenizer:
     ids = merge_ids(merges, vocab_wire)
 
     if variant.is_bytes:
-        vocab = layout_vocab(vocab_wire, ids)
-        if vocab is None:
-            try:
-                vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
-            except ValueError as err:
-                raise InputError(f"vocab.json/merges.txt: {err}.") from None
+        try:
+            vocab = byte_vocab(vocab_wire, ids)
+        except ValueError as err:
+            raise InputError(f"vocab.json/merges.txt: {err}.") from None
     freq = None
     if isinstance(man.get("frequencies"), dict):
         try:

@@ -165,6 +165,19 @@ def layout_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range
     return vocab
 
 
+def byte_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range]) -> dict[bytes, int]:
+    """The vocabulary as ``{bytes: id}``, every entry read as written in GPT-2's byte alphabet: by
+    :func:`layout_vocab` when the file has GPT-2's layout, else entry by entry.
+
+    Raises:
+        ValueError: an entry with a character outside the alphabet (named).
+    """
+    vocab = layout_vocab(vocab_wire, ids)
+    if vocab is None:
+        vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
+    return vocab
+
+
 def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
     """A byte-level :class:`Tokenizer` (gpt2 pre-tokenizer) from a GPT-2-style ``vocab.json`` + ``merges.txt``.
 
@@ -178,12 +191,10 @@ def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
     vocab_wire = parse_vocab(vocab_json_text)
     merges = parse_merges(merges_text)
     ids = merge_ids(merges, vocab_wire)
-    vocab = layout_vocab(vocab_wire, ids)
-    if vocab is None:
-        try:  # the usual file: every entry in the byte alphabet (so are the merges, whose sides are entries)
-            vocab = dict(zip(from_gpt2_many(list(vocab_wire)), vocab_wire.values()))
-        except ValueError:
-            vocab = {}
+    try:  # the usual file: every entry in the byte alphabet (so are the merges, whose sides are entries)
+        vocab = byte_vocab(vocab_wire, ids)
+    except ValueError:
+        vocab = {}
     if len(vocab) < len(vocab_wire):  # a special token, or two entries for the same bytes
         vocab, alias_ok = {}, set()
         for wire, tid in vocab_wire.items():
