@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from itertools import islice
-from operator import add
+from operator import add, eq
 from typing import NamedTuple
 
 from .byte_display import from_gpt2, from_gpt2_many
@@ -109,15 +109,19 @@ def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.t
         InputError: naming the first merge whose tokens or result are not in ``vocab``.
     """
     get, lefts, rights = vocab.__getitem__, merges.lefts, merges.rights
-    made = list(map(add, lefts, rights))
     # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 256 + k):
-    # the results are checked by comparing strings in order, without looking each one up.
-    first, last = 256, 256 + len(made)
-    written = list(islice(vocab, first, last))
+    # the results are checked by comparing strings in order, without looking each one up. (Each joined
+    # result is compared and dropped at once: a list of 50,000 of them would only be more memory to touch.)
+    first, last = 256, 256 + len(lefts)
+    layout = (
+        len(vocab) >= last
+        and all(map(eq, map(add, lefts, rights), islice(vocab, first, last)))
+        and all(map(eq, islice(vocab.values(), first, last), range(first, last)))
+    )
     try:
-        if written == made and list(islice(vocab.values(), first, last)) == list(range(first, last)):
+        if layout:
             return list(map(get, lefts)), list(map(get, rights)), range(first, last)
-        return list(map(get, lefts)), list(map(get, rights)), list(map(get, made))
+        return list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
     except KeyError:
         pass  # named below
     for lineno, left, right in zip(merges.lines, lefts, rights):
@@ -154,7 +158,7 @@ def layout_vocab(vocab_wire: dict[str, int], ids: tuple[list, list, list | range
             grow(values[left] + values[right])  # IndexError: a side made later (or not made): not the layout
     except (ValueError, IndexError):
         return None
-    vocab = dict(zip(values, range(len(values))))
+    vocab = dict(zip(values, vocab_wire.values()))  # ids 0, 1, ... in the layout (the file's own int objects)
     try:  # entries after the merges (<|endoftext|>): an entry outside the alphabet is for the caller to judge
         vocab.update(
             zip(map(from_gpt2, islice(vocab_wire, len(values), None)), islice(vocab_wire.values(), len(values), None))
@@ -251,5 +255,5 @@ def byte_tokenizer(
     text = merges.text
     if text is None:
         text = "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
-    mark_known_merges(tok, text)
+    mark_known_merges(tok, text, nids)
     return tok

@@ -14,7 +14,7 @@ from bpe_core.byte_display import from_gpt2, from_gpt2_many, to_gpt2, to_gpt2_ma
 from bpe_core.files import load_model, merges_txt, vocab_dict
 from bpe_core.gpt2_files import layout_vocab, merge_ids, parse_merges, parse_vocab
 from bpe_core.inputs import InputError
-from bpe_core.models import KNOWN_MERGES, MODELS, load_gpt
+from bpe_core.models import KNOWN_MERGES, MODELS, load_gpt, mark_known_merges
 
 
 def write_folder(path, tok, merges_text: str | None = None, extra: dict | None = None):
@@ -130,3 +130,28 @@ def test_an_entry_outside_the_alphabet_after_the_merges_is_judged_as_in_any_file
     assert layout_vocab(*_wire(folder)) is None
     with pytest.raises(InputError, match="stand for the same bytes"):
         load_model(folder)
+
+
+def test_the_layouts_short_cut_table_is_the_one_the_merges_give(gpt2_folder):
+    # In GPT-2's layout every id below the last merge's is made, so only the entries after it are left out of
+    # the whole-token table; read from the merges themselves, the table is the same.
+    tok = load_model(gpt2_folder)
+    by_layout = tok._whole_tokens
+    tok._whole_tokens = None
+    text = parse_merges((gpt2_folder / "merges.txt").read_text(encoding="utf-8")).text
+    assert mark_known_merges(tok, text) == "gpt2"
+    assert tok._whole_tokens == by_layout and len(by_layout) == 50256 and b"<|endoftext|>" not in by_layout
+
+
+def test_more_merges_than_entries_after_the_bytes_is_not_the_layout(tmp_path):
+    # "ab c" and "a bc" both make "abc": four merges, three entries after the 256 bytes. The results that are
+    # there match merges 1-3 in order, but merge 4's id is abc's, not a 260th entry.
+    folder = tmp_path / "twice"
+    folder.mkdir()
+    base = [to_gpt2(bytes((b,))) for b in range(256)]
+    vocab = dict(zip([*base, "bc", "ab", "abc"], range(259)))
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (folder / "merges.txt").write_text("b c\na b\nab c\na bc\n", encoding="utf-8")
+    assert _wire(folder)[1][2] == [256, 257, 258, 258]
+    tok = load_model(folder)
+    assert tok.encode("abc") == [258] and tok.decode(tok.encode("abcab")) == "abcab"

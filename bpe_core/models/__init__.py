@@ -209,7 +209,7 @@ def load_rank_file(path: str | Path, pretokenizer: str) -> Tokenizer:
     return tok
 
 
-def mark_known_merges(tok: Tokenizer, merges_text: str) -> str | None:
+def mark_known_merges(tok: Tokenizer, merges_text: str, new_ids: range | None = None) -> str | None:
     """Give a byte-level tokenizer read from files the whole-token short cut when its merges are those of a
     shipped model; returns that model's name, or None.
 
@@ -217,6 +217,8 @@ def mark_known_merges(tok: Tokenizer, merges_text: str) -> str | None:
         tok: the tokenizer built from the files.
         merges_text: its merges as merges.txt lines, ``left right`` in GPT-2's byte alphabet, joined by
             newlines (no header, no final newline); :data:`KNOWN_MERGES` holds their sha256.
+        new_ids: the ids the merges make, when they are known to be ``range(256, 256 + merges)`` (GPT-2's
+            layout, :func:`bpe_core.gpt2_files.merge_ids`); otherwise they are read from ``tok``.
 
     The short cut (a pre-token that is a whole token is that token, as tiktoken assumes) is right only
     when every token encodes to itself through the merges. That holds for the shipped rank files, whose
@@ -228,9 +230,12 @@ def mark_known_merges(tok: Tokenizer, merges_text: str) -> str | None:
     """
     name = KNOWN_MERGES.get(hashlib.sha256(merges_text.encode("utf-8")).hexdigest())
     if name is not None:
-        made = set(map(itemgetter(2), tok._pair_of_rank))
-        made.update(tok._byte_ids)
-        others = tok.values.keys() - made
+        if isinstance(new_ids, range) and new_ids.start == 256 and set(tok._byte_ids) == set(range(256)):
+            others = set(filter(new_ids.stop.__le__, tok.values))  # every id below the last merge's is made
+        else:
+            made = set(map(itemgetter(2), tok._pair_of_rank))
+            made.update(tok._byte_ids)
+            others = tok.values.keys() - made
         whole = tok.vocab if not others else dict(tok.vocab)
         for tid in others:
             del whole[tok.values[tid]]
