@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import timer_presses, url_echo
+from ui import fragment_refs, timer_presses, url_echo
 from ui.i18n import _
 from ui.navigation import PAGES
 
@@ -22,6 +22,8 @@ def page(spec) -> st.Page:
 
 # A press is counted once, even when the step view's timer fires as it is made (ui/timer_presses.py).
 timer_presses.install()
+# A fragment's rerun drops the unsent elements of the run it replaces, cached ones too (ui/fragment_refs.py).
+fragment_refs.install()
 # Before anything reads the URL: a page one run behind sends the URL of the run before (ui/url_echo.py).
 url_echo.put_back_if_old()
 st.navigation([page(spec) for spec in PAGES]).run()
