@@ -29,6 +29,7 @@ from .gpt2_files import (
     byte_vocab,
     load_gpt2_files,
     merge_ids,
+    only_text,
     parse_merges,
     parse_vocab,
     read_text,
@@ -322,6 +323,8 @@ def _load_model(d: Path) -> Tokenizer:
             freq = {int(k): int(v) for k, v in man["frequencies"].items()}
         except (TypeError, ValueError):
             raise InputError(f"{MANIFEST}: frequencies must map ids to counts.") from None
+    if variant.is_bytes:
+        merges, vocab_wire = only_text(merges), None  # looked up by now: their memory goes to the tables
     try:
         if variant.is_bytes:
             return byte_tokenizer(variant, pretokenizer, merges, ids, vocab, freq, pattern)

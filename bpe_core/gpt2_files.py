@@ -216,10 +216,21 @@ def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
                     raise InputError(
                         f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode)."
                     )
+    del vocab_wire
+    merges = only_text(merges)
     try:
         return byte_tokenizer(Variant("byte"), "gpt2", merges, ids, vocab)
     except ValueError as err:
         raise InputError(f"vocab.json/merges.txt: {err}.") from None
+
+
+def only_text(merges: ParsedMerges) -> ParsedMerges:
+    """``merges`` with its text and without its 100,000 side strings, read and looked up by now: freed before the
+    tables are built, their memory holds the tables' objects instead of pages the process has not touched yet."""
+    text = merges.text
+    if text is None:
+        text = "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
+    return ParsedMerges([], [], (), text)
 
 
 def byte_tokenizer(
