@@ -88,7 +88,7 @@ class Side:
                 while not stop.is_set():
                     t0 = time.monotonic()
                     if poller:
-                        sig = poller.sig(tab.html["poll_url"])
+                        sig = poller.answer(tab.html["poll_url"]).get("sig")
                     else:
                         problems = tab.run(fragment=tab.fragments["poll"], auto=True)
                         sig = tab.html.get("poll")
