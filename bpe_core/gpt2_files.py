@@ -263,8 +263,5 @@ def byte_tokenizer(
     pair_of_rank = list(zip(lids, rids, nids))
     tok = Tokenizer._from_trusted_byte_tables(pretokenizer, values, vocab, ranks, pair_of_rank, frequencies, pattern)
     tok.variant = variant
-    text = merges.text
-    if text is None:
-        text = "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
-    mark_known_merges(tok, text, nids)
+    mark_known_merges(tok, only_text(merges).text, nids)
     return tok
