@@ -27,9 +27,9 @@ from .gpt2_files import (
     ParsedMerges,
     byte_tokenizer,
     byte_vocab,
+    joined_merges,
     load_gpt2_files,
     merge_ids,
-    only_text,
     parse_merges,
     parse_vocab,
     read_text,
@@ -317,17 +317,17 @@ def _load_model(d: Path) -> Tokenizer:
             vocab = byte_vocab(vocab_wire, ids)
         except ValueError as err:
             raise InputError(f"vocab.json/merges.txt: {err}.") from None
+        text = joined_merges(merges)
+        merges = vocab_wire = None  # looked up by now: their memory goes to the tables (as in load_gpt2_files)
     freq = None
     if isinstance(man.get("frequencies"), dict):
         try:
             freq = {int(k): int(v) for k, v in man["frequencies"].items()}
         except (TypeError, ValueError):
             raise InputError(f"{MANIFEST}: frequencies must map ids to counts.") from None
-    if variant.is_bytes:
-        merges, vocab_wire = only_text(merges), None  # looked up by now: their memory goes to the tables
     try:
         if variant.is_bytes:
-            return byte_tokenizer(variant, pretokenizer, merges, ids, vocab, freq, pattern)
+            return byte_tokenizer(variant, pretokenizer, text, ids, vocab, freq, pattern)
         pairs = list(zip(merges.lefts, merges.rights))
         return Tokenizer(variant, pretokenizer, pairs, dict(vocab_wire), freq, pattern)
     except PatternError as err:

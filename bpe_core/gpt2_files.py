@@ -216,34 +216,35 @@ def load_gpt2_files(vocab_json_text, merges_text) -> Tokenizer:
                     raise InputError(
                         f"merges.txt line {lineno}: {side!r} is not written in GPT-2's byte alphabet (bytes_to_unicode)."
                     )
-    del vocab_wire
-    merges = only_text(merges)
+    text = joined_merges(merges)
+    # The 100,000 side strings and vocab.json's dict are looked up by now. Let go before the tables are built, their
+    # memory holds the tables' objects instead of pages the process has not touched yet.
+    del merges, vocab_wire
     try:
-        return byte_tokenizer(Variant("byte"), "gpt2", merges, ids, vocab)
+        return byte_tokenizer(Variant("byte"), "gpt2", text, ids, vocab)
     except ValueError as err:
         raise InputError(f"vocab.json/merges.txt: {err}.") from None
 
 
-def only_text(merges: ParsedMerges) -> ParsedMerges:
-    """``merges`` with its text and without its 100,000 side strings, read and looked up by now: freed before the
-    tables are built, their memory holds the tables' objects instead of pages the process has not touched yet."""
-    text = merges.text
-    if text is None:
-        text = "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
-    return ParsedMerges([], [], (), text)
+def joined_merges(merges: ParsedMerges) -> str:
+    """The merges as ``left right`` lines joined by newlines (no header, no final newline): the file's own text
+    when it had nothing else, else joined from the sides."""
+    if merges.text is not None:
+        return merges.text
+    return "\n".join(map(" ".join, zip(merges.lefts, merges.rights)))
 
 
 def byte_tokenizer(
     variant: Variant,
     pretokenizer: str,
-    merges: ParsedMerges,
+    text: str,
     ids: tuple[list, list, list],
     vocab: dict[bytes, int],
     frequencies: dict | None = None,
     pattern: str | None = None,
 ) -> Tokenizer:
-    """A byte-level :class:`Tokenizer` from checked file contents: merges written in GPT-2's byte alphabet,
-    their ids (:func:`merge_ids`) and the vocabulary as ``{bytes: id}``.
+    """A byte-level :class:`Tokenizer` from checked file contents: the merges' text in GPT-2's byte alphabet
+    (:func:`joined_merges`), their ids (:func:`merge_ids`) and the vocabulary as ``{bytes: id}``.
 
     The tables are made from the ids, with none of the per-merge Python work of ``Tokenizer(...)``. A
     shipped GPT merge list also gets the whole-token short cut (:func:`bpe_core.models.mark_known_merges`).
@@ -263,5 +264,5 @@ def byte_tokenizer(
     pair_of_rank = list(zip(lids, rids, nids))
     tok = Tokenizer._from_trusted_byte_tables(pretokenizer, values, vocab, ranks, pair_of_rank, frequencies, pattern)
     tok.variant = variant
-    mark_known_merges(tok, only_text(merges).text, nids)
+    mark_known_merges(tok, text, nids)
     return tok
