@@ -79,6 +79,8 @@ _LIST_MAX = 600_000
 _positions = partial(array, "I")
 # One position as packed bytes (a C int), and the first position of packed bytes (as a 1-tuple).
 _pack, _unpack_first = struct.Struct("i").pack, struct.Struct("i").unpack_from
+# A MergeStep made from a tuple of all its fields in C: its __new__ is a Python function (a hot call).
+_new_step = tuple.__new__
 _pair_of = itemgetter(2)  # the pair of a heap entry (-count, tie-break value, pair)
 
 
@@ -303,7 +305,10 @@ class Trainer:
         if not touched.keys().isdisjoint(map(_pair_of, cands)):
             fresh = (exact(e) if e[2] in touched else e for e in cands)
             cands = sorted(e for e in fresh if e is not None)
-        cut = _cut(cands, want, max_tied)
+        # With max_tied <= want (the defaults: 10 and 10) the listed ties never reach past the first ``want``
+        # entries, so the cut is simply ``want - 1`` once there are that many: no _cut call per merge.
+        simple = max_tied <= want
+        cut = (want - 1 if len(cands) >= want else -1) if simple else _cut(cands, want, max_tied)
         while True:
             # Every entry of ``heap`` has a count of at least min_count, every one of ``low`` less: ``low``
             # is read only once ``heap`` is empty.
@@ -326,7 +331,7 @@ class Trainer:
             if i < len(cands) and cands[i] == entry:
                 continue
             cands.insert(i, entry)
-            cut = _cut(cands, want, max_tied)
+            cut = (want - 1 if len(cands) >= want else -1) if simple else _cut(cands, want, max_tied)
         if cut >= 0:
             for entry in cands[cut + 1 :]:
                 self._push(entry)
@@ -361,17 +366,19 @@ class Trainer:
         """
         cfg = self.config
         run = self.run
+        peek, merge = self._peek, self._merge
+        num_merges, vocab_size, top_k, max_tied = cfg.num_merges, cfg.vocab_size, cfg.top_k, cfg.max_tied
         pending: MergeStep | None = None
         step = 0
         while True:
             reason = None
             top: list = []
-            if cfg.num_merges is not None and step >= cfg.num_merges:
+            if num_merges is not None and step >= num_merges:
                 reason = "num_merges"
-            elif cfg.vocab_size is not None and run.vocab_size >= cfg.vocab_size:
+            elif vocab_size is not None and run.vocab_size >= vocab_size:
                 reason = "vocab_size"
             else:
-                top = self._peek(cfg.top_k, cfg.max_tied)
+                top = peek(top_k, max_tied)
                 if not top:
                     reason = "no_pairs"
                 elif -top[0][0] < cfg.min_frequency:
@@ -386,7 +393,7 @@ class Trainer:
             if pending is not None:
                 yield pending
             step += 1
-            pending = self._merge(step, top)
+            pending = merge(step, top)
 
     def _merge(self, step: int, top: list) -> MergeStep:
         """Apply merge number ``step`` (the pair of ``top[0]``, from :meth:`_peek`) to every occurrence,
@@ -402,13 +409,13 @@ class Trainer:
         top_entries = tuple(top[: cfg.top_k])
         tied_entries = tuple(top[: min(ties, cfg.max_tied)])
         new_id, is_new = run._add_token(a, b, step)
-        if is_new:
+        if is_new and self._packed_key is not None:  # (the first-seen key is a position: nothing to add)
             self._key.add(run.values[new_id])
 
         count, where, hist, head = self._count, self._where, self._hist, self._head
         events = run._event_pos  # the positions whose boundary this merge removes, for the run
         events_before = len(events)
-        positions = _view(where.pop(pk))
+        positions = memoryview(where.pop(pk)).cast("i")  # (as _view, inlined: a hot line)
         first = head.pop(pk, 0)  # the candidates before it are known to be stale
         # The pass over the occurrences: one at a time (_merge_loop, the algorithm as it reads), or for a
         # long list the same reads and writes in C loops (_merge_batch), with the same result.
@@ -458,24 +465,27 @@ class Trainer:
         # The run's per-step data is complete before the snapshot goes in: a reader takes the number of
         # snapshots as the number of finished steps, possibly while training goes on.
         run._event_start.append(len(events))
-        # Positional arguments, in field order (step, left, right, token, is_new, count, ties,
-        # tied_entries, tie_break, top_entries, vocab_size, corpus_tokens, occurrences, words_changed):
-        # a hot line.
-        snap = MergeStep(
-            step,
-            a,
-            b,
-            new_id,
-            is_new,
-            best_count,
-            ties,
-            tied_entries,
-            rule,
-            top_entries,
-            len(run.values),
-            self._corpus_tokens,
-            len(events) - events_before,
-            words_changed,
+        # Every field, in order (step, left, right, token, is_new, count, ties, tied_entries, tie_break,
+        # top_entries, vocab_size, corpus_tokens, occurrences, words_changed, stop_reason): a hot line.
+        snap = _new_step(
+            MergeStep,
+            (
+                step,
+                a,
+                b,
+                new_id,
+                is_new,
+                best_count,
+                ties,
+                tied_entries,
+                rule,
+                top_entries,
+                len(run.values),
+                self._corpus_tokens,
+                len(events) - events_before,
+                words_changed,
+                None,
+            ),
         )
         run.snapshots.append(snap)
         return snap
