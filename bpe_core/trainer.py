@@ -132,17 +132,13 @@ class Trainer:
             base_ids = array("i")
             base_ids.extend(b"".join(encoded))  # (array("i", some_bytes) would read them as raw C ints)
         else:
-            symbols: list = []
-            lengths = []
-            for w in word_list:
-                syms = variant.symbols(w)
-                lengths.append(len(syms))
-                symbols += syms
+            symbols, lengths = variant.corpus_symbols(word_list)
             values = base_alphabet(symbols, variant)
             index = {v: i for i, v in enumerate(values)}
             # (Filled as unsigned, the fast way for an array to take ints (see _positions), then read as
             # the same C ints.)
             base_ids = array("i", array("I", map(index.__getitem__, symbols)).tobytes())
+            del symbols  # (a list as long as the corpus: gone before the collector next walks what is new)
         n = len(base_ids)
         if n >= 2**31 - 1:
             raise ValueError(f"the corpus has {n:,} symbols; the trainer handles fewer than 2**31")
@@ -188,16 +184,17 @@ class Trainer:
         width = len(values)
         small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
         groups: dict[int, array] = defaultdict(_positions)
-        keys = tuple(small)
-        if keys:
-            # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each
-            # position to its pair's group, which itemgetter finds for all of them, or makes.)
-            deque(map(array.append, _getter(keys)(groups), compress(range(n), inside)), 0)
+        keys = array("Q", small)  # (C ints: a tuple of them would be one more object for the collector to walk)
+        # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each position
+        # to its pair's group, which the defaultdict finds, or makes.)
+        deque(map(array.append, map(groups.__getitem__, keys), compress(range(n), inside)), 0)
         counts = {key: len(ps) for key, ps in groups.items()}
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
+        # ``keys`` lists the pairs word after word; a word of L symbols has L - 1 of them (none when empty).
+        pair_start = array("q", accumulate(map(sub, lengths, map(bool, lengths)), initial=0))
         for i in compress(range(len(freqs)), map(gt, freqs, repeat(1))):
-            s, e, extra = word_start[i], word_start[i + 1], freqs[i] - 1
-            for key in map(add, map(mul, tok[s : e - 1], repeat(width)), tok[s + 1 : e]):
+            extra = freqs[i] - 1
+            for key in keys[pair_start[i] : pair_start[i + 1]]:
                 counts[key] += extra
         count: dict[int, int] = {}
         where: dict[int, bytes] = {}

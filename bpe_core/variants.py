@@ -13,7 +13,10 @@ Token values are ``str`` for char/eow and ``bytes`` for byte-level; a token is i
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter, setitem, sub
 
 from .byte_display import is_complete_utf8, render_bytes, to_gpt2
 
@@ -68,6 +71,27 @@ class Variant:
             else:
                 chars[-1] = chars[-1] + self.eow_marker
         return chars
+
+    def corpus_symbols(self, words: list[str]) -> tuple[list, list[int]]:
+        """The base symbols of many pre-tokens: every word's :meth:`symbols`, one word after another, and how
+        many symbols each word has (``(symbols, lengths)``; a word of no characters has none).
+
+        The same lists as calling :meth:`symbols` word by word, made by a few loops in C (join, ``map``):
+        the trainer's set-up reads a book's tens of thousands of word types with it.
+        """
+        lengths = list(map(len, words))
+        if self.kind == "byte" or not all(lengths):  # (an empty word gets no end-of-word marker either)
+            per_word = list(map(self.symbols, words))
+            return list(chain.from_iterable(per_word)), list(map(len, per_word))
+        if self.kind == "eow" and self.eow_style == "separate":
+            marker = (self.eow_marker,)
+            return list(chain.from_iterable(map(chain, words, repeat(marker)))), list(map(add, lengths, repeat(1)))
+        symbols = list("".join(words))
+        if self.kind == "eow":  # attached: each word's last character carries the marker
+            last = map(sub, accumulate(lengths), repeat(1))
+            marked = map(add, map(itemgetter(-1), words), repeat(self.eow_marker))
+            deque(map(setitem, repeat(symbols), last, marked), 0)
+        return symbols, lengths
 
     def empty(self):
         """The empty token value (``""`` or ``b""``)."""

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bpe_core import InputError, TrainConfig, Trainer, clean_text, corpus_words, pretokenize, train
+from bpe_core.variants import Variant
 
 SYMBOLS = ["a", "a", "a", "b", "b", "c", "é", "你", "😀", "<", "/", "w", ">", "_", " "]
 word = st.one_of(
@@ -285,6 +286,18 @@ def test_corpus_words_keep_every_character(variant, style, text, pretokenizer):
         # Nothing is dropped: the pieces, in order, are the text.
         assert "".join(pretokenize(text, pretokenizer)) == text
         assert sum(len(w) * f for w, f in words.items()) == len(text)
+
+
+@pytest.mark.parametrize("variant,style", VARIANTS)
+@SETTINGS
+@given(words=st.lists(st.one_of(word, st.just("")), max_size=12), marker=st.sampled_from(["</w>", "_", "a"]))
+def test_corpus_symbols_are_each_words_symbols_in_turn(variant, style, words, marker):
+    # The trainer's set-up takes every word type's symbols at once (corpus_symbols); a word with no
+    # characters has no symbols, not even the end-of-word marker.
+    v = Variant(variant, style, marker)
+    symbols, lengths = v.corpus_symbols(words)
+    assert symbols == [s for w in words for s in v.symbols(w)]
+    assert lengths == [len(v.symbols(w)) for w in words]
 
 
 # ---------------------------------------------------------------------------------------- fuzz
