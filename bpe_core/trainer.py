@@ -152,7 +152,7 @@ class Trainer:
         # hold an int object per position (88 bytes a position for the four tables, against 16), and the
         # merges read and write positions all over the corpus: through a list, each access also touches
         # that object somewhere else in memory. On a book (pg16457: 107,000 positions) the merges run
-        # about a twentieth faster on arrays, and the garbage collector has no list to walk through. A
+        # about 7% faster on arrays, and the garbage collector has no list to walk through. A
         # memoryview writes an item the quick way; an array's own setitem parses a signed item the slow
         # general way (PyArg_Parse), which is also why the tables are filled as unsigned ("I") arrays.
         # tok, nxt and prv have one more entry, at index n: a sentinel token -1 that no pair holds, so a
