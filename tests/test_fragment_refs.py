@@ -54,6 +54,18 @@ def test_a_fragments_rerun_drops_its_unsent_references_with_its_elements():
     assert _paths(queue) == [("ref_hash", [0, 3, 5]), ("ref_hash", [1, 4]), ("script_finished", [])]
 
 
+def test_a_reference_left_by_one_fragments_rerun_is_dropped_by_its_own():
+    fragment_refs.install()
+    queue = ForwardMsgQueue()
+    # Two fragments left references; G reruns first, then F, before anything is sent.
+    for msg in (_ref([0, 2, 11], "F"), _ref([0, 3, 5], "G"), _finished()):
+        queue.enqueue(msg)
+    queue.clear(retain_lifecycle_msgs=True, fragment_ids_this_run=["G"])
+    assert _paths(queue) == [("ref_hash", [0, 2, 11]), ("script_finished", [])]
+    queue.clear(retain_lifecycle_msgs=True, fragment_ids_this_run=["F"])
+    assert _paths(queue) == [("script_finished", [])]
+
+
 def test_a_reference_is_sent_as_before_and_its_note_goes_with_it():
     fragment_refs.install()
     queue = ForwardMsgQueue()

@@ -61,7 +61,8 @@ def install() -> None:
         fragment = fragment_of(msg) if msg.HasField("ref_hash") else None
         enqueue(self, msg)
         if fragment is not None:
-            # Held until the queue is next cleared or flushed, so an id here is this message's.
+            # Held while the message waits in this queue (a clear or flush keeps the notes of those it keeps), so an
+            # id here is this message's.
             self.__dict__.setdefault("_fragment_refs", {})[id(msg)] = (msg, fragment)
 
     def queue_clear(self, retain_lifecycle_msgs: bool = False, fragment_ids_this_run: list[str] | None = None) -> None:
@@ -75,6 +76,10 @@ def install() -> None:
 
             self._queue = [msg for msg in self._queue if not dropped(msg)]
         clear(self, retain_lifecycle_msgs, fragment_ids_this_run)
+        if refs and self._queue:  # another fragment's references still waiting keep their notes for its rerun
+            kept = {id(msg): refs[id(msg)] for msg in self._queue if refs.get(id(msg), (None,))[0] is msg}
+            if kept:
+                self.__dict__["_fragment_refs"] = kept
 
     queue_clear.drops_fragment_refs = True
     queue_clear.__doc__ = clear.__doc__
