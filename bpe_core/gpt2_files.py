@@ -110,14 +110,16 @@ def merge_ids(merges: ParsedMerges, vocab: dict[str, int], name: str = "merges.t
     """
     get, lefts, rights = vocab.__getitem__, merges.lefts, merges.rights
     # GPT-2's layout (vocab.json in id order, the 256 bytes first, then the token of merge k at 256 + k):
-    # the results are checked by comparing strings in order, without looking each one up. (Each joined
-    # result is compared and dropped at once: a list of 50,000 of them would only be more memory to touch.)
+    # the results are checked by comparing strings in order, without looking each one up.
     first, last = 256, 256 + len(lefts)
-    layout = (
-        len(vocab) >= last
-        and all(map(eq, map(add, lefts, rights), islice(vocab, first, last)))
-        and all(map(eq, islice(vocab.values(), first, last), range(first, last)))
-    )
+    layout = len(vocab) >= last and list(islice(vocab.values(), first, last)) == list(range(first, last))
+    if layout and merges.text is not None:
+        # The file's own "left right" lines without their spaces are the results, one per line, so one
+        # comparison of two joined strings does it. No token holds a newline (the lines were cut at them), so
+        # the entries joined by newlines match only if each entry is its own line's result.
+        layout = "\n".join(islice(vocab, first, last)) == merges.text.replace(" ", "")
+    elif layout:  # each joined result compared and dropped at once (a list of them is only more memory)
+        layout = all(map(eq, map(add, lefts, rights), islice(vocab, first, last)))
     try:
         if layout:
             return list(map(get, lefts)), list(map(get, rights)), range(first, last)

@@ -85,6 +85,19 @@ def test_another_merge_list_gets_no_short_cut_and_still_encodes_by_the_merges(tm
     assert tok.encode(text) == by_trace
 
 
+def test_results_out_of_merge_order_are_looked_up_not_taken_from_the_layout(tmp_path):
+    # Merges 1 and 2 swapped, vocab.json as shipped (ids 256, 257, ... in order): each result is then the entry
+    # after or before its line's, so the layout's short cut (merge k makes id 256 + k) must not be taken.
+    shipped = load_gpt("gpt2")
+    lines = merges_txt(shipped).split("\n")
+    lines[1], lines[2] = lines[2], lines[1]
+    folder = write_folder(tmp_path / "swapped", shipped, "\n".join(lines))
+    _, (_, _, new_ids) = _wire(folder)
+    assert not isinstance(new_ids, range) and new_ids[:3] == [257, 256, 258]
+    tok = load_model(folder)
+    assert tok.merges[:2] == shipped.merges[1::-1] and [new for _, _, new in tok._pair_of_rank[:2]] == [257, 256]
+
+
 def _wire(folder):
     vocab = parse_vocab((folder / "vocab.json").read_text(encoding="utf-8"))
     return vocab, merge_ids(parse_merges((folder / "merges.txt").read_text(encoding="utf-8")), vocab)
