@@ -300,10 +300,7 @@ class Trainer:
         if not touched.keys().isdisjoint(map(_pair_of, cands)):
             fresh = (exact(e) if e[2] in touched else e for e in cands)
             cands = sorted(e for e in fresh if e is not None)
-        # With max_tied <= want (the defaults: 10 and 10) the listed ties never reach past the first ``want``
-        # entries, so the cut is simply ``want - 1`` once there are that many: no _cut call per merge.
-        simple = max_tied <= want
-        cut = (want - 1 if len(cands) >= want else -1) if simple else _cut(cands, want, max_tied)
+        cut = _cut(cands, want, max_tied)
         while True:
             # Every entry of ``heap`` has a count of at least min_count, every one of ``low`` less: ``low``
             # is read only once ``heap`` is empty.
@@ -326,7 +323,7 @@ class Trainer:
             if i < len(cands) and cands[i] == entry:
                 continue
             cands.insert(i, entry)
-            cut = (want - 1 if len(cands) >= want else -1) if simple else _cut(cands, want, max_tied)
+            cut = _cut(cands, want, max_tied)
         if cut >= 0:
             for entry in cands[cut + 1 :]:
                 self._push(entry)
@@ -688,7 +685,7 @@ def _cut(cands: list, want: int, max_tied: int) -> int:
         return -1
     best = cands[0][0]
     # The cut is the first index i >= want - 1 whose entry is not tied with the best, or where
-    # max_tied tied entries have been seen.
+    # max_tied tied entries have been seen (at once when max_tied <= want, as with the defaults 10 and 10).
     i = want - 1
     limit = max_tied - 1
     while i < n:
