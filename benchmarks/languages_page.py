@@ -72,7 +72,7 @@ def main() -> None:
 
     at = new_app()
     no_exception(at)
-    at.switch_page("app_pages/9_Languages.py")
+    at.switch_page("app_pages/7_Languages.py")
     t0, c0 = time.perf_counter(), time.process_time()
     at.run()
     first_view, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -23,7 +23,7 @@ PAGES = {
     "bbpe": "app_pages/2_BPE_vs_BBPE.py",
     "encode": "app_pages/3_Encode_and_decode.py",
     "files": "app_pages/4_Files.py",
-    "how": "app_pages/5_How_BPE_works.py",
+    "how": "app_pages/8_How_BPE_works.py",
 }
 
 

@@ -8,7 +8,7 @@ from app_helpers import bodies, body_with, new_app, no_exception, text_of
 
 from bpe_core import load_gpt
 
-PAGE = "app_pages/8_Check_your_BPE.py"
+PAGE = "app_pages/6_Check_your_BPE.py"
 
 
 @pytest.fixture

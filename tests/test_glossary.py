@@ -15,7 +15,7 @@ from ui.glossary import DEFINITIONS, TERMS
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")
-PAGE = "app_pages/6_Glossary.py"
+PAGE = "app_pages/9_Glossary.py"
 CHINESE = ("zh-Hans", "zh-Hant")
 
 #: (English term, English message) pairs allowed not to use the glossary's Chinese term, with why.

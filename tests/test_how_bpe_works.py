@@ -1,4 +1,4 @@
-"""The How BPE works page (app_pages/5_How_BPE_works.py) through AppTest, in every interface language: the numbers
+"""The How BPE works page (app_pages/8_How_BPE_works.py) through AppTest, in every interface language: the numbers
 it shows are bpe_core's, and a Chinese page shows no English message of the catalog."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bpe_core.i18n import LANGUAGES, catalog_path, translations
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")
-PAGE = "app_pages/5_How_BPE_works.py"
+PAGE = "app_pages/8_How_BPE_works.py"
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 STEP1 = {
     "en": "Step 1: e + s occurs 6 times in newest and 3 times in widest, 9 times in all. 2 other pairs occur 9 "

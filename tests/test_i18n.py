@@ -62,7 +62,7 @@ def test_extraction_finds_the_messages():
     messages = extracted()
     files = {path for path, _m, _c in messages}
     # Every listed file that holds messages is seen (a broken babel.cfg would find none).
-    assert {"ui/glossary.py", "app_pages/5_How_BPE_works.py", "app_pages/6_Glossary.py", "ui/i18n.py"} <= files
+    assert {"ui/glossary.py", "app_pages/8_How_BPE_works.py", "app_pages/9_Glossary.py", "ui/i18n.py"} <= files
     ids = {m for _p, m, _c in messages}
     assert "How BPE works" in ids
     assert ("The first merge", "The first {n} merges") in ids  # ngettext
@@ -205,22 +205,22 @@ def _page(at: AppTest, page: str, **params) -> AppTest:
 def test_language_picker_url_and_page_switch():
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     at.run()
-    at = _page(at, "app_pages/6_Glossary.py")
+    at = _page(at, "app_pages/9_Glossary.py")
     assert at.title[0].value == "Glossary"  # no parameter, no choice, no browser language: English
     picker = at.sidebar.selectbox(key="w.i18n.lang")
     assert picker.options == ["English", "简体中文", "繁體中文"]
     picker.set_value("zh-Hant").run()
     assert at.title[0].value == "術語表"
     # The session keeps the language when the URL loses it (page switch), and writes it back to the URL.
-    at = _page(at, "app_pages/5_How_BPE_works.py")
+    at = _page(at, "app_pages/8_How_BPE_works.py")
     assert at.title[0].value == "BPE 的工作原理"
     assert at.sidebar.selectbox(key="w.i18n.lang").value == "zh-Hant"
     # A ?lang= in the URL wins over the session's language, and is remembered.
-    at = _page(at, "app_pages/6_Glossary.py", lang="zh-Hans")
+    at = _page(at, "app_pages/9_Glossary.py", lang="zh-Hans")
     assert at.title[0].value == "术语表"
-    at = _page(at, "app_pages/5_How_BPE_works.py")
+    at = _page(at, "app_pages/8_How_BPE_works.py")
     assert at.title[0].value == "BPE 的工作原理"
-    at = _page(at, "app_pages/6_Glossary.py", lang="bogus")  # not a language: the session's stays
+    at = _page(at, "app_pages/9_Glossary.py", lang="bogus")  # not a language: the session's stays
     assert at.title[0].value == "术语表"
 
 

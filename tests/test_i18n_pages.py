@@ -34,8 +34,8 @@ TITLES = {
     "app_pages/2_BPE_vs_BBPE.py": "BPE vs byte-level BPE",
     "app_pages/3_Encode_and_decode.py": "Encode and decode",
     "app_pages/4_Files.py": "Files",
-    "app_pages/5_How_BPE_works.py": "How BPE works",
-    "app_pages/6_Glossary.py": "Glossary",
+    "app_pages/8_How_BPE_works.py": "How BPE works",
+    "app_pages/9_Glossary.py": "Glossary",
 }
 # HTML classes whose text is the user's: chips, corpus words, decoded or typed text, glyphs, code points.
 
@@ -145,7 +145,7 @@ def test_page_renders_in_chinese_without_english_messages(script, lang):
 
 def test_leak_finder_finds_english_and_not_user_text():
     """The checker itself: an English page is full of leaks; chips and corpus words are not leaks."""
-    at = open_in("en", "app_pages/5_How_BPE_works.py")
+    at = open_in("en", "app_pages/8_How_BPE_works.py")
     assert len(leaks(at, "zh-Hans")) > 20
     assert html_texts("<p>Step <span class='bpe-chip'>new</span><td class='word'>tokens</td>ok</p>") == [
         "Step",

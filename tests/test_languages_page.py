@@ -14,7 +14,7 @@ from bpe_core import load_gpt
 from bpe_core.fair_bpe import byte_share_weights, train_mix
 from bpe_core.token_tax import tax_table
 
-PAGE = "app_pages/9_Languages.py"
+PAGE = "app_pages/7_Languages.py"
 
 
 def open_languages(lang: str = "en") -> AppTest:

@@ -1,4 +1,4 @@
-"""The GPT tokenizers page (app_pages/7_Real_tokenizers.py) in AppTest: it renders in English and in
+"""The GPT tokenizers page (app_pages/5_Real_tokenizers.py) in AppTest: it renders in English and in
 Chinese, and its token counts, replay, merge overlap and dropout samples are the library's and
 tiktoken's (tiktoken built offline from the shipped rank files, as tests/test_models_tiktoken.py does)."""
 
@@ -18,7 +18,7 @@ from bpe_core.models import HERE, MODELS
 from bpe_core.pretokenize import PATTERNS
 from ui.presets import PRESETS
 
-PAGE = "app_pages/7_Real_tokenizers.py"
+PAGE = "app_pages/5_Real_tokenizers.py"
 ZH_EMOJI = "今天我们很开心 😀！明天去北京看熊猫 🐼。👨‍👩‍👧 一家人 🇨🇳 👍🏽 OK"
 GPT = ("gpt2", "cl100k", "o200k")
 

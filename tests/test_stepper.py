@@ -128,7 +128,7 @@ def test_a_locked_control_draws_every_control_disabled():
 def test_the_three_steppers_are_the_one_control():
     # The stepper page, the Encode page's replay and the GPT tokenizers' replay draw the same widgets.
     pages = {"stepper": open_page("stepper", preset="textbook-low"), "enc": open_page("encode", preset="textbook-low")}
-    pages["rt"] = new_app(preset="zh-emoji").switch_page("app_pages/7_Real_tokenizers.py").run()
+    pages["rt"] = new_app(preset="zh-emoji").switch_page("app_pages/5_Real_tokenizers.py").run()
     for key, page in pages.items():
         no_exception(page)
         for which in ("first", "prev", "next", "last"):
