@@ -143,8 +143,15 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
         class_bar(klass, run, min(store.get(), run.num_steps), present)
         # The class's CSS keeps a student's step row on one line on a phone.
         with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
-            step = stepper.step_controls(run.num_steps, store=store, limit=klass.limit, presentation=present,
-                                         training=not live.finished, jump=own, autoplay=own)  # fmt: skip
+            step = stepper.step_controls(
+                run.num_steps,
+                store=store,
+                limit=klass.limit,
+                presentation=present,
+                training=not live.finished,
+                jump=own,
+                autoplay=own,
+            )
     else:
         step = stepper.step_controls(run.num_steps, presentation=present, training=not live.finished)
     if not present:  # one screen per step: in presentation mode the label's "so far" says it

@@ -42,8 +42,13 @@ def caption(choice: Choice) -> None:
             "Characters, characters + end-of-word marker and bytes, one step at a time. {label} · the same words "
             "for all three (pre-tokenizer: {pretokenizer}), minimum frequency {min_freq}, tie-break rule: "
             "{tie_break}, {limit}. Change them in the sidebar."
-        ).format(label=choice.label, pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
-                 tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)), limit=limit)  # fmt: skip
+        ).format(
+            label=choice.label,
+            pretokenizer=_(PRE_LABELS.get(pre, pre)),
+            min_freq=f"{cfg.min_frequency:,}",
+            tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)),
+            limit=limit,
+        )
         st.caption(md_escape(text))
 
 

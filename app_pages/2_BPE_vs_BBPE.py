@@ -40,8 +40,13 @@ DEFAULT_TEXT = PRESETS["zh-emoji"].load_text()
 DEFAULT_UNSEEN = "明天我们去北京看熊猫 🐼！"
 DEFAULT_GRAPHEMES = "👨‍👩‍👧 🇨🇳 👍🏽 ❤️ é 你"
 MAX_ROWS, SHOW_PARTIAL = 24, 18  # rows of the table of section 5; partial tokens shown in 4
-GRAPHEME_HEAD = (N_("you see"), N_("code points and their UTF-8 bytes"), N_("bytes"), N_("character-level tokens"),
-                 N_("byte-level tokens"))  # fmt: skip
+GRAPHEME_HEAD = (
+    N_("you see"),
+    N_("code points and their UTF-8 bytes"),
+    N_("bytes"),
+    N_("character-level tokens"),
+    N_("byte-level tokens"),
+)
 CHAR, BYTE = N_("Characters (BPE)"), N_("Bytes (byte-level BPE)")  # translated where shown
 
 
@@ -75,17 +80,36 @@ def train_pair(choice):
     sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({label})").format(label=label)}
     src_col, merges_col = st.columns([3, 1], vertical_alignment="bottom")
     with src_col:
-        st.radio(_("Train on"), list(sources), key=persist.seeded("pg.bbpe.source", "text"), on_change=persist.keep,
-                 args=("pg.bbpe.source",), format_func=sources.get, horizontal=True)  # fmt: skip
+        st.radio(
+            _("Train on"),
+            list(sources),
+            key=persist.seeded("pg.bbpe.source", "text"),
+            on_change=persist.keep,
+            args=("pg.bbpe.source",),
+            format_func=sources.get,
+            horizontal=True,
+        )
     if persist.kept("pg.bbpe.source", "text") == "text":
         with merges_col:
-            st.number_input(_("Merges (at most)"), min_value=0, max_value=max_merges(), step=10,
-                            key=persist.seeded("pg.bbpe.merges", 300), on_change=persist.keep,
-                            args=("pg.bbpe.merges",), help=_("Training also stops when the best pair occurs "
-                            "fewer times than the sidebar's minimum frequency."))  # fmt: skip
-        st.text_area(_("Training text (paste any text; the default is the Chinese + emoji preset)"),
-                     key=persist.seeded("pg.bbpe.text", DEFAULT_TEXT), on_change=persist.keep,
-                     args=("pg.bbpe.text",), height=110)  # fmt: skip
+            st.number_input(
+                _("Merges (at most)"),
+                min_value=0,
+                max_value=max_merges(),
+                step=10,
+                key=persist.seeded("pg.bbpe.merges", 300),
+                on_change=persist.keep,
+                args=("pg.bbpe.merges",),
+                help=_(
+                    "Training also stops when the best pair occurs fewer times than the sidebar's minimum frequency."
+                ),
+            )
+        st.text_area(
+            _("Training text (paste any text; the default is the Chinese + emoji preset)"),
+            key=persist.seeded("pg.bbpe.text", DEFAULT_TEXT),
+            on_change=persist.keep,
+            args=("pg.bbpe.text",),
+            height=110,
+        )
         merges = int(persist.kept("pg.bbpe.merges", 300))
         try:
             text = clean_text(persist.kept("pg.bbpe.text", DEFAULT_TEXT))
@@ -107,8 +131,16 @@ def train_pair(choice):
             "tie-break rule: {tie_break} (from the sidebar), at most {n} merges.",
             merges,
         )
-        st.caption(md_escape(said.format(pretokenizer=_(PRE_LABELS.get(pre, pre)), min_freq=f"{cfg.min_frequency:,}",
-                                         tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)), n=f"{merges:,}")))  # fmt: skip
+        st.caption(
+            md_escape(
+                said.format(
+                    pretokenizer=_(PRE_LABELS.get(pre, pre)),
+                    min_freq=f"{cfg.min_frequency:,}",
+                    tie_break=_(TIE_LABELS.get(cfg.tie_break, cfg.tie_break)),
+                    n=f"{merges:,}",
+                )
+            )
+        )
     else:
         if not choice.ok:
             st.stop()  # the sidebar already says why
@@ -134,7 +166,7 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
                 f"{char_run.num_base:,}",
                 _("base symbols: every distinct character of the text"),
                 f"data-base='{char_run.num_base}'",
-            )  # fmt: skip
+            )
             + "</div>"
             + chips_html(char_run, range(char_run.num_base), mode, None, present)
             + para(_("A character that is not in this list can never be encoded."))
@@ -159,8 +191,8 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
                     grin=len("😀".encode()),
                     heart=len("\u2764".encode()),
                     heart_emoji=len("\u2764\ufe0f".encode()),
-                )  # fmt: skip
-            )  # fmt: skip
+                )
+            )
             + "</div>"
         )
 
@@ -168,8 +200,12 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
 # ------------------------------------------------------------------------------ 2. unseen text
 def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
     st.subheader(_("2 · Text with characters it never saw"))
-    st.text_input(_("Text to encode with both trained models"), key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
-                  on_change=persist.keep, args=("pg.bbpe.unseen",))  # fmt: skip
+    st.text_input(
+        _("Text to encode with both trained models"),
+        key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
+        on_change=persist.keep,
+        args=("pg.bbpe.unseen",),
+    )
     unseen = cleaned(persist.kept("pg.bbpe.unseen", DEFAULT_UNSEEN))
     if not unseen.strip():
         return
@@ -199,7 +235,7 @@ def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
                 ngettext("{n} token. Decoded back:", "{n} tokens. Decoded back:", len(char_ids)).format(
                     n=f"{len(char_ids):,}"
                 )
-            )  # fmt: skip
+            )
             + f"<div class='bpe-text'>{esc_raw(char_back.decoded)}</div></div>"
         )
     with right:
@@ -207,8 +243,10 @@ def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
         if byte_back.exact:
             back = _("Decoded back: exactly the input.")
         elif byte_back.but_whitespace:
-            back = _("Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
-                     "training and encoding).")  # fmt: skip
+            back = _(
+                "Decoded back: the input, except the spaces (the whitespace pre-tokenizer drops them before "
+                "training and encoding)."
+            )
         else:
             back = _("Decoded back (differs from the input):")
         fallback = ngettext(
@@ -227,7 +265,7 @@ def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
                 ngettext("{n} token. {verdict}", "{n} tokens. {verdict}", len(byte_ids)).format(
                     n=f"{len(byte_ids):,}", verdict=back
                 )
-            )  # fmt: skip
+            )
             + f"<div class='bpe-text'>{esc_raw(byte_back.decoded)}</div></div>"
         )
 
@@ -281,10 +319,14 @@ def pieces(byte_run, mode: str, present: bool) -> None:
     partial_ids = partial_token_ids(byte_run)
     in_corpus = memo.once(byte_run, "partial_corpus", lambda: partial_corpus_tokens(byte_run, n))
     of = _("{part} of {total}")
-    stats = stat(esc_raw(of.format(part=f"{len(partial_ids):,}", total=f"{merged:,}")),
-                 _("merged tokens are not whole characters"))  # fmt: skip
-    stats += stat(esc_raw(of.format(part=f"{in_corpus:,}", total=f"{byte_run.corpus_tokens(n):,}")),
-                  _("corpus tokens after the last merge are such pieces"))  # fmt: skip
+    stats = stat(
+        esc_raw(of.format(part=f"{len(partial_ids):,}", total=f"{merged:,}")),
+        _("merged tokens are not whole characters"),
+    )
+    stats += stat(
+        esc_raw(of.format(part=f"{in_corpus:,}", total=f"{byte_run.corpus_tokens(n):,}")),
+        _("corpus tokens after the last merge are such pieces"),
+    )
     shown = chips_html(byte_run, partial_ids[:SHOW_PARTIAL], mode, None, present) if partial_ids else ""
     if not partial_ids:
         shown = para(_("None: every merged token is whole characters."))
@@ -297,8 +339,9 @@ def pieces(byte_run, mode: str, present: bool) -> None:
             f"{stats}</div>{shown}"
         )
     with right:
-        spec = charts.lines_chart({_("merged byte tokens that are pieces of a character"): series}, _("tokens"),
-                                  None, present, height=200)  # fmt: skip
+        spec = charts.lines_chart(
+            {_("merged byte tokens that are pieces of a character"): series}, _("tokens"), None, present, height=200
+        )
         st.vega_lite_chart(spec, width="stretch")
 
 
@@ -329,8 +372,14 @@ def one_token_when(char_run, byte_run) -> None:
             )
         )
         return
-    head = (N_("character"), N_("code points"), N_("bytes"), N_("times in the text"),
-            N_("characters: one token at step"), N_("bytes: one token at step"))  # fmt: skip
+    head = (
+        N_("character"),
+        N_("code points"),
+        N_("bytes"),
+        N_("times in the text"),
+        N_("characters: one token at step"),
+        N_("bytes: one token at step"),
+    )
     st.html(
         "<table class='bpe-table' id='bbpe-first'><thead><tr>"
         + "".join(f"<th>{esc_raw(_(h))}</th>" for h in head)
@@ -349,9 +398,12 @@ def one_token_when(char_run, byte_run) -> None:
 # ------------------------------------------------------------------------------ 6. graphemes
 def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
     st.subheader(_("6 · What you see, code points, bytes"))
-    st.text_input(_("Characters to take apart (emoji, flags, accents...)"),
-                  key=persist.seeded("pg.bbpe.graphemes", DEFAULT_GRAPHEMES), on_change=persist.keep,
-                  args=("pg.bbpe.graphemes",))  # fmt: skip
+    st.text_input(
+        _("Characters to take apart (emoji, flags, accents...)"),
+        key=persist.seeded("pg.bbpe.graphemes", DEFAULT_GRAPHEMES),
+        on_change=persist.keep,
+        args=("pg.bbpe.graphemes",),
+    )
     sample = cleaned(persist.kept("pg.bbpe.graphemes", DEFAULT_GRAPHEMES), 400)
     char_tok, byte_tok = tokenizer_at(char_run), tokenizer_at(byte_run)
     rows = []

@@ -47,22 +47,41 @@ def pick_k(choice, run) -> int:
     if n > 0:
         st.slider(
             _("Use merges 1 … k (the tokenizer after step k)"),
-            0, n, key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
-            help=_("Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an "
-                   "earlier vocabulary."),
-        )  # fmt: skip
+            0,
+            n,
+            key=persist.seeded(name, n),
+            on_change=persist.keep,
+            args=(name,),
+            help=_(
+                "Step k of training gives a tokenizer with merges 1..k. Slide left to see text encoded by an "
+                "earlier vocabulary."
+            ),
+        )
     k = max(0, min(n, int(persist.kept(name, n))))
     tok = tokenizer_at(run, k)
     if run.variant.is_bytes:
-        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
-                 "{vocab} tokens.")  # fmt: skip
+        said = _(
+            "Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+            "{vocab} tokens."
+        )
     else:
-        said = _("Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
-                 "{vocab} tokens (+ <unk> for characters it never saw).")  # fmt: skip
+        said = _(
+            "Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
+            "{vocab} tokens (+ <unk> for characters it never saw)."
+        )
     pre = tok.pretokenizer
-    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
-                                     pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}", n=f"{n:,}",
-                                     vocab=f"{tok.vocab_size:,}")))  # fmt: skip
+    st.caption(
+        md_escape(
+            said.format(
+                label=choice.label,
+                variant=_(VARIANT_LABELS[run.variant.kind]),
+                pretokenizer=_(PRE_LABELS.get(pre, pre)),
+                k=f"{k:,}",
+                n=f"{n:,}",
+                vocab=f"{tok.vocab_size:,}",
+            )
+        )
+    )
     return k
 
 
@@ -74,19 +93,29 @@ def text_to_encode(choice, run, tok) -> str:
     if not default:
         default = (" " if tok.pretokenizer == "whitespace" else "").join(run.words[:12])
     return page.page_text(
-        _("Text to encode"), name, default, height=90, max_chars=MAX_CHARS,
+        _("Text to encode"),
+        name,
+        default,
+        height=90,
+        max_chars=MAX_CHARS,
         cut=_("The text is {n} characters; only the first {limit} are encoded here."),
         empty=_("Type or paste some text above to encode it."),
-    )  # fmt: skip
+    )
 
 
 def tokens_section(src, summary, ids, unknown, mode, present) -> None:
     st.subheader(_("1 · Tokens and their ids"))
-    numbers = dict(chars=f"{summary.chars:,}", tokens=f"{summary.tokens:,}", ratio=f"{summary.chars_per_token:.2f}",
-                   unk=f"{summary.unknown:,}")  # fmt: skip
+    numbers = dict(
+        chars=f"{summary.chars:,}",
+        tokens=f"{summary.tokens:,}",
+        ratio=f"{summary.chars_per_token:.2f}",
+        unk=f"{summary.unknown:,}",
+    )
     if summary.unknown:
-        said = _("{chars} characters → {tokens} tokens ({ratio} characters per token); {unk} unknown (<unk>: "
-                 "characters the training corpus never had).")  # fmt: skip
+        said = _(
+            "{chars} characters → {tokens} tokens ({ratio} characters per token); {unk} unknown (<unk>: "
+            "characters the training corpus never had)."
+        )
     else:
         said = _("{chars} characters → {tokens} tokens ({ratio} characters per token).")
     st.html(
@@ -109,12 +138,16 @@ def replay_section(run, src, replay, unknown, k, text, run_key, mode, present) -
         st.info(said + (" " + _("Use more merges (the slider above).") if k < run.num_steps else ""))
         return
     if run.variant.is_bytes:
-        start = _("Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
-                  "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank.")  # fmt: skip
+        start = _(
+            "Start: every word split into its bytes. The encoder now repeats: find the adjacent pair with "
+            "the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a rank."
+        )
     else:
-        start = _("Start: every word split into its characters. The encoder now repeats: find the adjacent pair "
-                  "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
-                  "rank.")  # fmt: skip
+        start = _(
+            "Start: every word split into its characters. The encoder now repeats: find the adjacent pair "
+            "with the lowest merge rank (learned earliest), merge all its occurrences, until no pair has a "
+            "rank."
+        )
 
     def note(number: int) -> str:
         return _("The pair learned earliest that is left in the text: training learned it as merge {number}.").format(
@@ -122,9 +155,18 @@ def replay_section(run, src, replay, unknown, k, text, run_key, mode, present) -
         )
 
     name = f"pg.enc.replay.{persist.short_key(run_key, k, text)}"
-    j = replay_view.replay_steps(replay, src, key="enc", name=name, start=start, unknown=unknown, mode=mode,
-                                 present=present, note=note,
-                                 merge_label=lambda number: _("Merge {number}:").format(number=f"{number:,}"))  # fmt: skip
+    j = replay_view.replay_steps(
+        replay,
+        src,
+        key="enc",
+        name=name,
+        start=start,
+        unknown=unknown,
+        mode=mode,
+        present=present,
+        note=note,
+        merge_label=lambda number: _("Merge {number}:").format(number=f"{number:,}"),
+    )
     if not present:
         plan_table(src, replay, j, mode)
 
@@ -138,8 +180,9 @@ def plan_table(src, replay, j: int, mode: str) -> None:
             f"<td class='pair'>{chip_html(src, step.left, mode)} + {chip_html(src, step.right, mode)} → "
             f"{chip_html(src, step.token, mode)}</td><td class='num'>{step.count}</td></tr>"
         )
-    title = ngettext("The {n} merge this text uses, in rank order", "All {n} merges this text uses, in rank order",
-                     len(replay))  # fmt: skip
+    title = ngettext(
+        "The {n} merge this text uses, in rank order", "All {n} merges this text uses, in rank order", len(replay)
+    )
     with st.expander(title.format(n=f"{len(replay):,}")):
         st.html(
             "<table class='bpe-table' id='enc-plan'><thead><tr><th>#</th>"
@@ -162,11 +205,17 @@ def methods_section(tok, src, text, mode, present) -> None:
                 f"<td>{tokens_html(src, longest, mode, present, with_ids=False)}</td></tr>"
             )
         if len(diffs) > MAX_DIFFS:
-            said = ngettext("{n} word of this text is split differently (the first {shown} shown):",
-                            "{n} words of this text are split differently (the first {shown} shown):", len(diffs))  # fmt: skip
+            said = ngettext(
+                "{n} word of this text is split differently (the first {shown} shown):",
+                "{n} words of this text are split differently (the first {shown} shown):",
+                len(diffs),
+            )
         else:
-            said = ngettext("{n} word of this text is split differently:",
-                            "{n} words of this text are split differently:", len(diffs))  # fmt: skip
+            said = ngettext(
+                "{n} word of this text is split differently:",
+                "{n} words of this text are split differently:",
+                len(diffs),
+            )
         head = (
             _("word"),
             _("by merge rank (GPT-2, what training did)"),
@@ -205,14 +254,21 @@ def decode_section(tok, src, text, ids, k, run_key, mode, present) -> None:
     st.subheader(_("4 · Ids → text"))
     name = f"pg.enc.ids.{persist.short_key(run_key, k, text)}"
     default = " ".join(str(t) for t in ids[:2000])
-    st.text_input(_("Token ids (separated by spaces or commas)"), key=persist.seeded(name, default),
-                  on_change=persist.keep, args=(name,))  # fmt: skip
+    st.text_input(
+        _("Token ids (separated by spaces or commas)"),
+        key=persist.seeded(name, default),
+        on_change=persist.keep,
+        args=(name,),
+    )
     try:
         wanted = parse_ids(persist.kept(name, default))
         back = round_trip(tok, text, ids, wanted)
     except (InputError, ValueError) as err:
-        st.error(_("{problem} Valid ids go from 0 to {last}.").format(problem=md_escape(str(err)),
-                                                                       last=f"{max(tok.values):,}"))  # fmt: skip
+        st.error(
+            _("{problem} Valid ids go from 0 to {last}.").format(
+                problem=md_escape(str(err)), last=f"{max(tok.values):,}"
+            )
+        )
         return
     if not wanted:
         st.info(_("Type some token ids above."))

@@ -36,9 +36,14 @@ def pick_k(choice, run) -> int:
     n = run.num_steps
     name = f"pg.files.k.{persist.short_key(choice.corpus.digest, choice.config)}"
     st.number_input(
-        _("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"), min_value=0, max_value=max(n, 0), step=1,
-        key=persist.seeded(name, n), on_change=persist.keep, args=(name,),
-    )  # fmt: skip
+        _("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"),
+        min_value=0,
+        max_value=max(n, 0),
+        step=1,
+        key=persist.seeded(name, n),
+        on_change=persist.keep,
+        args=(name,),
+    )
     return max(0, min(n, int(persist.kept(name, n))))
 
 
@@ -48,9 +53,17 @@ def downloads(choice, run, present: bool) -> None:
     tok = tokenizer_at(run, k)
     said = _("{label}: {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k}, vocabulary {vocab} tokens.")
     pre = tok.pretokenizer
-    st.caption(md_escape(said.format(label=choice.label, variant=_(VARIANT_LABELS[run.variant.kind]),
-                                     pretokenizer=_(PRE_LABELS.get(pre, pre)), k=f"{k:,}",
-                                     vocab=f"{tok.vocab_size:,}")))  # fmt: skip
+    st.caption(
+        md_escape(
+            said.format(
+                label=choice.label,
+                variant=_(VARIANT_LABELS[run.variant.kind]),
+                pretokenizer=_(PRE_LABELS.get(pre, pre)),
+                k=f"{k:,}",
+                vocab=f"{tok.vocab_size:,}",
+            )
+        )
+    )
     makers = {
         "merges.txt": lambda: bfiles.merges_txt(tok),
         "vocab.json": lambda: bfiles.vocab_json(tok),
@@ -68,13 +81,18 @@ def downloads(choice, run, present: bool) -> None:
     }
     about = {
         "merges.txt": _("The merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)."),
-        "vocab.json": _("Every token and its id.") if run.variant.is_bytes else _("Every token and its id, plus `<unk>`."),
+        "vocab.json": _("Every token and its id.")
+        if run.variant.is_bytes
+        else _("Every token and its id, plus `<unk>`."),
         "tokenizer.json": _('A Hugging Face `tokenizers` file: `Tokenizer.from_file("tokenizer.json")`.'),
-        "snapshots.csv": _("The training history: one row per merge (step, pair, new token and id, count, ties, "
-                           "vocabulary size, corpus tokens, stop reason)."),
-        "snapshots.jsonl": _("The same history as JSON lines, exactly as `python -m bpe_core train --jsonl` "
-                             "prints it."),
-    }  # fmt: skip
+        "snapshots.csv": _(
+            "The training history: one row per merge (step, pair, new token and id, count, ties, "
+            "vocabulary size, corpus tokens, stop reason)."
+        ),
+        "snapshots.jsonl": _(
+            "The same history as JSON lines, exactly as `python -m bpe_core train --jsonl` prints it."
+        ),
+    }
     rows = st.container()
     shown: list[str] = []
     for name in FILES:
@@ -89,10 +107,15 @@ def downloads(choice, run, present: bool) -> None:
         text = content(name)
         c2.markdown(f"{about[name]} · {format_size(len(text.encode('utf-8')), tr())}")  # our own Markdown
         c3.download_button(
-            _("Download"), data=lambda name=name: content(name).encode("utf-8"), file_name=name,
-            mime=MIMES[name[name.rindex("."):]], key=f"files.dl.{name}", on_click="ignore", width="stretch",
+            _("Download"),
+            data=lambda name=name: content(name).encode("utf-8"),
+            file_name=name,
+            mime=MIMES[name[name.rindex(".") :]],
+            key=f"files.dl.{name}",
+            on_click="ignore",
+            width="stretch",
             icon=":material/download:",
-        )  # fmt: skip
+        )
         shown.append(name)
     if shown and not present:
         with st.expander(_("Peek inside the files (first lines)")):
@@ -140,8 +163,13 @@ def upload_and_encode(mode: str, present: bool) -> None:
         )
         + "</p>"
     )
-    st.text_area(_("Text to encode with the uploaded model"), key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
-                 on_change=persist.keep, args=("pg.files.text",), height=80)  # fmt: skip
+    st.text_area(
+        _("Text to encode with the uploaded model"),
+        key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
+        on_change=persist.keep,
+        args=("pg.files.text",),
+        height=80,
+    )
     try:
         text = clean_text(persist.kept("pg.files.text", DEFAULT_UPLOAD_TEXT))[:20_000]
     except InputError as err:

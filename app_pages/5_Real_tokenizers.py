@@ -44,11 +44,14 @@ def text_box(choice, run) -> str:
     name = f"pg.rt.text.{choice.corpus.digest[:12]}"
     default = corpus_start(choice, run)
     return page.page_text(
-        _("Text to compare (it starts with the beginning of your corpus; type or paste your own)"), name, default,
-        height=110, max_chars=MAX_CHARS,
+        _("Text to compare (it starts with the beginning of your corpus; type or paste your own)"),
+        name,
+        default,
+        height=110,
+        max_chars=MAX_CHARS,
         cut=_("The text is {n} characters; only the first {limit} are used here."),
         empty=_("Type or paste some text above to compare the tokenizers."),
-    )  # fmt: skip
+    )
 
 
 def vocabulary_part() -> None:
@@ -84,8 +87,14 @@ def is_word_list(choice) -> bool:
 def rediscovery_part(choice, mode, present) -> None:
     st.header(_("3 · Did your training rediscover GPT-2?"))
     try:
-        config = make_config(choice.settings, is_word_list(choice), variant="byte", pretokenizer="gpt2",
-                             num_merges=REDISCOVERY_MERGES, vocab_size=None)  # fmt: skip
+        config = make_config(
+            choice.settings,
+            is_word_list(choice),
+            variant="byte",
+            pretokenizer="gpt2",
+            num_merges=REDISCOVERY_MERGES,
+            vocab_size=None,
+        )
     except InputError as err:
         st.error(md_escape(str(err)))
         return
@@ -113,8 +122,9 @@ def dropout_part(all_models, text, mode, present) -> None:
     c1, c2 = st.columns([2, 2])
     name = "pg.rt.dropout.word"
     word = c1.text_input(_("Word"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,))
-    key = c2.radio(_("Tokenizer"), [m.key for m in all_models], format_func=model_label, horizontal=True,
-                   key="rt.dropout.model")  # fmt: skip
+    key = c2.radio(
+        _("Tokenizer"), [m.key for m in all_models], format_func=model_label, horizontal=True, key="rt.dropout.model"
+    )
     c3, c4, c5 = st.columns(3)
     p = c3.slider(_("Dropout probability p"), 0.0, 1.0, 0.1, 0.05, key="rt.dropout.p")
     seed = int(c4.number_input(_("Seed"), 0, 1_000_000, 0, key="rt.dropout.seed"))

@@ -47,10 +47,16 @@ def merges_input():
     message was shown)."""
     up = st.file_uploader(
         _("Your merges: merges.txt, tokenizer.json, a minbpe .model, a JSON list of pairs, or train --jsonl output"),
-        key="check.up", type=["txt", "json", "model", "jsonl"],
-    )  # fmt: skip
-    st.text_area(_("… or paste them here"), key=persist.seeded("pg.check.paste", SAMPLE_MERGES),
-                 on_change=persist.keep, args=("pg.check.paste",), height=120)  # fmt: skip
+        key="check.up",
+        type=["txt", "json", "model", "jsonl"],
+    )
+    st.text_area(
+        _("… or paste them here"),
+        key=persist.seeded("pg.check.paste", SAMPLE_MERGES),
+        on_change=persist.keep,
+        args=("pg.check.paste",),
+        height=120,
+    )
     if up is not None:
         data, name = up.getvalue(), up.name
     else:
@@ -61,8 +67,11 @@ def merges_input():
         st.error(md_escape(str(err)))
         return None
     if len(merges.pairs) > MAX_MERGES:
-        st.error(_("{n} merges is more than this page checks ({limit}); use python -m bpe_core check.").format(
-            n=f"{len(merges.pairs):,}", limit=f"{MAX_MERGES:,}"))  # fmt: skip
+        st.error(
+            _("{n} merges is more than this page checks ({limit}); use python -m bpe_core check.").format(
+                n=f"{len(merges.pairs):,}", limit=f"{MAX_MERGES:,}"
+            )
+        )
         return None
     return merges
 
@@ -72,8 +81,9 @@ def merge_report(choice, merges) -> None:
     words = choice.corpus.words(config)
     key = hashlib.sha256(repr(merges.pairs).encode("utf-8")).hexdigest()
     with st.spinner(_("Training the reference under each tie-break rule…")):
-        report = cached_check(choice.corpus.digest + key, config, tuple(merges.pairs), words,
-                              corpus_text(choice.corpus, config))  # fmt: skip
+        report = cached_check(
+            choice.corpus.digest + key, config, tuple(merges.pairs), words, corpus_text(choice.corpus, config)
+        )
     st.caption(md_escape(_("Read {n} merges ({format}).").format(n=f"{len(merges.pairs):,}", format=merges.format)))
     st.html(check_view.summary_html(report))
     if report.identical:
@@ -99,8 +109,11 @@ def encoder_tokenizer(choice):
     """The tokenizer picked for the encoder check and its chip source (the sidebar's run, an uploaded
     vocab.json + merges.txt, or a GPT model); ``(None, None)`` when there is none yet (a message was shown)."""
     options = ["run", "upload"] + [name for name, _label in GPT_MODELS]
-    labels = {"run": _("The sidebar's run (all its merges)"), "upload": _("Upload vocab.json + merges.txt"),
-              **dict(GPT_MODELS)}  # fmt: skip
+    labels = {
+        "run": _("The sidebar's run (all its merges)"),
+        "upload": _("Upload vocab.json + merges.txt"),
+        **dict(GPT_MODELS),
+    }
     pick = st.radio(_("Tokenizer"), options, format_func=labels.__getitem__, horizontal=True, key="check.enc.tok")
     if pick == "run":
         run = training.get_run(choice.corpus, choice.config)
@@ -125,12 +138,21 @@ def encoder_check(choice) -> None:
     if tok is None:
         return
     text = page.page_text(
-        _("Text"), "pg.check.enc.text", SAMPLE_TEXT, height=70, max_chars=20_000,
+        _("Text"),
+        "pg.check.enc.text",
+        SAMPLE_TEXT,
+        height=70,
+        max_chars=20_000,
         cut=_("The text is {n} characters; only the first {limit} are encoded here."),
         empty=_("Type or paste some text above to encode it."),
-    )  # fmt: skip
-    st.text_area(_("Your encoder's token ids (12, 5, 7) or tokens"), key=persist.seeded("pg.check.enc.ids", ""),
-                 on_change=persist.keep, args=("pg.check.enc.ids",), height=70)  # fmt: skip
+    )
+    st.text_area(
+        _("Your encoder's token ids (12, 5, 7) or tokens"),
+        key=persist.seeded("pg.check.enc.ids", ""),
+        on_change=persist.keep,
+        args=("pg.check.enc.ids",),
+        height=70,
+    )
     pasted = persist.kept("pg.check.enc.ids", "")
     if not pasted.strip():
         st.info(_("Paste the ids (or tokens) your encoder gives for this text."))
@@ -148,9 +170,11 @@ choice = page.start_page(_("Check your BPE"), "🩺")
 if not choice.display.presentation:
     page.page_title(_("Check your BPE"))
 st.markdown(
-    _("Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
-      "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it.")
-)  # fmt: skip
+    _(
+        "Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
+        "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it."
+    )
+)
 if not choice.ok:
     st.info(_("Choose a usable corpus in the sidebar."))
     st.stop()

@@ -76,12 +76,20 @@ def declaration_part(all_models, mode, present) -> dict[str, str]:
     sections = lg.sections_of(choice)
     tables = [lg.gpt_table(sections), lg.own_table(all_models[0], sections)]
     order = [m for m in all_models[1:]] + [all_models[0]]  # the GPT models first, then yours
-    measure = st.radio(_("Show"), list(lg.MEASURES), format_func=lambda k: _(lg.MEASURES[k]), horizontal=True,
-                       key="lang.measure")  # fmt: skip
+    measure = st.radio(
+        _("Show"), list(lg.MEASURES), format_func=lambda k: _(lg.MEASURES[k]), horizontal=True, key="lang.measure"
+    )
     # Everything below is kept per run, article, measure and interface language: a rerun only draws it.
     view = lg.declaration_view(tables, order, sections, measure, present)
-    st.dataframe(view.table, hide_index=True, key=K_TABLE, column_config=lg.column_formats(view.table), on_select=lambda: _row_clicked(view.keys),
-                 selection_mode="single-row", width="stretch")  # fmt: skip
+    st.dataframe(
+        view.table,
+        hide_index=True,
+        key=K_TABLE,
+        column_config=lg.column_formats(view.table),
+        on_select=lambda: _row_clicked(view.keys),
+        selection_mode="single-row",
+        width="stretch",
+    )
     st.caption(
         _(
             "Click a column name to sort; click a row to read that language as tokens below. Characters are "
@@ -141,8 +149,9 @@ def training_part(names) -> None:
         )
     )
     c1, c2 = st.columns([3, 2])
-    mix = c1.radio(_("Language mix"), list(lt.MIXES), format_func=lambda k: _(lt.MIXES[k]), index=2,
-                   key="lang.train.mix")  # fmt: skip
+    mix = c1.radio(
+        _("Language mix"), list(lt.MIXES), format_func=lambda k: _(lt.MIXES[k]), index=2, key="lang.train.mix"
+    )
     merges = int(c2.number_input(_("Merges"), 10, lt.MAX_MERGES, lt.DEFAULT_MERGES, 100, key="lang.train.n"))
     own = lt.own_weights_editor(names) if mix == "own" else {}
     weights = lt.mix_weights(mix, own)
@@ -160,8 +169,14 @@ def training_part(names) -> None:
         runs = {rule: lt.trained(key[0], merges, rule) for rule in ("plain", "fair")}
     lt.results(runs, names)
     c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-    rule = c1.radio(_("Merge rule"), list(lt.RULE_LABELS), format_func=lambda r: _(lt.RULE_LABELS[r]), index=1,
-                    horizontal=True, key="lang.train.rule")  # fmt: skip
+    rule = c1.radio(
+        _("Merge rule"),
+        list(lt.RULE_LABELS),
+        format_func=lambda r: _(lt.RULE_LABELS[r]),
+        index=1,
+        horizontal=True,
+        key="lang.train.rule",
+    )
     if c2.button(_("Step through this training"), key="lang.train.step"):
         lt.open_in_stepper(rule, weights, merges)
 
@@ -175,8 +190,14 @@ def own_texts_part(order, mode, present) -> None:
         )
     )
     name = "pg.lang.own"
-    st.text_area(_("Parallel texts"), key=persist.seeded(name, ""), on_change=persist.keep, args=(name,), height=160,
-                 placeholder="The cat sleeps.\n---\n猫在睡觉。\n---\nLe chat dort.")  # fmt: skip
+    st.text_area(
+        _("Parallel texts"),
+        key=persist.seeded(name, ""),
+        on_change=persist.keep,
+        args=(name,),
+        height=160,
+        placeholder="The cat sleeps.\n---\n猫在睡觉。\n---\nLe chat dort.",
+    )
     try:
         raw = clean_text(persist.kept(name, ""))
     except InputError as err:
@@ -190,8 +211,11 @@ def own_texts_part(order, mode, present) -> None:
     table = tax_table(dict(zip(labels, parts)), {m.key: m.tok for m in order})
     records = lg.combined([table])
     head = _("Text")
-    for df in (lg.frame(records, order, "tax", str, head), lg.frame(records, order, "tokens", str, head),
-               lg.spread_frame([table], order)):  # fmt: skip
+    for df in (
+        lg.frame(records, order, "tax", str, head),
+        lg.frame(records, order, "tokens", str, head),
+        lg.spread_frame([table], order),
+    ):
         st.dataframe(df, hide_index=True, width="stretch", column_config=lg.column_formats(df))
 
 

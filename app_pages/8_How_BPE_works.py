@@ -90,16 +90,24 @@ def algorithm() -> None:
     # "Stage" here, "step k" in the stepper (the corpus after merge k), "merge k" for the k-th merge learned.
     st.header(_("The algorithm in five stages"), anchor="algorithm")
     stages = (
-        _("Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word: the word-frequency "
-          "table (low 5, lower 2 …). Merges never cross a word's edge."),
-        _("Split every word into its base symbols: characters with the end-of-word marker </w> after the last "
-          "one, or, in byte-level BPE, the word's UTF-8 bytes."),
-        _("Count every pair of adjacent symbols in the table, each weighted by its word's frequency, and merge "
-          "the most frequent pair into one new symbol everywhere: a new vocabulary entry."),
+        _(
+            "Pre-tokenize: cut the text into words (pre-tokens) and count each distinct word: the word-frequency "
+            "table (low 5, lower 2 …). Merges never cross a word's edge."
+        ),
+        _(
+            "Split every word into its base symbols: characters with the end-of-word marker </w> after the last "
+            "one, or, in byte-level BPE, the word's UTF-8 bytes."
+        ),
+        _(
+            "Count every pair of adjacent symbols in the table, each weighted by its word's frequency, and merge "
+            "the most frequent pair into one new symbol everywhere: a new vocabulary entry."
+        ),
         _("Repeat from stage 3 until you have made the number of merges you want, or no pair occurs twice."),
-        _("To encode new text, pre-tokenize and split it the same way, then apply the learned merges in the order "
-          "they were learned."),
-    )  # fmt: skip
+        _(
+            "To encode new text, pre-tokenize and split it the same way, then apply the learned merges in the order "
+            "they were learned."
+        ),
+    )
     st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(stages, 1)))
     st.caption(
         _(
@@ -108,14 +116,16 @@ def algorithm() -> None:
         )
     )
     st.markdown(
-        "**" + _("Where did </w> go?") + "** "
+        "**"
+        + _("Where did </w> go?")
+        + "** "
         + _(
-                "Byte-level BPE, as in GPT-2, has no end-of-word marker. Its pre-tokenizer keeps the space in front "
-                "of a word (“ the”), so a token tells a word's start, not its end. To print byte tokens, GPT-2's "
-                "bytes_to_unicode gives each byte a visible character: the space 0x20 becomes Ġ (U+0120), which "
-                "this app shows as ␣: ␣the is the token for “ the”."
+            "Byte-level BPE, as in GPT-2, has no end-of-word marker. Its pre-tokenizer keeps the space in front "
+            "of a word (“ the”), so a token tells a word's start, not its end. To print byte tokens, GPT-2's "
+            "bytes_to_unicode gives each byte a visible character: the space 0x20 becomes Ġ (U+0120), which "
+            "this app shows as ␣: ␣the is the token for “ the”."
         )
-    )  # fmt: skip
+    )
 
 
 def worked_example(run) -> None:
@@ -129,8 +139,14 @@ def worked_example(run) -> None:
     merges = []
     for step in range(1, run.num_steps + 1):
         snap = run.snapshot(step)
-        merges.append({_("Step"): num(step), _("Pair"): pair_text(run, snap.left, snap.right),
-                       _("New token"): run.token_text(snap.token), _("Frequency"): num(snap.count)})  # fmt: skip
+        merges.append(
+            {
+                _("Step"): num(step),
+                _("Pair"): pair_text(run, snap.left, snap.right),
+                _("New token"): run.token_text(snap.token),
+                _("Frequency"): num(snap.count),
+            }
+        )
     st.subheader(ngettext("The first merge", "The first {n} merges", len(merges)).format(n=num(len(merges))))
     st.table(merges, hide_index=True)
     first = run.snapshot(1)
@@ -152,15 +168,20 @@ def worked_example(run) -> None:
             count=num(first.count),
             n=num(len(others)),
             others=join_list(others),
-        )  # fmt: skip
+        )
     )
     rows = []
     after = ngettext("After {n} merge", "After {n} merges", run.num_steps).format(n=num(run.num_steps))
     for row in run.corpus_view(run.num_steps, limit=len(TEXTBOOK)):
         before = run.corpus_view(0, offset=row.index, limit=1)[0].tokens
-        rows.append({_("Word"): row.word, _("Frequency"): num(row.freq),
-                     _("Before training"): " ".join(run.token_text(t) for t in before),
-                     after: " ".join(run.token_text(t) for t in row.tokens)})  # fmt: skip
+        rows.append(
+            {
+                _("Word"): row.word,
+                _("Frequency"): num(row.freq),
+                _("Before training"): " ".join(run.token_text(t) for t in before),
+                after: " ".join(run.token_text(t) for t in row.tokens),
+            }
+        )
     st.subheader(_("How the words are split"))
     st.table(rows, hide_index=True)
 
@@ -168,8 +189,12 @@ def worked_example(run) -> None:
 def up_close(run, mode: str, present: bool) -> None:
     """The first merges with every pair count before them, the chosen pair and the words it changed."""
     st.subheader(_("The first three merges up close"))
-    st.caption(_("Left: every pair and how often it occurs just before the merge. Right: the pair chosen, why, "
-                 "and the words it changed."))  # fmt: skip
+    st.caption(
+        _(
+            "Left: every pair and how often it occurs just before the merge. Right: the pair chosen, why, "
+            "and the words it changed."
+        )
+    )
     for step in range(1, min(3, run.num_steps) + 1):
         left, right = st.columns([2, 3], gap="medium")
         with left:
@@ -215,8 +240,9 @@ def tie_rules(mode: str, present: bool) -> None:
     for rule, tie in TIE_RULES.items():
         run = trained(TIE_TEXT, replace(base, tie_break=rule))
         snap = run.snapshot(1)
-        rows.append({_("Rule"): _(tie.title), _("First merge"): pair_text(run, snap.left, snap.right),
-                     _("Why"): _(tie.short)})  # fmt: skip
+        rows.append(
+            {_("Rule"): _(tie.title), _("First merge"): pair_text(run, snap.left, snap.right), _("Why"): _(tie.short)}
+        )
     st.markdown(
         _(
             "In the corpus “{text}”, the pairs e + a, a + t and t + e each occur {count} times. Each rule merges a different one:"
@@ -271,13 +297,17 @@ def stopping() -> list:
     textbook = trained(TEXTBOOK, textbook_config(num_merges=None))
     gage = trained(GAGE, TrainConfig(variant="byte", pretokenizer="none", min_frequency=2))
     items = (
-        ngettext("The textbook corpus with no limit on the merges: {n} merge, then: {reason}",
-                 "The textbook corpus with no limit on the merges: {n} merges, then: {reason}",
-                 textbook.num_steps).format(n=num(textbook.num_steps), reason=stop_reason_text(textbook)),
-        ngettext("aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merge, then: {reason}",
-                 "aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merges, then: {reason}",
-                 gage.num_steps).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
-    )  # fmt: skip
+        ngettext(
+            "The textbook corpus with no limit on the merges: {n} merge, then: {reason}",
+            "The textbook corpus with no limit on the merges: {n} merges, then: {reason}",
+            textbook.num_steps,
+        ).format(n=num(textbook.num_steps), reason=stop_reason_text(textbook)),
+        ngettext(
+            "aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merge, then: {reason}",
+            "aaabdaaabac as bytes (the example after Gage) with minimum frequency 2: {n} merges, then: {reason}",
+            gage.num_steps,
+        ).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
+    )
     st.html(f"<ul class='bpe-note' id='how-stop'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
     return [textbook, gage]
 
@@ -292,8 +322,16 @@ def byte_level() -> None:
             "nothing is ever missing from its vocabulary."
         )
     )
-    rows = [{_("Character"): r.text, _("Code point"): " ".join(r.code_points), _("UTF-8 bytes"): r.hex,
-             _("Bytes"): num(r.num_bytes), _("Note"): _(r.note) if r.note else ""} for r in utf8_rows()]  # fmt: skip
+    rows = [
+        {
+            _("Character"): r.text,
+            _("Code point"): " ".join(r.code_points),
+            _("UTF-8 bytes"): r.hex,
+            _("Bytes"): num(r.num_bytes),
+            _("Note"): _(r.note) if r.note else "",
+        }
+        for r in utf8_rows()
+    ]
     st.table(rows, hide_index=True)
     char = "你"
     bits = f"{ord(char):016b}"
@@ -308,7 +346,7 @@ def byte_level() -> None:
             code=f"U+{ord(char):04X}",
             bits=f"{bits[:4]} {bits[4:10]} {bits[10:]}",
             bytes=" ".join(f"{b:08b}" for b in data) + f" = {data.hex(' ')}",
-        )  # fmt: skip
+        )
     )
     ideographs = ideograph_count()
     st.markdown(
@@ -334,10 +372,15 @@ def byte_level() -> None:
     for step in range(1, run.num_steps + 1):
         snap = run.snapshot(step)
         whole = not run.is_partial(snap.token)
-        rows.append({_("Step"): num(step),
-                     _("Pair (bytes)"): hexes(snap.left) + " + " + hexes(snap.right),
-                     _("New token (bytes)"): hexes(snap.token),
-                     _("As text"): run.token_text(snap.token) if whole else "—", _("Frequency"): num(snap.count)})  # fmt: skip
+        rows.append(
+            {
+                _("Step"): num(step),
+                _("Pair (bytes)"): hexes(snap.left) + " + " + hexes(snap.right),
+                _("New token (bytes)"): hexes(snap.token),
+                _("As text"): run.token_text(snap.token) if whole else "—",
+                _("Frequency"): num(snap.count),
+            }
+        )
     st.markdown(
         _(
             "Byte-level BPE on “{text}”: the first merges glue the bytes of frequent characters back together. "
@@ -414,8 +457,11 @@ def for_developers(stopped: list) -> None:
             )
         )
         st.markdown(_("The trainer's rules, from its own documentation (`bpe_core/trainer.py`, in English):"))
-        docs = (doc_section(TRAINER_DOC, "1. "), doc_section(VARIANTS_DOC, "* ", "Token values are"),
-                doc_section(PRETOKENIZE_DOC, "* "))  # fmt: skip
+        docs = (
+            doc_section(TRAINER_DOC, "1. "),
+            doc_section(VARIANTS_DOC, "* ", "Token values are"),
+            doc_section(PRETOKENIZE_DOC, "* "),
+        )
         st.markdown("\n\n".join(docs))
         st.markdown(_("The same rules in one sentence each (`bpe_core.RULES`):"))
         rules = "".join(f"<li><code>{esc_raw(key)}</code>: {esc_raw(_(text))}</li>" for key, text in RULES.items())

@@ -60,25 +60,34 @@ def cause_sentence(report, config) -> str:
     d, cause = report.detail, report.cause
     if cause == "settings":
         if "symbol" in d:
-            said = _("Your merges start from the symbol {symbol}, which these settings never make: they look "
-                     "like {what}. Check the variant (characters or bytes) and the end-of-word marker.")  # fmt: skip
+            said = _(
+                "Your merges start from the symbol {symbol}, which these settings never make: they look "
+                "like {what}. Check the variant (characters or bytes) and the end-of-word marker."
+            )
             return said.format(symbol=repr(d["symbol"]), what=_settings_name(d))
-        return _("Trained on {what} instead, the reference makes your pair next: check the variant and the "
-                 "end-of-word marker.").format(what=_settings_name(d))  # fmt: skip
+        return _(
+            "Trained on {what} instead, the reference makes your pair next: check the variant and the "
+            "end-of-word marker."
+        ).format(what=_settings_name(d))
     if cause == "tie-break":
         rules = d.get("rules") or []
-        said = _("Both pairs occur {count} times: a tie, so a tie-break rule decides. The reference uses "
-                 "“{rule}”.").format(count=f"{report.reference_count:,}", rule=_(TIE_LABELS[report.tie_break]))  # fmt: skip
+        said = _(
+            "Both pairs occur {count} times: a tie, so a tie-break rule decides. The reference uses “{rule}”."
+        ).format(count=f"{report.reference_count:,}", rule=_(TIE_LABELS[report.tie_break]))
         if rules:
             names = ", ".join(_(TIE_LABELS[r]) for r in rules)
             return said + " " + _("Your pair is the one “{rules}” picks.").format(rules=names)
         return said + " " + _("None of the known rules picks your pair: look at how your code chooses among equals.")
     if cause == "overlap-counting":
-        return _("Your counts look like a run such as a a a held the pair (a, a) once. It holds it twice: "
-                 "every overlapping pair counts, although only one of them can be merged.")  # fmt: skip
+        return _(
+            "Your counts look like a run such as a a a held the pair (a, a) once. It holds it twice: "
+            "every overlapping pair counts, although only one of them can be merged."
+        )
     if cause == "word-frequency":
-        return _("Your counts look like each word type counted once. A pair counts once for every "
-                 "occurrence of the word: a word seen 5 times adds 5.")  # fmt: skip
+        return _(
+            "Your counts look like each word type counted once. A pair counts once for every "
+            "occurrence of the word: a word seen 5 times adds 5."
+        )
     if cause == "pre-tokenization":
         pre = d.get("pretokenizer", "")
         said = _("Split with “{other}” instead of “{own}”, the corpus makes your pair next.").format(
@@ -90,18 +99,26 @@ def cause_sentence(report, config) -> str:
         return said + " " + _("Pairs are counted inside pre-tokens only.")
     if cause == "application-order":
         if d.get("order") == "right-to-left":
-            return _("Your corpus looks like merges were applied from the right: a a a became a aa. A merge "
-                     "rewrites left to right: aa a.")  # fmt: skip
-        return _("Your corpus looks like a merge kept its right token too (a b c became ab b c): after "
-                 "replacing a pair, the scan must skip both of its tokens.")  # fmt: skip
+            return _(
+                "Your corpus looks like merges were applied from the right: a a a became a aa. A merge "
+                "rewrites left to right: aa a."
+            )
+        return _(
+            "Your corpus looks like a merge kept its right token too (a b c became ab b c): after "
+            "replacing a pair, the scan must skip both of its tokens."
+        )
     if cause == "stop-rule":
         if d.get("missing") == "yours":
-            return _("The lists agree, but yours stops after {n} merges while the reference makes merge "
-                     "{step}.").format(n=f"{report.merges:,}", step=f"{report.step:,}")  # fmt: skip
-        return _("The lists agree, but the reference stops after {n} merges (the minimum frequency, the number "
-                 "of merges or the vocabulary size) while yours goes on.").format(n=f"{report.agree:,}")  # fmt: skip
-    return _("None of the known mistakes gives your pair here: your pair occurs {yours} times, the reference's "
-             "{ref} times.").format(yours=f"{report.yours_count or 0:,}", ref=f"{report.reference_count or 0:,}")  # fmt: skip
+            return _(
+                "The lists agree, but yours stops after {n} merges while the reference makes merge {step}."
+            ).format(n=f"{report.merges:,}", step=f"{report.step:,}")
+        return _(
+            "The lists agree, but the reference stops after {n} merges (the minimum frequency, the number "
+            "of merges or the vocabulary size) while yours goes on."
+        ).format(n=f"{report.agree:,}")
+    return _(
+        "None of the known mistakes gives your pair here: your pair occurs {yours} times, the reference's {ref} times."
+    ).format(yours=f"{report.yours_count or 0:,}", ref=f"{report.reference_count or 0:,}")
 
 
 def rule_link(cause: str) -> tuple[str, str]:
@@ -113,15 +130,23 @@ def rule_link(cause: str) -> tuple[str, str]:
 def summary_html(report) -> str:
     """The headline: identical, or where the lists part (``#check-summary``, with data attributes)."""
     if report.identical:
-        said = ngettext("Identical: your merge agrees with the reference (tie-break rule “{rule}”).",
-                        "Identical: all {n} merges agree with the reference (tie-break rule “{rule}”).",
-                        report.merges)  # fmt: skip
+        said = ngettext(
+            "Identical: your merge agrees with the reference (tie-break rule “{rule}”).",
+            "Identical: all {n} merges agree with the reference (tie-break rule “{rule}”).",
+            report.merges,
+        )
         text = said.format(n=f"{report.merges:,}", rule=_(TIE_LABELS[report.tie_break]))
     else:
-        said = _("The lists agree for {k} merges and part at merge {step} (reference: tie-break rule “{rule}”). "
-                 "Cause: {cause}.")  # fmt: skip
-        text = said.format(k=f"{report.agree:,}", step=f"{report.step:,}", rule=_(TIE_LABELS[report.tie_break]),
-                           cause=_(CAUSE_NAMES[report.cause]))  # fmt: skip
+        said = _(
+            "The lists agree for {k} merges and part at merge {step} (reference: tie-break rule “{rule}”). "
+            "Cause: {cause}."
+        )
+        text = said.format(
+            k=f"{report.agree:,}",
+            step=f"{report.step:,}",
+            rule=_(TIE_LABELS[report.tie_break]),
+            cause=_(CAUSE_NAMES[report.cause]),
+        )
     return (
         f"<p class='bpe-note' id='check-summary' data-cause='{esc_raw(report.cause)}' "
         f"data-step='{report.step or ''}' data-agree='{report.agree}'>{esc_raw(text)}</p>"
@@ -191,8 +216,9 @@ def encoder_html(report, src, mode: str, presentation: bool) -> str:
     """An encoder check: where the ids part, the pre-token, both segmentations and the merge order
     (``#check-encoder``)."""
     if report.identical:
-        said = ngettext("Identical: your {n} token id matches.", "Identical: all {n} token ids match.",
-                        len(report.yours)).format(n=f"{len(report.yours):,}")  # fmt: skip
+        said = ngettext(
+            "Identical: your {n} token id matches.", "Identical: all {n} token ids match.", len(report.yours)
+        ).format(n=f"{len(report.yours):,}")
         return f"<p class='bpe-note' id='check-encoder' data-position=''>{esc_raw(said)}</p>"
     said = _("First difference at token {pos} (counting from 0): expected {expected}, yours {yours}.").format(
         pos=f"{report.position:,}",

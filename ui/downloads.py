@@ -40,7 +40,7 @@ def _number(label: str, name: str, default: int, top: int, help: str) -> int:
             on_change=persist.keep,
             args=(name,),
             help=help,
-        )  # fmt: skip
+        )
     )
 
 
@@ -51,9 +51,16 @@ def downloads(run: TrainedRun, step: int, presentation: bool = False, key: str =
     t, lang = tr(), current_language()
     handout_col, png_col, gif_col = st.columns(3, vertical_alignment="bottom")
     with handout_col:
-        n = _number(_("Merges in the handout"), f"{key}.handout_n", HANDOUT_DEFAULT, min(HANDOUT_MAX, run.num_steps),
-                    _("The handout shows the corpus before, then for each merge the top pairs, the rule that chose "
-                      "one and the corpus after. Print it from the browser (A4) or save it as PDF."))  # fmt: skip
+        n = _number(
+            _("Merges in the handout"),
+            f"{key}.handout_n",
+            HANDOUT_DEFAULT,
+            min(HANDOUT_MAX, run.num_steps),
+            _(
+                "The handout shows the corpus before, then for each merge the top pairs, the rule that chose "
+                "one and the corpus after. Print it from the browser (A4) or save it as PDF."
+            ),
+        )
         st.download_button(
             _("⬇ Handout (HTML, print-ready)"),
             lambda: handout_html(run, n, tr=t, lang=lang),
@@ -80,8 +87,13 @@ def downloads(run: TrainedRun, step: int, presentation: bool = False, key: str =
             help=_("The merge, the pair table and the changed words as one picture for a slide."),
         )
     with gif_col:
-        frames = _number(_("Merges in the GIF"), f"{key}.gif_n", 10, min(GIF_MAX, run.num_steps),
-                         _("One frame per merge, from merge 1."))  # fmt: skip
+        frames = _number(
+            _("Merges in the GIF"),
+            f"{key}.gif_n",
+            10,
+            min(GIF_MAX, run.num_steps),
+            _("One frame per merge, from merge 1."),
+        )
         st.download_button(
             _("⬇ First merges as GIF"),
             lambda: steps_gif(run, 1, frames, tr=t, lang=lang, presentation=presentation),

@@ -46,10 +46,22 @@ def merges_so_far(run: TrainedRun, step: int, key: str = "merges") -> None:
         markdown, csv_text = to_markdown(rows, t), to_csv(rows, t)
         st.dataframe(merges_frame(run, step), hide_index=True, width="stretch", height=min(420, 38 + 35 * len(rows)))
         c1, c2 = st.columns(2)
-        c1.download_button(_("⬇ Markdown"), markdown, file_name=_("bpe-merges-{n}.md").format(n=step),
-                           mime="text/markdown", key=f"{key}.md", on_click="ignore")  # fmt: skip
-        c2.download_button(_("⬇ CSV"), csv_text, file_name=_("bpe-merges-{n}.csv").format(n=step),
-                           mime="text/csv", key=f"{key}.csv", on_click="ignore")  # fmt: skip
+        c1.download_button(
+            _("⬇ Markdown"),
+            markdown,
+            file_name=_("bpe-merges-{n}.md").format(n=step),
+            mime="text/markdown",
+            key=f"{key}.md",
+            on_click="ignore",
+        )
+        c2.download_button(
+            _("⬇ CSV"),
+            csv_text,
+            file_name=_("bpe-merges-{n}.csv").format(n=step),
+            mime="text/csv",
+            key=f"{key}.csv",
+            on_click="ignore",
+        )
         if len(rows) > CODE_ROWS:
             st.caption(
                 _("The boxes below hold the first {shown} of {n} merges; the downloads hold them all.").format(

@@ -28,9 +28,19 @@ def _step_label(key: str, j: int, n: int) -> str:
     return f"<div class='bpe-step-label' id='{key}-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
 
 
-def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_label: Callable[[int], str],
-                 note: Callable[[int], str] | None = None, unknown: list[str] | None = None, mode: str = "utf8",
-                 present: bool = False) -> int:  # fmt: skip
+def replay_steps(
+    replay: Replay,
+    src,
+    *,
+    key: str,
+    name: str,
+    start: str,
+    merge_label: Callable[[int], str],
+    note: Callable[[int], str] | None = None,
+    unknown: list[str] | None = None,
+    mode: str = "utf8",
+    present: bool = False,
+) -> int:
     """Step through the merges that fire on a text, one at a time: the step control
     (:func:`ui.stepper.step_controls`, stepper ``key``, its step kept in the session under ``name``) and
     a card with the merge of step j (:func:`ui.chips.merge_html`) over the text's tokens after it.
@@ -48,8 +58,15 @@ def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_
     Returns the step j (0..len(replay)). Element ids: ``<key>-replay-label``, ``-merge`` (``data-merge``: its merge number),
     ``-tokens`` and ``-count`` (``data-tokens``)."""
     n = len(replay)
-    j = stepper.step_controls(n, key=key, store=stepper.KeptStep(name), label=lambda k: _step_label(key, k, n),
-                              unit="merge", presentation=present, autoplay=False)  # fmt: skip
+    j = stepper.step_controls(
+        n,
+        key=key,
+        store=stepper.KeptStep(name),
+        label=lambda k: _step_label(key, k, n),
+        unit="merge",
+        presentation=present,
+        autoplay=False,
+    )
     if j == 0:
         head, new_token = f"<div class='bpe-reason'>{esc_raw(start)}</div>", None
     else:
@@ -57,8 +74,17 @@ def replay_steps(replay: Replay, src, *, key: str, name: str, start: str, merge_
         new_token = step.token
         applies = ngettext("applies here {n} time", "applies here {n} times", step.count).format(n=f"{step.count:,}")
         attrs = f"id='{key}-replay-merge' data-step='{j}' data-merge='{step.merge_number}'"
-        head = merge_html(src, step.left, step.right, step.token, mode, present, label=merge_label(step.merge_number),
-                          badge=applies, attrs=attrs)  # fmt: skip
+        head = merge_html(
+            src,
+            step.left,
+            step.right,
+            step.token,
+            mode,
+            present,
+            label=merge_label(step.merge_number),
+            badge=applies,
+            attrs=attrs,
+        )
         if note:
             head += f"<div class='bpe-muted'>{esc_raw(note(step.merge_number))}</div>"
     ids = replay.ids_at(j)
@@ -95,8 +121,9 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
             model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
         )
 
-    replay_steps(replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode,
-                 present=present)  # fmt: skip
+    replay_steps(
+        replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode, present=present
+    )
     st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
@@ -161,7 +188,7 @@ def overlap_chart(curve: tuple, present: bool) -> dict:
             ),
             strokeDash=alt.StrokeDash("series:N", sort=[shared, every], legend=None),
             tooltip=[alt.Tooltip("k:Q", title=x_title), alt.Tooltip("merges:Q", title=y_title)],
-        )  # fmt: skip
+        )
         .properties(height=260)
         .configure_axis(labelFontSize=font, titleFontSize=font)
         .configure_legend(labelFontSize=font)

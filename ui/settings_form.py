@@ -47,20 +47,34 @@ def _choice(widget, label: str, options, name: str, value, labels: dict | None =
 
 
 def _number(label: str, name: str, value: int, lo: int, **kw):
-    return st.number_input(label, min_value=lo, step=1, key=persist.seed(name, int(value)), on_change=_set_setting,
-                           args=(name,), **kw)  # fmt: skip
+    return st.number_input(
+        label, min_value=lo, step=1, key=persist.seed(name, int(value)), on_change=_set_setting, args=(name,), **kw
+    )
 
 
 def pattern_widgets(settings: dict, sample: str | None) -> None:
     """The pattern box of the ``regex`` pre-tokenizer, the example pattern (one click) and a live preview of
     how the first lines of ``sample`` (the corpus's start; ``None``: none to show) split."""
-    st.text_area(_("Pattern (regular expression)"), key=persist.seed("pattern", settings["pattern"]), height=80,
-                 max_chars=MAX_PATTERN_CHARS, on_change=_set_setting, args=("pattern",),
-                 placeholder=EXAMPLE_PATTERN,
-                 help=_("The regex package's syntax (as Python's re, plus \\p{L} for letters and more). Every match "
-                        "is a piece; text between matches is kept as a piece of its own."))  # fmt: skip
-    st.button(_("Use the example (GPT-2, simplified to ASCII)"), key="w.pattern.example", on_click=set_settings,
-              kwargs={"pattern": EXAMPLE_PATTERN}, width="stretch")  # fmt: skip
+    st.text_area(
+        _("Pattern (regular expression)"),
+        key=persist.seed("pattern", settings["pattern"]),
+        height=80,
+        max_chars=MAX_PATTERN_CHARS,
+        on_change=_set_setting,
+        args=("pattern",),
+        placeholder=EXAMPLE_PATTERN,
+        help=_(
+            "The regex package's syntax (as Python's re, plus \\p{L} for letters and more). Every match "
+            "is a piece; text between matches is kept as a piece of its own."
+        ),
+    )
+    st.button(
+        _("Use the example (GPT-2, simplified to ASCII)"),
+        key="w.pattern.example",
+        on_click=set_settings,
+        kwargs={"pattern": EXAMPLE_PATTERN},
+        width="stretch",
+    )
     if settings["pattern"] and sample:
         pattern_preview(sample, settings["pattern"])
 
@@ -69,30 +83,79 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
     """Draw the settings widgets with the canonical values in ``settings`` (``words_source``: the
     pre-tokenizer does not apply; ``compact``: in the narrow presentation expander; ``sample``: the start
     of the corpus text, for the pattern preview)."""
-    _choice(st.selectbox, _("Variant"), VARIANTS, "variant", settings["variant"], VARIANT_LABELS,
-            help=_("What the base symbols are: characters, characters plus an end-of-word marker, "
-                   "or UTF-8 bytes."))  # fmt: skip
-    _choice(st.selectbox, _("Pre-tokenizer"), PRETOKENIZER_CHOICES, "pre", settings["pre"], PRE_LABELS,
-            disabled=words_source, help=_("Splits the text into words first; merges never cross a word boundary. "
-                                          "(Not used for word counts: they are words already.)"))  # fmt: skip
+    _choice(
+        st.selectbox,
+        _("Variant"),
+        VARIANTS,
+        "variant",
+        settings["variant"],
+        VARIANT_LABELS,
+        help=_("What the base symbols are: characters, characters plus an end-of-word marker, or UTF-8 bytes."),
+    )
+    _choice(
+        st.selectbox,
+        _("Pre-tokenizer"),
+        PRETOKENIZER_CHOICES,
+        "pre",
+        settings["pre"],
+        PRE_LABELS,
+        disabled=words_source,
+        help=_(
+            "Splits the text into words first; merges never cross a word boundary. "
+            "(Not used for word counts: they are words already.)"
+        ),
+    )
     if settings["pre"] == REGEX and not words_source:
         pattern_widgets(settings, sample)
-    _choice(st.radio, _("Stop after"), ("merges", "vocab"), "limit", settings["limit"], LIMIT_LABELS,
-            horizontal=True)  # fmt: skip
+    _choice(st.radio, _("Stop after"), ("merges", "vocab"), "limit", settings["limit"], LIMIT_LABELS, horizontal=True)
     if settings["limit"] == "merges":
-        _number(_("Number of merges"), "merges", settings["merges"], 0,
-                help=_("At most {n} on this server.").format(n=f"{max_merges():,}"))  # fmt: skip
+        _number(
+            _("Number of merges"),
+            "merges",
+            settings["merges"],
+            0,
+            help=_("At most {n} on this server.").format(n=f"{max_merges():,}"),
+        )
     else:
-        _number(_("Vocabulary size (base symbols included)"), "vocab", settings["vocab"], 1,
-                help=_("Byte-level vocabularies start with 256 tokens."))  # fmt: skip
-    _number(_("Minimum pair frequency"), "minf", settings["minf"], 1,
-            help=_("Training stops when the most frequent pair occurs fewer times than this."))  # fmt: skip
-    _choice(st.selectbox, _("Tie-break rule"), TIE_BREAKS, "tie", settings["tie"], TIE_LABELS,
-            help=_("Which pair wins when several have the highest count."))  # fmt: skip
+        _number(
+            _("Vocabulary size (base symbols included)"),
+            "vocab",
+            settings["vocab"],
+            1,
+            help=_("Byte-level vocabularies start with 256 tokens."),
+        )
+    _number(
+        _("Minimum pair frequency"),
+        "minf",
+        settings["minf"],
+        1,
+        help=_("Training stops when the most frequent pair occurs fewer times than this."),
+    )
+    _choice(
+        st.selectbox,
+        _("Tie-break rule"),
+        TIE_BREAKS,
+        "tie",
+        settings["tie"],
+        TIE_LABELS,
+        help=_("Which pair wins when several have the highest count."),
+    )
     if settings["variant"] == "eow":
         _choice(st.radio, _("End-of-word marker"), EOW_STYLES, "eow", settings["eow"], EOW_LABELS)
-        st.text_input(_("Marker text"), key=persist.seed("marker", settings["marker"]), max_chars=MAX_MARKER_CHARS,
-                      on_change=_set_setting, args=("marker",))  # fmt: skip
+        st.text_input(
+            _("Marker text"),
+            key=persist.seed("marker", settings["marker"]),
+            max_chars=MAX_MARKER_CHARS,
+            on_change=_set_setting,
+            args=("marker",),
+        )
     if settings["variant"] == "byte":
-        _choice(st.radio, _("Show byte tokens as"), BYTE_MODES, "bytes", settings["bytes"], BYTE_LABELS,
-                horizontal=not compact)  # fmt: skip
+        _choice(
+            st.radio,
+            _("Show byte tokens as"),
+            BYTE_MODES,
+            "bytes",
+            settings["bytes"],
+            BYTE_LABELS,
+            horizontal=not compact,
+        )

@@ -223,8 +223,13 @@ def preset_source(settings: dict) -> _Source:
     """The preset picker and the chosen preset's corpus."""
     ss = persist.ss()
     pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
-    st.selectbox(_("Preset corpus"), list(PRESETS), key=persist.seed("preset", pid),
-                 format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__, on_change=_on_preset)  # fmt: skip
+    st.selectbox(
+        _("Preset corpus"),
+        list(PRESETS),
+        key=persist.seed("preset", pid),
+        format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__,
+        on_change=_on_preset,
+    )
     preset = PRESETS[pid]
     st.caption(md_escape(_(preset.provenance)))
     sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
@@ -234,8 +239,9 @@ def preset_source(settings: dict) -> _Source:
 def paste_source(settings: dict) -> _Source:
     """A text box; its text is the corpus."""
     ss = persist.ss()
-    text_box("paste", _("Text to train on"),
-             _("Paste any text here, then click outside the box (or press Ctrl+Enter)."))  # fmt: skip
+    text_box(
+        "paste", _("Text to train on"), _("Paste any text here, then click outside the box (or press Ctrl+Enter).")
+    )
     raw = ss[K.K_PASTE]
     name = _("Pasted text")
     try:
@@ -261,9 +267,13 @@ def _upload_to_lf() -> None:
 def upload_source(settings: dict) -> _Source:
     """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
     limit = format_size(max_input_bytes(), tr())
-    st.file_uploader(_("A UTF-8 .txt file (at most {limit})").format(limit=limit), type=["txt"],
-                     key=persist.W + "upload", on_change=uploads.on_upload,
-                     help=_("This app reads files up to {limit}.").format(limit=limit))  # fmt: skip
+    st.file_uploader(
+        _("A UTF-8 .txt file (at most {limit})").format(limit=limit),
+        type=["txt"],
+        key=persist.W + "upload",
+        on_change=uploads.on_upload,
+        help=_("This app reads files up to {limit}.").format(limit=limit),
+    )
     uploads.streamlit_words_note()
     meta = persist.ss()[K.K_UPLOAD]
     if meta is None:
@@ -325,8 +335,14 @@ def mix_source(settings: dict) -> _Source:
         corpus = lt.mix_corpus(spec)
     except ValueError:
         return _Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))
-    st.radio(_("Merge rule"), list(lt.RULE_LABELS), key=persist.seed("rule", rule), on_change=_on_rule,
-             format_func=lambda r: _(lt.RULE_LABELS[r]), horizontal=True)  # fmt: skip
+    st.radio(
+        _("Merge rule"),
+        list(lt.RULE_LABELS),
+        key=persist.seed("rule", rule),
+        on_change=_on_rule,
+        format_func=lambda r: _(lt.RULE_LABELS[r]),
+        horizontal=True,
+    )
     st.caption(
         _(
             "The Declaration's preamble and articles 1-20 in {n} languages (choose the mix on the Languages page). "
@@ -343,8 +359,13 @@ def mix_source(settings: dict) -> _Source:
     return _Source(corpus, corpus.label, link=_link_for("mix", corpus.digest, spec))
 
 
-_SOURCES = {"preset": preset_source, "paste": paste_source, "upload": upload_source, "words": words_source,
-            "mix": mix_source}  # fmt: skip
+_SOURCES = {
+    "preset": preset_source,
+    "paste": paste_source,
+    "upload": upload_source,
+    "words": words_source,
+    "mix": mix_source,
+}
 
 
 def _gone_source(settings: dict) -> _Source:
@@ -375,10 +396,20 @@ def sidebar() -> Choice:
 
     with st.sidebar:
         i18n.language_picker()
-        st.toggle(_("Presentation mode"), key=persist.seed("present", presentation), on_change=_on_present,
-                  help=_("Large type, a colour-blind-safe palette and fewer controls, for projecting to a class."))  # fmt: skip
-        st.radio(_("Corpus"), SOURCES, key=persist.seed("source", source), format_func={s: _(SOURCE_LABELS[s]) for s in SOURCES}.__getitem__,
-                 on_change=_on_source, horizontal=True)  # fmt: skip
+        st.toggle(
+            _("Presentation mode"),
+            key=persist.seed("present", presentation),
+            on_change=_on_present,
+            help=_("Large type, a colour-blind-safe palette and fewer controls, for projecting to a class."),
+        )
+        st.radio(
+            _("Corpus"),
+            SOURCES,
+            key=persist.seed("source", source),
+            format_func={s: _(SOURCE_LABELS[s]) for s in SOURCES}.__getitem__,
+            on_change=_on_source,
+            horizontal=True,
+        )
         got = _SOURCES[source](settings)
         if ss.get(K.K_LINK_GONE):
             got = _gone_source(settings)

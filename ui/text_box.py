@@ -45,8 +45,9 @@ def text_box(kind: str, label: str, placeholder: str) -> None:
     ss = persist.ss()
     text = ss[persist.K_PASTE if kind == "paste" else persist.K_WORDS]
     if len(text) <= BIG_TEXT_CHARS or ss.get(persist.K_EDITING) == kind:
-        st.text_area(label, key=persist.seed(kind, text), on_change=_on_text, args=(kind,), height=160,
-                     placeholder=placeholder)  # fmt: skip
+        st.text_area(
+            label, key=persist.seed(kind, text), on_change=_on_text, args=(kind,), height=160, placeholder=placeholder
+        )
         return
     size = format_size(len(text.encode("utf-8")), tr())
     lines = text.count("\n") + 1
@@ -60,7 +61,19 @@ def text_box(kind: str, label: str, placeholder: str) -> None:
         )
     )
     edit, clear = st.columns(2)
-    edit.button(_("Edit"), key=f"{kind}.edit", on_click=_edit_text, args=(kind,), width="stretch",
-                help=_("Open the text box (a large text makes every click slower while it is open)"))  # fmt: skip
-    clear.button(_("Clear"), key=f"{kind}.clear", on_click=_clear_text, args=(kind,), width="stretch",
-                 help=_("Empty the text box, to paste another text"))  # fmt: skip
+    edit.button(
+        _("Edit"),
+        key=f"{kind}.edit",
+        on_click=_edit_text,
+        args=(kind,),
+        width="stretch",
+        help=_("Open the text box (a large text makes every click slower while it is open)"),
+    )
+    clear.button(
+        _("Clear"),
+        key=f"{kind}.clear",
+        on_click=_clear_text,
+        args=(kind,),
+        width="stretch",
+        help=_("Empty the text box, to paste another text"),
+    )
