@@ -11,7 +11,7 @@ import hashlib
 import streamlit as st
 
 from bpe_core import InputError, load_gpt
-from bpe_core.check import check_merges
+from bpe_core.check import check_merges, corpus_text
 from bpe_core.check_encoder import check_encoding, parse_tokens_or_ids
 from bpe_core.merge_lists import read_merge_list
 from ui import check_view, page, persist, sidebar, training, uploads
@@ -31,15 +31,6 @@ SAMPLE_TEXT = "the lowest price"
 def cached_check(digest: str, config, yours: tuple, _words: dict, _text: str | None):
     """:func:`bpe_core.check.check_merges`, kept per (corpus, settings, merges) for every session."""
     return check_merges(_words, config, list(yours), _text)
-
-
-def corpus_text(corpus, config) -> str | None:
-    """The corpus as one text, for the other pre-tokenizers to split afresh; ``None`` for a word-count list.
-    Split with the ``none`` pre-tokenizer a text is one word seen once; a word-count list stays its words."""
-    whole = corpus.words(dataclasses.replace(config, pretokenizer="none", pattern=None))
-    if len(whole) == 1 and next(iter(whole.values())) == 1:
-        return next(iter(whole))
-    return None
 
 
 def merges_input():
@@ -82,7 +73,7 @@ def merge_report(choice, merges) -> None:
     key = hashlib.sha256(repr(merges.pairs).encode("utf-8")).hexdigest()
     with st.spinner(_("Training the reference under each tie-break rule…")):
         report = cached_check(
-            choice.corpus.digest + key, config, tuple(merges.pairs), words, corpus_text(choice.corpus, config)
+            choice.corpus.digest + key, config, tuple(merges.pairs), words, corpus_text(choice.corpus.words, config)
         )
     st.caption(md_escape(_("Read {n} merges ({format}).").format(n=f"{len(merges.pairs):,}", format=merges.format)))
     st.html(check_view.summary_html(report))
@@ -166,23 +157,28 @@ def encoder_check(choice) -> None:
     st.html(check_view.encoder_html(report, src, choice.display.byte_mode, choice.display.presentation))
 
 
-choice = page.start_page(_("Check your BPE"), "🩺")
-if not choice.display.presentation:
-    page.page_title(_("Check your BPE"))
-st.markdown(
-    _(
-        "Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
-        "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it."
+def main() -> None:
+    """The sidebar, then the two checks in tabs: merges and an encoder."""
+    choice = page.start_page(_("Check your BPE"), "🩺")
+    if not choice.display.presentation:
+        page.page_title(_("Check your BPE"))
+    st.markdown(
+        _(
+            "Wrote your own BPE? Give its merges (or its encoder's ids) and see the first step where it parts from the "
+            "reference trained on the sidebar's corpus with the sidebar's settings, and which rule explains it."
+        )
     )
-)
-if not choice.ok:
-    st.info(_("Choose a usable corpus in the sidebar."))
-    st.stop()
-sidebar.write_url(choice)
-merges_tab, encoder_tab = st.tabs([_("Check merges"), _("Check an encoder")])
-with merges_tab:
-    found = merges_input()
-    if found is not None:
-        merge_report(choice, found)
-with encoder_tab:
-    encoder_check(choice)
+    if not choice.ok:
+        st.info(_("Choose a usable corpus in the sidebar."))
+        return
+    sidebar.write_url(choice)
+    merges_tab, encoder_tab = st.tabs([_("Check merges"), _("Check an encoder")])
+    with merges_tab:
+        found = merges_input()
+        if found is not None:
+            merge_report(choice, found)
+    with encoder_tab:
+        encoder_check(choice)
+
+
+main()

@@ -29,6 +29,7 @@ Tokens are *wire* strings throughout (text for char/eow, GPT-2 byte aliases for 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import mistakes
@@ -200,6 +201,22 @@ def _foreign_symbols(words: dict, config: TrainConfig, yours: list):
         if all(s in _alphabet(words, variant) for s in leaves):
             return foreign[0], variant
     return None  # no settings spell these symbols: a list that uses tokens it never made, not a settings slip
+
+
+def corpus_text(words_of: Callable[[TrainConfig], dict[str, int]], config: TrainConfig) -> str | None:
+    """The corpus as one text, for :func:`check_merges` to split afresh with the other pre-tokenizers;
+    ``None`` for a word-count list (the check then joins its words, :func:`_text_of`).
+
+    Args:
+        words_of: the corpus's splitter, ``config -> {word: frequency}`` (a text pre-tokenized by the
+            config, or a word-count list whatever the config).
+        config: the settings; only its pre-tokenizer is replaced (by ``none``, no pattern).
+
+    Split with the ``none`` pre-tokenizer a text is one word seen once; a word-count list stays its words."""
+    whole = words_of(dataclasses.replace(config, pretokenizer="none", pattern=None))
+    if len(whole) == 1 and next(iter(whole.values())) == 1:
+        return next(iter(whole))
+    return None
 
 
 def _text_of(words: dict) -> str:

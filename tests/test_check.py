@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import reference
-from bpe_core.check import check_merges
+from bpe_core.check import check_merges, corpus_text
 from bpe_core.config import TrainConfig
 from bpe_core.tiebreak import TIE_BREAKS
 from bpe_core.trainer import corpus_words
@@ -138,3 +138,19 @@ def test_overlap_counting_is_named_where_runs_of_one_symbol_decide():
     cfg = config_of(settings)
     report = check_merges(corpus_words(text, cfg), cfg, yours, text)
     assert (report.cause, report.step, report.yours_count, report.reference_count) == ("overlap-counting", 1, 7, 9)
+
+
+def test_corpus_text_gives_a_text_back_and_none_for_a_word_count_list():
+    text = "the lowest  price\nis lower"
+    asked = []
+
+    def split(cfg):
+        asked.append((cfg.pretokenizer, cfg.pattern))
+        return corpus_words(text, cfg)
+
+    for pre in ("whitespace", "gpt2", "none"):
+        assert corpus_text(split, TrainConfig(variant="eow", pretokenizer=pre)) == text
+    assert set(asked) == {("none", None)}  # always split with no pre-tokenizer, whatever the settings
+    counts = {"low": 5, "lower": 2}
+    assert corpus_text(lambda cfg: dict(counts), TrainConfig(variant="eow")) is None
+    assert corpus_text(lambda cfg: {"low": 3}, TrainConfig(variant="eow")) is None  # one word, not seen once
