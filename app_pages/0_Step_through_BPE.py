@@ -176,21 +176,26 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     take_aways(run, step, present)
 
 
-class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
-top = st.container()  # filled after the sidebar, so that input messages appear under the title
-choice = page.start_page(None, "🧩")
-with top:
-    header(choice)
-    bad_code = class_view.messages()
-    # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
-    # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
-    # is started before presenting, and a bad code still opens the join box.
-    if choice.ok and not class_view.code() and (bad_code or not choice.display.presentation):
-        class_view.start_box(sidebar.url_params(choice), persist.get_step(), join_open=bad_code)
-# Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
-# through what is trained so far.
-live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
-if live is None:
-    st.stop()
-stepper.step_fragment(step_view, not live.finished, choice)
-class_view.poll()  # in a live class: the fragment that polls its version
+def main() -> None:
+    """The sidebar (adopting a class's link first), the title and the class box, then the step view as a fragment."""
+    class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
+    top = st.container()  # filled after the sidebar, so that input messages appear under the title
+    choice = page.start_page(None, "🧩")
+    with top:
+        header(choice)
+        bad_code = class_view.messages()
+        # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
+        # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
+        # is started before presenting, and a bad code still opens the join box.
+        if choice.ok and not class_view.code() and (bad_code or not choice.display.presentation):
+            class_view.start_box(sidebar.url_params(choice), persist.get_step(), join_open=bad_code)
+    # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
+    # through what is trained so far.
+    live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
+    if live is None:
+        return
+    stepper.step_fragment(step_view, not live.finished, choice)
+    class_view.poll()  # in a live class: the fragment that polls its version
+
+
+main()

@@ -193,15 +193,20 @@ def upload_and_encode(mode: str, present: bool) -> None:
         st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
 
 
-choice = page.start_page(_("Files"), "💾")
-mode, present = choice.display.byte_mode, choice.display.presentation
-if not present:
-    page.page_title(_("Files"))
-st.subheader(_("Download the model trained here"))
-run = training.get_run(choice.corpus, choice.config)
-if run is not None:
-    sidebar.write_url(choice)
-    downloads(choice, run, present)
-else:
-    st.info(_("Choose a usable corpus in the sidebar to download its model."))
-upload_and_encode(mode, present)
+def main() -> None:
+    """The sidebar, the downloads of its run, then the upload."""
+    choice = page.start_page(_("Files"), "💾")
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    if not present:
+        page.page_title(_("Files"))
+    st.subheader(_("Download the model trained here"))
+    run = training.get_run(choice.corpus, choice.config)
+    if run is not None:
+        sidebar.write_url(choice)
+        downloads(choice, run, present)
+    else:
+        st.info(_("Choose a usable corpus in the sidebar to download its model."))
+    upload_and_encode(mode, present)
+
+
+main()

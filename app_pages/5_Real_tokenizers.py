@@ -54,6 +54,20 @@ def text_box(choice, run) -> str:
     )
 
 
+def same_text_part(all_models, text, mode, present) -> None:
+    """The text under the four tokenizers, and what a Chinese character or an emoji costs."""
+    st.header(_("1 · The same text, four tokenizers"))
+    st.caption(
+        _(
+            "Your BPE is the sidebar's training at its last merge; GPT-2, GPT-4 and GPT-4o are OpenAI's byte-level "
+            "tokenizers (r50k_base, cl100k_base, o200k_base)."
+        )
+    )
+    comparison(all_models, text, mode, present)
+    st.subheader(_("What a Chinese character or an emoji costs"))
+    cost_table(all_models, text, mode, present)
+
+
 def vocabulary_part() -> None:
     """How big the three vocabularies are, counted from the shipped rank files, and why it matters."""
     with st.expander(_("How big are these vocabularies?")):
@@ -140,22 +154,18 @@ def dropout_part(all_models, text, mode, present) -> None:
     dropout_table(next(m for m in all_models if m.key == key), word, p, seed, n, mode, present)
 
 
-choice, own_run = page.start_run_page(_("GPT tokenizers"), "🧮", _("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
-mode, present = choice.display.byte_mode, choice.display.presentation
-sidebar.write_url(choice)
-text = text_box(choice, own_run)
-all_models = models(own_run)
-st.header(_("1 · The same text, four tokenizers"))
-st.caption(
-    _(
-        "Your BPE is the sidebar's training at its last merge; GPT-2, GPT-4 and GPT-4o are OpenAI's byte-level "
-        "tokenizers (r50k_base, cl100k_base, o200k_base)."
-    )
-)
-comparison(all_models, text, mode, present)
-st.subheader(_("What a Chinese character or an emoji costs"))
-cost_table(all_models, text, mode, present)
-vocabulary_part()
-replay_part(all_models, text, mode, present)
-rediscovery_part(choice, mode, present)
-dropout_part(all_models, text, mode, present)
+def main() -> None:
+    """The sidebar and the text, then the four sections."""
+    choice, own_run = page.start_run_page(_("GPT tokenizers"), "🧮", _("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    sidebar.write_url(choice)
+    text = text_box(choice, own_run)
+    all_models = models(own_run)
+    same_text_part(all_models, text, mode, present)
+    vocabulary_part()
+    replay_part(all_models, text, mode, present)
+    rediscovery_part(choice, mode, present)
+    dropout_part(all_models, text, mode, present)
+
+
+main()

@@ -219,18 +219,23 @@ def own_texts_part(order, mode, present) -> None:
         st.dataframe(df, hide_index=True, width="stretch", column_config=lg.column_formats(df))
 
 
-choice, own_run = page.start_run_page(
-    _("Languages"), "🌐", _("The same text in 20 languages: every language's token bill")
-)
-mode, present = choice.display.byte_mode, choice.display.presentation
-st.caption(
-    _(
-        "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "
-        "reproducible), under GPT-2, GPT-4, GPT-4o and your BPE (the sidebar's training at its last merge)."
+def main() -> None:
+    """The sidebar, then the Declaration, training where the tax falls and the learner's own texts."""
+    choice, own_run = page.start_run_page(
+        _("Languages"), "🌐", _("The same text in 20 languages: every language's token bill")
     )
-)
-explanation()
-all_models = models(own_run)
-sidebar.write_url(choice, extra=declaration_part(all_models, mode, present))
-training_part(lg.current_names())
-own_texts_part(all_models[1:] + all_models[:1], mode, present)
+    mode, present = choice.display.byte_mode, choice.display.presentation
+    st.caption(
+        _(
+            "The Universal Declaration of Human Rights in 20 languages (the UDHR in Unicode project; © OHCHR, freely "
+            "reproducible), under GPT-2, GPT-4, GPT-4o and your BPE (the sidebar's training at its last merge)."
+        )
+    )
+    explanation()
+    all_models = models(own_run)
+    sidebar.write_url(choice, extra=declaration_part(all_models, mode, present))
+    training_part(lg.current_names())
+    own_texts_part(all_models[1:] + all_models[:1], mode, present)
+
+
+main()
