@@ -9,14 +9,11 @@ import dataclasses
 import streamlit as st
 
 from bpe_core.measures import corpus_size, top_words
-from bpe_core.replay import unknown_symbols
-from ui import charts, page, panels, persist, sidebar, stepper, training
-from ui.chips import MAX_CHIPS, chips_html, tokens_html
-from ui.encoding import tokens_at
+from ui import charts, page, panels, persist, side_by_side, sidebar, stepper, training
 from ui.i18n import _, ngettext
 from ui.settings import PRE_LABELS, TIE_LABELS, VARIANT_TITLES
 from ui.sidebar import Choice
-from ui.text import clip, esc, esc_raw, md_escape
+from ui.text import md_escape
 
 VARIANTS = ("char", "eow", "byte")
 
@@ -58,28 +55,9 @@ def train_three(choice: Choice) -> list:
     return training.get_runs([(choice.corpus, dataclasses.replace(choice.config, variant=v)) for v in VARIANTS])
 
 
-def _delta(d) -> str:
-    return f"<span class='bpe-delta'>({d:+,})</span>" if d is not None else ""
-
-
 def column(variant: str, run, step: int, mode: str, present: bool) -> None:
     """One variant: its merge at ``step``, vocabulary size and corpus tokens (with the change), its pairs."""
-    shown = min(step, run.num_steps)
-    vocab, tokens = run.vocab_size_at(shown), run.corpus_tokens(shown)
-    moved = 1 <= step <= run.num_steps
-    d_vocab = vocab - run.vocab_size_at(shown - 1) if moved else None
-    d_tokens = tokens - run.corpus_tokens(shown - 1) if moved else None
-    vocab_label, tokens_label = _("vocabulary size"), _("corpus tokens")
-    st.html(
-        f"<div class='bpe-card bpe-col' id='sbs-{variant}' data-variant='{variant}'>"
-        f"<div class='bpe-col-title'>{esc_raw(title(variant, run.config))}</div>"
-        f"{panels.merge_line_html(run, step, mode, present, numbered=False)}"
-        f"<div class='bpe-stats'>"
-        f"<div><div class='bpe-big' data-vocab='{vocab}'>{vocab:,}{_delta(d_vocab)}</div>"
-        f"<div class='bpe-big-label'>{esc_raw(vocab_label)}</div></div>"
-        f"<div><div class='bpe-big' data-tokens='{tokens}'>{tokens:,}{_delta(d_tokens)}</div>"
-        f"<div class='bpe-big-label'>{esc_raw(tokens_label)}</div></div></div></div>"
-    )
+    st.html(side_by_side.column_html(variant, title(variant, run.config), run, step, mode, present))
     st.html(panels.pair_table_html(run, min(max(step, 0), run.num_steps), mode, present, limit=5))
 
 
@@ -104,34 +82,9 @@ def chosen_words(choice: Choice, run) -> list[str]:
 
 def words_table(words: list[str], runs: list, step: int, mode: str, present: bool) -> None:
     """Each word segmented by each run at ``step`` (a word not in the corpus: encoded)."""
-    head = "".join(f"<th>{esc_raw(title(v, r.config))}</th>" for v, r in zip(VARIANTS, runs))
-    rows, not_seen = [], _("not in corpus")
-    for word in words:
-        cells, seen, freq = [], True, 0
-        for run in runs:
-            shown = min(step, run.num_steps)
-            new_token = run.snapshot(shown).token if 1 <= step <= run.num_steps else None
-            index = run.find_word(word)
-            if index is not None:
-                freq = run.freqs[index]
-                seg = run.segmentation(index, shown, MAX_CHIPS)
-                total = run.token_count(index, shown)
-                cells.append(f"<td>{chips_html(run, seg, mode, new_token, present, total=total)}</td>")
-            else:
-                seen = False
-                src = tokens_at(run, shown)
-                ids = src.tok.encode(word)
-                unknown = unknown_symbols(src.tok, word)
-                html = tokens_html(src, ids, mode, present, with_ids=False, unknown=unknown, new_token=new_token)
-                cells.append(f"<td>{html}</td>")
-        note = f"{freq:,}" if seen else f"<span class='bpe-muted'>{esc_raw(not_seen)}</span>"
-        rows.append(f"<tr><td class='word'>{esc(clip(word))}</td><td class='num'>{note}</td>{''.join(cells)}</tr>")
-    if rows:
-        word_head, freq_head = _("word"), _("frequency")
-        st.html(
-            f"<table class='bpe-table' id='sbs-words'><thead><tr><th>{esc_raw(word_head)}</th>"
-            f"<th>{esc_raw(freq_head)}</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        )
+    if words:
+        titles = [title(v, r.config) for v, r in zip(VARIANTS, runs)]
+        st.html(side_by_side.words_table_html(words, titles, runs, step, mode, present))
     else:
         st.info(_("Pick a few words above to see how each tokenizer splits them."))
 
@@ -168,15 +121,18 @@ def step_view(every: float | None, choice: Choice, runs: list) -> None:
     length_chart(runs, step, present)
 
 
-choice = page.start_page(_("Side by side"), "🆚")
-if not choice.display.presentation:
-    page.page_title(_("Side by side"))
-if not choice.ok:
-    st.stop()
-caption(choice)
-runs = train_three(choice)
-if any(r is None for r in runs):
-    st.stop()
+def main() -> None:
+    """The sidebar and the caption, the three runs, then the step view as a fragment."""
+    choice = page.start_page(_("Side by side"), "🆚")
+    if not choice.display.presentation:
+        page.page_title(_("Side by side"))
+    if not choice.ok:
+        return
+    caption(choice)
+    runs = train_three(choice)
+    if any(r is None for r in runs):
+        return
+    stepper.step_fragment(step_view, False, choice, runs)
 
 
-stepper.step_fragment(step_view, False, choice, runs)
+main()
