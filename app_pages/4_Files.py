@@ -10,7 +10,7 @@ from bpe_core import InputError, clean_text
 from bpe_core import files as bfiles
 from bpe_core.inputs import format_size
 from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
-from ui import memo, page, persist, sidebar, training, uploads
+from ui import memo, page, persist, sidebar, stepper, training, uploads
 from ui.chips import tokens_html
 from ui.encoding import tokenizer_at
 from ui.i18n import N_, _, ngettext, tr
@@ -33,18 +33,20 @@ FILES = ("merges.txt", "vocab.json", "tokenizer.json", "snapshots.csv", "snapsho
 
 
 def pick_k(choice, run) -> int:
+    """The step control choosing the model's step (its own step, not the stepper's: all merges until moved)."""
     n = run.num_steps
     name = f"pg.files.k.{persist.short_key(choice.corpus.digest, choice.config)}"
-    st.number_input(
-        _("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"),
-        min_value=0,
-        max_value=max(n, 0),
-        step=1,
-        key=persist.seeded(name, n),
-        on_change=persist.keep,
-        args=(name,),
+    st.markdown(_("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"))
+    if n <= 0:
+        return 0
+    return stepper.step_controls(
+        n,
+        key="files-k",
+        store=stepper.KeptStep(name, n),
+        label=lambda k: stepper.step_label_html(k, n, css_id="files-k-label"),
+        autoplay=False,
+        arrows=False,
     )
-    return max(0, min(n, int(persist.kept(name, n))))
 
 
 def downloads(choice, run, present: bool) -> None:

@@ -360,9 +360,12 @@ def test_encode_page_ids_replay_and_decode_agree_with_bpe_core():
         no_exception(at)
         assert message in errors(at), errors(at)
 
-    # Fewer merges: the tokenizer after step 3.
-    at.slider(key=next(s.key for s in at.slider if s.key.startswith("w.pg.enc.k."))).set_value(3).run()
+    # Fewer merges: the tokenizer after step 3 (the page's own step control, above the replay's).
+    jump_widget(at, "slider", "enc-k").set_value(3).run()
     no_exception(at)
+    assert "data-step='3'" not in body_with(at, "id='enc-replay-label'")  # the replay's step is its own
+    # The arrow keys stay with the replay: the tokenizer's step control has no shortcut.
+    assert at.button(key="enc.next").proto.shortcut and not at.button(key="enc-k.next").proto.shortcut
     assert token_ids(element(body_with(at, "enc-tokens"), "enc-tokens")) == Tokenizer.from_run(run, 3).encode(text)
 
 

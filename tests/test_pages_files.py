@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
-from app_helpers import body_with, errors, no_exception, open_page, token_ids
+from app_helpers import body_with, errors, jump_widget, no_exception, open_page, token_ids
 from corpora import TEXTBOOK, ZH_EMOJI, textbook_run
 
 from bpe_core import TrainConfig, corpus_words, train
@@ -39,8 +39,7 @@ def test_files_page_offers_what_the_model_supports():
         "files.dl.snapshots.jsonl",
     ]  # fmt: skip
     # The merges number box cuts the model (and the history) at that step.
-    key = next(n.key for n in at.number_input if n.key and n.key.startswith("w.pg.files.k."))
-    at.number_input(key=key).set_value(3).run()
+    jump_widget(at, "box", "files-k").set_value(3).run()
     no_exception(at)
     assert "merges 1–3" in " ".join(c.value for c in at.caption)
 

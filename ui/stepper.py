@@ -100,14 +100,16 @@ SESSION: StepStore = _SessionStep()
 
 
 class KeptStep:
-    """A step kept in the session under ``name`` (:func:`ui.persist.kept`; 0 until set): a replay's own
-    step, which other pages do not share."""
+    """A step kept in the session under ``name`` (:func:`ui.persist.kept`; ``default`` until set): a
+    replay's own step, or a page's own choice of step (the Encode and Files pages' tokenizer after step k),
+    which other pages do not share."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, default: int = 0):
         self.name = name
+        self.default = default
 
     def get(self) -> int:
-        return int(persist.kept(self.name, 0))
+        return int(persist.kept(self.name, self.default))
 
     def set(self, step: int) -> None:
         persist.put(self.name, int(step))
@@ -188,10 +190,13 @@ def check_timer(training: bool, every: float | None) -> None:
         st.rerun(scope="app")
 
 
-def step_label_html(step: int, n: int, training: bool = False, autoplay: float | None = None) -> str:
+def step_label_html(
+    step: int, n: int, training: bool = False, autoplay: float | None = None, css_id: str = "bpe-step-label"
+) -> str:
     """The big "Step k of n" label (``#bpe-step-label``, ``data-step`` = k: tests wait on it); while
     the run is still training, "of n so far". ``autoplay``: seconds per step while autoplay is on
-    (``data-autoplay``, read by the app's script, which presses Next at that beat)."""
+    (``data-autoplay``, read by the app's script, which presses Next at that beat). ``css_id``: another id,
+    for a page's own step control (the app's script steps and plays only ``#bpe-step-label``)."""
     # The markup is part of the sentence: translations keep the span around "of n".
     if training:
         text = _('Step {step} <span class="of">of {n} so far</span>')
@@ -200,7 +205,7 @@ def step_label_html(step: int, n: int, training: bool = False, autoplay: float |
     text = text.format(step=f"{int(step):,}", n=f"{int(n):,}")
     css = "bpe-step-label training" if training else "bpe-step-label"
     beat = f' data-autoplay="{float(autoplay):g}"' if autoplay else ""
-    return f'<div class="{css}" id="bpe-step-label" data-step="{int(step)}"{beat}>{text}</div>'
+    return f'<div class="{css}" id="{css_id}" data-step="{int(step)}"{beat}>{text}</div>'
 
 
 def _helps(unit: str) -> dict[str, str]:
@@ -233,6 +238,7 @@ def step_controls(
     limit: int | None = None,
     locked: bool = False,
     jump: bool = True,
+    arrows: bool = True,
 ) -> int:
     """Draw the step control over steps ``0..n`` and return the current step (clamped).
 
@@ -256,6 +262,8 @@ def step_controls(
         jump: draw the slider and the number box. A live class's students step with the buttons and the arrow
             keys: the teacher's every step reruns every student's step view, so each widget left out is server
             time saved once per student.
+        arrows: ← / → press this control's Prev / Next. A page with a second step control (the Encode
+            page: its tokenizer's step above its replay) gives the arrow keys to one of them only.
     """
     last = n if limit is None else max(0, min(n, int(limit)))
     asked = store.get()
@@ -277,7 +285,9 @@ def step_controls(
     if presentation:
         texts.update(first="⏮", last="⏭")
     off = {"first": step <= 0, "prev": step <= 0, "next": step >= last, "last": step >= last}
-    keys = {"prev": "Left", "next": "Right"}
+    keys = {"prev": "Left", "next": "Right"} if arrows else {}
+    if not arrows:  # their tooltips name the arrow keys
+        helps = {**helps, "prev": None, "next": None}
     with st.container(key=f"{key}.stepbar"):
         cols = st.columns(widths, vertical_alignment="center")
         for col, which in zip(cols, BUTTONS):
