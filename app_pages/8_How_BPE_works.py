@@ -4,27 +4,21 @@ sources; code names (settings, the trainer's documented rules, the reference tra
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import re
 from dataclasses import replace
 
 import streamlit as st
 
-from bpe_core import RULES, TrainConfig
+from bpe_core import TrainConfig
 from bpe_core.explain import TIE_RULES, merge_explanation
-from bpe_core.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, tie_agreement_text, utf8_rows
+from bpe_core.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
 from bpe_core.i18n import format_number
-from ui import training
-from ui.chips import chip_html
+from ui import how_reference, how_view, training
 from ui.corpus import text_corpus, words_corpus
-from ui.explain import merge_reason, stop_reason_text
-from ui.i18n import _, current_language, join_list, ngettext, tr
+from ui.explain import stop_reason_text
+from ui.i18n import _, current_language, join_list, ngettext
 from ui.page import page_title, start_page
-from ui.panels import corpus_table_html, merge_line_html, pair_table_html
 from ui.presets import PRESETS
 from ui.sidebar import write_url
-from ui.text import esc_raw
 
 TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)
 SHOWN_MERGES = 5
@@ -35,10 +29,6 @@ TIE_TEXT = "eat tea ate"
 # The byte-level example in the script the reader reads (every character here is 3 UTF-8 bytes either way).
 CHINESE_TEXT = {"zh-Hant": "我們 你們 他們 你們好 你好"}
 CHINESE_TEXT_DEFAULT = "我们 你们 他们 你们好 你好"
-# bpe_core re-exports a function named `pretokenize`, which hides the module attribute.
-TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
-VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
-PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
 
 
 def trained(corpus: dict[str, int] | str, config: TrainConfig):
@@ -64,15 +54,6 @@ def num(n: int) -> str:
 def pair_text(run, left: int, right: int) -> str:
     """A pair as ``left + right`` (token text; tokens are data, never translated)."""
     return f"{run.token_text(left)} + {run.token_text(right)}"
-
-
-def doc_section(doc: str, start: str, stop: str | None = None) -> str:
-    """The part of a ``bpe_core`` docstring (as Markdown: Sphinx roles become code) from the line starting
-    with ``start`` up to the one starting with ``stop`` (or the end)."""
-    lines = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", inspect.cleandoc(doc or "")).splitlines()
-    begin = next((i for i, line in enumerate(lines) if line.startswith(start)), 0)
-    end = next((i for i, line in enumerate(lines) if stop and i > begin and line.startswith(stop)), len(lines))
-    return "\n".join(lines[begin:end]).strip()
 
 
 def intro() -> None:
@@ -197,14 +178,8 @@ def up_close(run, mode: str, present: bool) -> None:
     )
     for step in range(1, min(3, run.num_steps) + 1):
         left, right = st.columns([2, 3], gap="medium")
-        with left:
-            st.html(f"<div id='how-merge-{step}'>{pair_table_html(run, step, mode, present, limit=6)}</div>")
-        with right:
-            st.html(
-                f"<div class='bpe-card'>{merge_line_html(run, step, mode, present)}"
-                f"<div class='bpe-reason'>{esc_raw(merge_reason(run, step, mode))}</div></div>"
-                + corpus_table_html(run, step, mode, present, limit=4)
-            )
+        left.html(how_view.pairs_before_html(run, step, mode, present))
+        right.html(how_view.merge_up_close_html(run, step, mode, present))
 
 
 def overlaps(mode: str, present: bool) -> None:
@@ -220,10 +195,7 @@ def overlaps(mode: str, present: bool) -> None:
             "and aaaa becomes aa aa."
         ).format(count=num(snap.count), places=num(snap.occurrences))
     )
-    st.html(
-        f"<div class='bpe-card' id='how-overlap' data-count='{snap.count}' data-places='{snap.occurrences}'>"
-        f"{merge_line_html(run, 1, mode, present)}</div>" + corpus_table_html(run, 1, mode, present, limit=4)
-    )
+    st.html(how_view.overlap_html(run, mode, present))
 
 
 def tie_rules(mode: str, present: bool) -> None:
@@ -251,30 +223,13 @@ def tie_rules(mode: str, present: bool) -> None:
     st.table(rows, hide_index=True)
     runs = {rule: trained(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
     steps = range(1, min(3, *(r.num_steps for r in runs.values())) + 1)
-    merge_n, rule_head = _("Merge {n}"), _("Rule")
-    head = "".join(f"<th>{esc_raw(merge_n.format(n=num(s)))}</th>" for s in steps)
-    body = []
-    for rule, tie in TIE_RULES.items():
-        r = runs[rule]
-        cells = "".join(
-            f"<td class='pair' data-step='{s}'>{chip_html(r, r.snapshot(s).left, mode, present)} + "
-            f"{chip_html(r, r.snapshot(s).right, mode, present)}</td>"
-            for s in steps
-        )
-        body.append(f"<tr data-rule='{rule}'><td><b>{esc_raw(_(tie.title))}</b></td>{cells}</tr>")
+    merge_n = _("Merge {n}")
     st.markdown(_("The textbook example under each rule: after the first tie, the merges go different ways."))
-    st.html(
-        f"<table class='bpe-table' id='how-ties'><thead><tr><th>{esc_raw(rule_head)}</th>{head}</tr></thead>"
-        f"<tbody>{''.join(body)}</tbody></table>"
-    )
+    st.html(how_view.ties_table_html(runs, steps, [merge_n.format(n=num(s)) for s in steps], mode, present))
     # How far first-seen and Hugging Face order agree over the whole textbook run, computed.
     whole = {rule: trained(TEXTBOOK, textbook_config(rule, num_merges=None)) for rule in ("first-seen", "hf")}
     agree = tie_agreement(whole["first-seen"], whole["hf"])
-    lead = _("First seen and Hugging Face order on the textbook example, trained until no pair is left:")
-    st.html(
-        f"<p class='bpe-note' id='how-tie-agreement' data-same='{agree.same_step}' data-steps='{agree.steps}'>"
-        f"{esc_raw(lead)} {esc_raw(tie_agreement_text(agree, tr()))}</p>"
-    )
+    st.html(how_view.tie_agreement_html(agree))
     st.caption(
         _(
             "To compare with other software, use its rule: minbpe and tiktoken's educational trainer take the "
@@ -308,7 +263,7 @@ def stopping() -> list:
             gage.num_steps,
         ).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
     )
-    st.html(f"<ul class='bpe-note' id='how-stop'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
+    st.html(how_view.items_html(items, "how-stop"))
     return [textbook, gage]
 
 
@@ -414,74 +369,7 @@ def your_corpus(choice, mode: str, present: bool) -> None:
     if run is None or not run.num_steps:
         return
     st.header(_("Your corpus"))
-    first = _("The first merge of {label}, with the settings of the sidebar:")
-    st.html(
-        f"<p class='bpe-muted'>{esc_raw(first.format(label=choice.label))}</p>"
-        f"<div class='bpe-card'>{merge_line_html(run, 1, mode, present)}"
-        f"<div class='bpe-reason'>{esc_raw(merge_reason(run, 1, mode))}</div></div>"
-    )
-
-
-def sources() -> None:
-    st.header(_("Sources"))
-    items = (
-        (
-            'Philip Gage (1994). "A New Algorithm for Data Compression." *The C Users Journal* 12(2), 23–38. '
-            "[Article](http://www.pennelynn.com/Documents/CUJ/HTML/94HTML/19940045.HTM)",
-            _("Byte pair encoding as compression: replace the most frequent pair of bytes by an unused byte, repeat."),
-        ),
-        (
-            'Rico Sennrich, Barry Haddow, Alexandra Birch (2016). "Neural Machine Translation of Rare Words with '
-            'Subword Units." *ACL 2016*, 1715–1725. [ACL Anthology](https://aclanthology.org/P16-1162/) · '
-            "[arXiv:1508.07909](https://arxiv.org/abs/1508.07909)",
-            _("BPE on characters with an end-of-word marker, learned from word frequencies: the textbook example."),
-        ),
-        (
-            "Alec Radford, Jeffrey Wu, Rewon Child, David Luan, Dario Amodei, Ilya Sutskever (2019). "
-            '"Language Models are Unsupervised Multitask Learners." OpenAI. '
-            "[PDF](https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf)"
-            " · [code](https://github.com/openai/gpt-2/blob/master/src/encoder.py)",
-            _("Byte-level BPE (GPT-2): 256 byte values as base symbols, a regular expression as pre-tokenizer."),
-        ),
-    )
-    st.markdown("\n".join(f"- {cite}  \n  {about}" for cite, about in items))
-
-
-def for_developers(stopped: list) -> None:
-    with st.expander(_("For developers: code names and the reference trainer")):
-        st.markdown(
-            _(
-                'In the code: the settings are `bpe_core.TrainConfig` (`variant="eow"`, `tie_break="first-seen"`, '
-                '`"hf"` or `"lexical"`, `min_frequency=2`); `bpe_core.train` runs the fast trainer of '
-                "`bpe_core.trainer`, which the tests compare with a short, readable reference trainer."
-            )
-        )
-        st.markdown(_("The trainer's rules, from its own documentation (`bpe_core/trainer.py`, in English):"))
-        docs = (
-            doc_section(TRAINER_DOC, "1. "),
-            doc_section(VARIANTS_DOC, "* ", "Token values are"),
-            doc_section(PRETOKENIZE_DOC, "* "),
-        )
-        st.markdown("\n\n".join(docs))
-        st.markdown(_("The same rules in one sentence each (`bpe_core.RULES`):"))
-        rules = "".join(f"<li><code>{esc_raw(key)}</code>: {esc_raw(_(text))}</li>" for key, text in RULES.items())
-        codes = "".join(f"<li><code>{esc_raw(r.stop_reason or '')}</code></li>" for r in stopped)
-        st.html(
-            f"<ul class='bpe-muted' id='how-rules'>{rules}</ul><ul class='bpe-muted' id='how-stop-codes'>{codes}</ul>"
-        )
-        st.markdown(
-            _("Reference implementations the trainer is tested against (`tests/`):")
-            + "\n"
-            + "\n- [tiktoken](https://github.com/openai/tiktoken/blob/main/tiktoken/_educational.py) `_educational`: "
-            + _("byte-level, first seen ties")
-            + "\n- [Hugging Face tokenizers](https://github.com/huggingface/tokenizers) `BpeTrainer`: "
-            + _("Hugging Face order for ties; our tokenizer.json files load in it and encode to the same ids")
-            + "\n- [subword-nmt](https://github.com/rsennrich/subword-nmt) `learn_bpe`: "
-            + _("end-of-word marker attached, dictionary order for ties")
-            + "\n- [minbpe](https://github.com/karpathy/minbpe): "
-            + _("the worked example aaabdaaabac")
-        )
-        st.code(inspect.getsource(importlib.import_module("bpe_core.reference")), language="python")
+    st.html(how_view.your_corpus_html(choice.label, run, mode, present))
 
 
 def main() -> None:
@@ -498,8 +386,8 @@ def main() -> None:
     byte_level()
     relatives()
     your_corpus(choice, mode, present)
-    sources()
-    for_developers(stopped)
+    how_reference.sources()
+    how_reference.for_developers(stopped)
     write_url(choice)
 
 

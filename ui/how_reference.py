@@ -1,0 +1,88 @@
+"""The How BPE works page's reference part: its sources, and for developers the code names, the trainer's
+rules from its own documentation (``bpe_core/trainer.py``, ``variants.py``, ``pretokenize.py``), the rules in
+one sentence each with the stop codes, and the reference trainer's source."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+
+import streamlit as st
+
+from .how_view import rules_html
+from .i18n import _
+
+# bpe_core re-exports a function named `pretokenize`, which hides the module attribute.
+TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
+VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
+PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
+
+
+def doc_section(doc: str, start: str, stop: str | None = None) -> str:
+    """The part of a ``bpe_core`` docstring (as Markdown: Sphinx roles become code) from the line starting
+    with ``start`` up to the one starting with ``stop`` (or the end)."""
+    lines = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", inspect.cleandoc(doc or "")).splitlines()
+    begin = next((i for i, line in enumerate(lines) if line.startswith(start)), 0)
+    end = next((i for i, line in enumerate(lines) if stop and i > begin and line.startswith(stop)), len(lines))
+    return "\n".join(lines[begin:end]).strip()
+
+
+def sources() -> None:
+    """The papers behind the page, cited with links."""
+    st.header(_("Sources"))
+    items = (
+        (
+            'Philip Gage (1994). "A New Algorithm for Data Compression." *The C Users Journal* 12(2), 23–38. '
+            "[Article](http://www.pennelynn.com/Documents/CUJ/HTML/94HTML/19940045.HTM)",
+            _("Byte pair encoding as compression: replace the most frequent pair of bytes by an unused byte, repeat."),
+        ),
+        (
+            'Rico Sennrich, Barry Haddow, Alexandra Birch (2016). "Neural Machine Translation of Rare Words with '
+            'Subword Units." *ACL 2016*, 1715–1725. [ACL Anthology](https://aclanthology.org/P16-1162/) · '
+            "[arXiv:1508.07909](https://arxiv.org/abs/1508.07909)",
+            _("BPE on characters with an end-of-word marker, learned from word frequencies: the textbook example."),
+        ),
+        (
+            "Alec Radford, Jeffrey Wu, Rewon Child, David Luan, Dario Amodei, Ilya Sutskever (2019). "
+            '"Language Models are Unsupervised Multitask Learners." OpenAI. '
+            "[PDF](https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf)"
+            " · [code](https://github.com/openai/gpt-2/blob/master/src/encoder.py)",
+            _("Byte-level BPE (GPT-2): 256 byte values as base symbols, a regular expression as pre-tokenizer."),
+        ),
+    )
+    st.markdown("\n".join(f"- {cite}  \n  {about}" for cite, about in items))
+
+
+def for_developers(stopped: list) -> None:
+    """The developers' part, closed (``stopped``: the runs whose stop codes it lists)."""
+    with st.expander(_("For developers: code names and the reference trainer")):
+        st.markdown(
+            _(
+                'In the code: the settings are `bpe_core.TrainConfig` (`variant="eow"`, `tie_break="first-seen"`, '
+                '`"hf"` or `"lexical"`, `min_frequency=2`); `bpe_core.train` runs the fast trainer of '
+                "`bpe_core.trainer`, which the tests compare with a short, readable reference trainer."
+            )
+        )
+        st.markdown(_("The trainer's rules, from its own documentation (`bpe_core/trainer.py`, in English):"))
+        docs = (
+            doc_section(TRAINER_DOC, "1. "),
+            doc_section(VARIANTS_DOC, "* ", "Token values are"),
+            doc_section(PRETOKENIZE_DOC, "* "),
+        )
+        st.markdown("\n\n".join(docs))
+        st.markdown(_("The same rules in one sentence each (`bpe_core.RULES`):"))
+        st.html(rules_html(stopped))
+        st.markdown(
+            _("Reference implementations the trainer is tested against (`tests/`):")
+            + "\n"
+            + "\n- [tiktoken](https://github.com/openai/tiktoken/blob/main/tiktoken/_educational.py) `_educational`: "
+            + _("byte-level, first seen ties")
+            + "\n- [Hugging Face tokenizers](https://github.com/huggingface/tokenizers) `BpeTrainer`: "
+            + _("Hugging Face order for ties; our tokenizer.json files load in it and encode to the same ids")
+            + "\n- [subword-nmt](https://github.com/rsennrich/subword-nmt) `learn_bpe`: "
+            + _("end-of-word marker attached, dictionary order for ties")
+            + "\n- [minbpe](https://github.com/karpathy/minbpe): "
+            + _("the worked example aaabdaaabac")
+        )
+        st.code(inspect.getsource(importlib.import_module("bpe_core.reference")), language="python")
