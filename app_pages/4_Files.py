@@ -10,12 +10,11 @@ from bpe_core import InputError, clean_text
 from bpe_core import files as bfiles
 from bpe_core.inputs import format_size
 from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
-from ui import memo, page, persist, sidebar, stepper, training, uploads
-from ui.chips import tokens_html
+from ui import files_view, memo, page, persist, sidebar, stepper, training, uploads
 from ui.encoding import tokenizer_at
-from ui.i18n import N_, _, ngettext, tr
+from ui.i18n import N_, _, tr
 from ui.settings import PRE_LABELS, VARIANT_LABELS
-from ui.text import esc_raw, md_escape
+from ui.text import md_escape
 
 PREVIEW_LINES = 8
 DEFAULT_UPLOAD_TEXT = "Hello world! 你好 👋"
@@ -151,20 +150,7 @@ def upload_and_encode(mode: str, present: bool) -> None:
     if src is None:
         return
     up_tok = src.tok
-    st.html(
-        f"<p class='bpe-note' id='files-model' data-merges='{up_tok.num_merges}' data-vocab='{up_tok.vocab_size}'>"
-        + ngettext(
-            "Loaded {vocab} + {merges}: {tokens} tokens, {n} merge.",
-            "Loaded {vocab} + {merges}: {tokens} tokens, {n} merges.",
-            up_tok.num_merges,
-        ).format(
-            vocab=f"<b>{esc_raw(vocab_file.name)}</b>",
-            merges=f"<b>{esc_raw(merges_file.name)}</b>",
-            tokens=f"{up_tok.vocab_size:,}",
-            n=f"{up_tok.num_merges:,}",
-        )
-        + "</p>"
-    )
+    st.html(files_view.model_html(up_tok, vocab_file.name, merges_file.name))
     st.text_area(
         _("Text to encode with the uploaded model"),
         key=persist.seeded("pg.files.text", DEFAULT_UPLOAD_TEXT),
@@ -179,18 +165,7 @@ def upload_and_encode(mode: str, present: bool) -> None:
         return
     ids = up_tok.encode(text)
     back = up_tok.decode(ids)
-    exact = _("Decodes back to the text exactly.")
-    counts = _("{chars} characters → {tokens} tokens.").format(chars=f"{len(text):,}", tokens=f"{len(ids):,}")
-    st.html(
-        f"<p class='bpe-note'>{esc_raw(counts)} "
-        + (
-            f"<span class='bpe-ok'>{esc_raw(exact)}</span>"
-            if back == text
-            else esc_raw(_("Decoding gives a different text."))
-        )
-        + "</p>"
-        + tokens_html(src, ids, mode, present, css_id="files-tokens")
-    )
+    st.html(files_view.encoded_html(src, text, ids, back, mode, present))
     if not present:
         st.code(" ".join(str(t) for t in ids), language=None, wrap_lines=True)
 

@@ -11,12 +11,13 @@ from bpe_core import InputError, clean_text, load_gpt
 from bpe_core.facts import rediscovery_caption, vocabulary_size, vocabulary_text
 from bpe_core.measures import graphemes
 from ui import page, persist, sidebar, training, uploads
+from ui.blocks import items_html
 from ui.encoding import tokenizer_at
 from ui.i18n import _, tr
 from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, model_label, models
 from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
-from ui.text import esc_raw, md_escape
+from ui.text import md_escape
 
 DEFAULT_CHARS = 200  # the text box starts with the corpus's first characters (graphemes)
 MAX_CHARS = 5_000  # longer texts are cut: the chips and the replay are for reading, not for books
@@ -75,7 +76,7 @@ def vocabulary_part() -> None:
         items = [
             vocabulary_text(vocabulary_size(key), names.get(key, key), tr()) for key in ("gpt2", "cl100k", "o200k")
         ]
-        st.html(f"<ul class='bpe-note' id='rt-vocab'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>")
+        st.html(items_html(items, "rt-vocab"))
         st.caption(
             _(
                 "Bytes and merges are counted in the rank files shipped with this app; the special tokens are not "

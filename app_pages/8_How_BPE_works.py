@@ -13,6 +13,7 @@ from bpe_core.explain import TIE_RULES, merge_explanation
 from bpe_core.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
 from bpe_core.i18n import format_number
 from ui import how_reference, how_view, training
+from ui.blocks import items_html
 from ui.corpus import text_corpus, words_corpus
 from ui.explain import stop_reason_text
 from ui.i18n import _, current_language, join_list, ngettext
@@ -263,7 +264,7 @@ def stopping() -> list:
             gage.num_steps,
         ).format(n=num(gage.num_steps), reason=stop_reason_text(gage)),
     )
-    st.html(how_view.items_html(items, "how-stop"))
+    st.html(items_html(items, "how-stop"))
     return [textbook, gage]
 
 

@@ -33,3 +33,8 @@ def table_html(css_id: str, head: Iterable[str], rows: Iterable[str], head_html:
         f"<table class='bpe-table' id='{css_id}'>{colgroup}<thead><tr>{cells}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+def items_html(items: Iterable[str], css_id: str, css: str = "bpe-note") -> str:
+    """A list (``<ul id=css_id>``) of our own sentences, escaped."""
+    return f"<ul class='{css}' id='{css_id}'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>"

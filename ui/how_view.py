@@ -69,11 +69,6 @@ def tie_agreement_html(agree) -> str:
     )
 
 
-def items_html(items, css_id: str, css: str = "bpe-note") -> str:
-    """A list (``<ul id=css_id>``) of our own sentences, escaped."""
-    return f"<ul class='{css}' id='{css_id}'>{''.join(f'<li>{esc_raw(t)}</li>' for t in items)}</ul>"
-
-
 def your_corpus_html(label: str, run, mode: str, present: bool) -> str:
     """The first merge of the sidebar's corpus (``label``: its name, user text), in a card with why."""
     first = _("The first merge of {label}, with the settings of the sidebar:")
