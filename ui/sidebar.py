@@ -1,5 +1,6 @@
-"""The shared sidebar: presentation mode, the corpus (one function per source: a preset, pasted text,
-an uploaded file, a word-count list), the training settings, and the URL kept in step with them.
+"""The shared sidebar: presentation mode, the corpus (one function per source, in :mod:`ui.sources`: a
+preset, pasted text, an uploaded file, a word-count list, a language mix), the training settings, and the
+URL kept in step with them.
 
 Every page calls :func:`sidebar` and gets a :class:`Choice`: a :class:`ui.corpus.Corpus` and a
 :class:`bpe_core.TrainConfig` for :func:`ui.training.get_run`, and the display preferences apart.
@@ -15,18 +16,15 @@ Nothing here raises for bad input: problems become ``Choice.message`` (and are s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import streamlit as st
 
-from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
-from bpe_core.inputs import format_size, max_input_bytes
+from bpe_core import InputError, TrainConfig
 
-from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads, url_echo
+from . import class_view, hints, i18n, links, persist, quiz, sources, uploads, url_echo
 from . import language_training as lt
-from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
-from .i18n import _, ngettext, tr
-from .pattern_preview import PREVIEW_CHARS
+from .corpus import Corpus, digest_of
+from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from .settings import (
     SOURCE_LABELS,
@@ -39,7 +37,6 @@ from .settings import (
 )
 from .settings_form import settings_widgets
 from .text import md_escape
-from .text_box import text_box
 
 K = persist  # the session keys
 
@@ -75,20 +72,6 @@ class Choice:
     def ok(self) -> bool:
         """True when there is a corpus and a config to train."""
         return self.corpus is not None and self.config is not None
-
-
-@dataclass(frozen=True)
-class _Source:
-    """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
-    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
-
-    corpus: Corpus | None
-    label: str
-    message: str | None = None
-    preset: Preset | None = None
-    text: str | None = None
-    link: dict | None = None
-    to_lf: object = None
 
 
 # ------------------------------------------------------------------------------------ session and URL
@@ -178,30 +161,7 @@ def write_url(choice: Choice, step: int | None = None, extra: dict[str, str] | N
     url_echo.note(params)
 
 
-def _link_for(source: str, digest: str, text: str) -> dict:
-    """The URL parameter naming the session's text (stored once per text: kept in the session)."""
-    ss = persist.ss()
-    cached = ss.get(K.K_LINK_CACHE)
-    if cached is not None and cached[:2] == (source, digest):
-        return cached[2]
-    try:
-        ref = links.link_ref(source, text)
-    except store_db.StoreUnavailable:  # not remembered: a later run makes the link
-        st.warning(store_db.unavailable_message())
-        return {}
-    ss[K.K_LINK_CACHE] = (source, digest, ref)
-    return ref
-
-
 # ------------------------------------------------------------------------------------ callbacks
-def _on_preset() -> None:
-    ss = persist.ss()
-    ss[K.K_PRESET] = ss[persist.W + "preset"]
-    ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
-    ss[K.K_LINK_GONE] = None
-    persist.set_step(0)
-
-
 def _on_source() -> None:
     ss = persist.ss()
     ss[K.K_SOURCE] = ss[persist.W + "source"]
@@ -216,163 +176,6 @@ def _on_source() -> None:
 def _on_present() -> None:
     ss = persist.ss()
     ss[K.K_PRESENT] = bool(ss[persist.W + "present"])
-
-
-# ------------------------------------------------------------------------------------ corpus sources
-def preset_source(settings: dict) -> _Source:
-    """The preset picker and the chosen preset's corpus."""
-    ss = persist.ss()
-    pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
-    st.selectbox(
-        _("Preset corpus"),
-        list(PRESETS),
-        key=persist.seed("preset", pid),
-        format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__,
-        on_change=_on_preset,
-    )
-    preset = PRESETS[pid]
-    st.caption(md_escape(_(preset.provenance)))
-    sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
-    return _Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
-
-
-def paste_source(settings: dict) -> _Source:
-    """A text box; its text is the corpus."""
-    ss = persist.ss()
-    text_box(
-        "paste", _("Text to train on"), _("Paste any text here, then click outside the box (or press Ctrl+Enter).")
-    )
-    raw = ss[K.K_PASTE]
-    name = _("Pasted text")
-    try:
-        text = clean_text(raw, tr=tr())
-    except InputError as err:
-        return _Source(None, name, uploads.cut_paste_message(raw) or str(err))
-    if not text or (not text.strip() and settings["pre"] != "none"):  # pre-tokenizer none keeps a blank text
-        return _Source(None, name, _("The text is empty: paste some text in the sidebar (or pick a preset)."))
-    size = len(text.encode("utf-8"))
-    if size < 100_000 and looks_like_word_counts(text):
-        st.info(_("This looks like a word-count list; choose 'Word counts' to read it as one."))
-    label = _("Pasted text ({size})").format(size=format_size(size, tr()))
-    corpus = text_corpus(text, label)
-    return _Source(corpus, label, text=text, link=_link_for("paste", corpus.digest, text))
-
-
-def _upload_to_lf() -> None:
-    """Replace the session's upload by its text with LF line ends (a new text: a new digest and link)."""
-    uploads.upload_to_lf()
-    persist.set_step(0)
-
-
-def upload_source(settings: dict) -> _Source:
-    """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
-    limit = format_size(max_input_bytes(), tr())
-    st.file_uploader(
-        _("A UTF-8 .txt file (at most {limit})").format(limit=limit),
-        type=["txt"],
-        key=persist.W + "upload",
-        on_change=uploads.on_upload,
-        help=_("This app reads files up to {limit}.").format(limit=limit),
-    )
-    uploads.streamlit_words_note()
-    meta = persist.ss()[K.K_UPLOAD]
-    if meta is None:
-        return _Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."))
-    name = meta["name"][:80]
-    if meta["error"]:
-        return _Source(None, "", _("{name}: {error}").format(name=name, error=meta["error"]))
-    digest = meta["digest"]
-    stored = uploads.upload_store().get(digest)
-    if stored is None:
-        return _Source(None, "", _("The uploaded file is no longer in the server's memory; please upload it again."))
-    size = len(stored.encode("utf-8"))
-    label = _("{name} ({size})").format(name=name, size=format_size(size, tr()))
-    st.caption(md_escape(_("Using {name}, {size}.").format(name=name, size=format_size(size, tr()))))
-    if not stored.strip():
-        return _Source(None, label, _("The uploaded file is empty."))
-    corpus = stored_text_corpus(digest, size, label, lambda: uploads.upload_store().get(digest) or "")
-    return _Source(corpus, label, text=stored, link=_link_for("upload", digest, stored), to_lf=_upload_to_lf)
-
-
-@lru_cache(maxsize=32)
-def _parse_words_cached(text: str) -> dict:
-    return parse_word_counts(text)
-
-
-def words_source(settings: dict) -> _Source:
-    """A text box of ``word count`` lines; the list is the corpus."""
-    ss = persist.ss()
-    text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
-    raw = ss[K.K_WORDS]
-    name = _("Word counts")
-    if not raw.strip():
-        return _Source(None, name, _("The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."))
-    try:
-        clean_text(raw, tr=tr())
-        words = _parse_words_cached(raw)
-    except InputError as err:
-        return _Source(None, name, uploads.cut_paste_message(raw) or str(err))
-    label = ngettext("Word counts ({n} word)", "Word counts ({n} words)", len(words)).format(n=f"{len(words):,}")
-    corpus = words_corpus(words, label)
-    return _Source(corpus, label, link=_link_for("words", corpus.digest, raw))
-
-
-def _on_rule() -> None:
-    ss = persist.ss()
-    _old, weights = lt.parse_mix_spec(ss.get(K.K_MIX) or lt.default_mix())
-    ss[K.K_MIX] = lt.mix_spec(ss[persist.W + "rule"], weights)
-    persist.set_step(0)
-
-
-def mix_source(settings: dict) -> _Source:
-    """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
-    plain BPE or fair (parity-aware) BPE."""
-    ss = persist.ss()
-    spec = ss.get(K.K_MIX) or lt.default_mix()
-    name = _("Languages")
-    try:
-        rule, weights = lt.parse_mix_spec(spec)
-        corpus = lt.mix_corpus(spec)
-    except ValueError:
-        return _Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))
-    st.radio(
-        _("Merge rule"),
-        list(lt.RULE_LABELS),
-        key=persist.seed("rule", rule),
-        on_change=_on_rule,
-        format_func=lambda r: _(lt.RULE_LABELS[r]),
-        horizontal=True,
-    )
-    st.caption(
-        _(
-            "The Declaration's preamble and articles 1-20 in {n} languages (choose the mix on the Languages page). "
-            "Fair BPE merges, at each step, the most frequent pair of the language whose text is then the longest "
-            "in tokens."
-        ).format(n=len(weights))
-    )
-    if settings["variant"] != "byte" or settings["pre"] != "gpt2":
-        message = _(
-            "A language mix trains byte-level BPE with GPT-2's pre-tokenizer: choose Bytes and the GPT-2 regex in "
-            "the settings."
-        )
-        return _Source(None, corpus.label, message)
-    return _Source(corpus, corpus.label, link=_link_for("mix", corpus.digest, spec))
-
-
-_SOURCES = {
-    "preset": preset_source,
-    "paste": paste_source,
-    "upload": upload_source,
-    "words": words_source,
-    "mix": mix_source,
-}
-
-
-def _gone_source(settings: dict) -> _Source:
-    """A link named a corpus this server no longer has: say so, and keep the link's parameter (a reload
-    says so again instead of showing another corpus)."""
-    message, ref = persist.ss()[K.K_LINK_GONE]
-    return _Source(None, _("The linked corpus"), message, link=ref)
 
 
 # ------------------------------------------------------------------------------------ the sidebar
@@ -410,9 +213,9 @@ def sidebar() -> Choice:
             on_change=_on_source,
             horizontal=True,
         )
-        got = _SOURCES[source](settings)
+        got = sources.SOURCES[source](settings)
         if ss.get(K.K_LINK_GONE):
-            got = _gone_source(settings)
+            got = sources.gone_source(settings)
         if presentation:
             with st.expander(_("Settings")):
                 settings_widgets(settings, source == "words", compact=True, sample=got.text)

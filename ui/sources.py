@@ -1,0 +1,218 @@
+"""The sidebar's corpus sources, one function per source (a preset, pasted text, an uploaded file, a
+word-count list, a language mix), each drawing its widget and giving a :class:`Source`: a corpus or a
+message saying why there is none, its label, and the URL parameter naming the session's own text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import streamlit as st
+
+from bpe_core import InputError, clean_text, looks_like_word_counts, parse_word_counts
+from bpe_core.inputs import format_size, max_input_bytes
+
+from . import language_training as lt
+from . import links, persist, store_db, uploads
+from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
+from .i18n import _, ngettext, tr
+from .pattern_preview import PREVIEW_CHARS
+from .presets import DEFAULT_PRESET, PRESETS, Preset
+from .settings import preset_settings
+from .text import md_escape
+from .text_box import text_box
+
+K = persist  # the session keys
+
+
+@dataclass(frozen=True)
+class Source:
+    """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
+    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
+
+    corpus: Corpus | None
+    label: str
+    message: str | None = None
+    preset: Preset | None = None
+    text: str | None = None
+    link: dict | None = None
+    to_lf: object = None
+
+
+def _link_for(source: str, digest: str, text: str) -> dict:
+    """The URL parameter naming the session's text (stored once per text: kept in the session)."""
+    ss = persist.ss()
+    cached = ss.get(K.K_LINK_CACHE)
+    if cached is not None and cached[:2] == (source, digest):
+        return cached[2]
+    try:
+        ref = links.link_ref(source, text)
+    except store_db.StoreUnavailable:  # not remembered: a later run makes the link
+        st.warning(store_db.unavailable_message())
+        return {}
+    ss[K.K_LINK_CACHE] = (source, digest, ref)
+    return ref
+
+
+def _on_preset() -> None:
+    ss = persist.ss()
+    ss[K.K_PRESET] = ss[persist.W + "preset"]
+    ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    ss[K.K_LINK_GONE] = None
+    persist.set_step(0)
+
+
+def preset_source(settings: dict) -> Source:
+    """The preset picker and the chosen preset's corpus."""
+    ss = persist.ss()
+    pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
+    st.selectbox(
+        _("Preset corpus"),
+        list(PRESETS),
+        key=persist.seed("preset", pid),
+        format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__,
+        on_change=_on_preset,
+    )
+    preset = PRESETS[pid]
+    st.caption(md_escape(_(preset.provenance)))
+    sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
+    return Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
+
+
+def paste_source(settings: dict) -> Source:
+    """A text box; its text is the corpus."""
+    ss = persist.ss()
+    text_box(
+        "paste", _("Text to train on"), _("Paste any text here, then click outside the box (or press Ctrl+Enter).")
+    )
+    raw = ss[K.K_PASTE]
+    name = _("Pasted text")
+    try:
+        text = clean_text(raw, tr=tr())
+    except InputError as err:
+        return Source(None, name, uploads.cut_paste_message(raw) or str(err))
+    if not text or (not text.strip() and settings["pre"] != "none"):  # pre-tokenizer none keeps a blank text
+        return Source(None, name, _("The text is empty: paste some text in the sidebar (or pick a preset)."))
+    size = len(text.encode("utf-8"))
+    if size < 100_000 and looks_like_word_counts(text):
+        st.info(_("This looks like a word-count list; choose 'Word counts' to read it as one."))
+    label = _("Pasted text ({size})").format(size=format_size(size, tr()))
+    corpus = text_corpus(text, label)
+    return Source(corpus, label, text=text, link=_link_for("paste", corpus.digest, text))
+
+
+def _upload_to_lf() -> None:
+    """Replace the session's upload by its text with LF line ends (a new text: a new digest and link)."""
+    uploads.upload_to_lf()
+    persist.set_step(0)
+
+
+def upload_source(settings: dict) -> Source:
+    """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
+    limit = format_size(max_input_bytes(), tr())
+    st.file_uploader(
+        _("A UTF-8 .txt file (at most {limit})").format(limit=limit),
+        type=["txt"],
+        key=persist.W + "upload",
+        on_change=uploads.on_upload,
+        help=_("This app reads files up to {limit}.").format(limit=limit),
+    )
+    uploads.streamlit_words_note()
+    meta = persist.ss()[K.K_UPLOAD]
+    if meta is None:
+        return Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."))
+    name = meta["name"][:80]
+    if meta["error"]:
+        return Source(None, "", _("{name}: {error}").format(name=name, error=meta["error"]))
+    digest = meta["digest"]
+    stored = uploads.upload_store().get(digest)
+    if stored is None:
+        return Source(None, "", _("The uploaded file is no longer in the server's memory; please upload it again."))
+    size = len(stored.encode("utf-8"))
+    label = _("{name} ({size})").format(name=name, size=format_size(size, tr()))
+    st.caption(md_escape(_("Using {name}, {size}.").format(name=name, size=format_size(size, tr()))))
+    if not stored.strip():
+        return Source(None, label, _("The uploaded file is empty."))
+    corpus = stored_text_corpus(digest, size, label, lambda: uploads.upload_store().get(digest) or "")
+    return Source(corpus, label, text=stored, link=_link_for("upload", digest, stored), to_lf=_upload_to_lf)
+
+
+@lru_cache(maxsize=32)
+def _parse_words_cached(text: str) -> dict:
+    return parse_word_counts(text)
+
+
+def words_source(settings: dict) -> Source:
+    """A text box of ``word count`` lines; the list is the corpus."""
+    ss = persist.ss()
+    text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
+    raw = ss[K.K_WORDS]
+    name = _("Word counts")
+    if not raw.strip():
+        return Source(None, name, _("The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."))
+    try:
+        clean_text(raw, tr=tr())
+        words = _parse_words_cached(raw)
+    except InputError as err:
+        return Source(None, name, uploads.cut_paste_message(raw) or str(err))
+    label = ngettext("Word counts ({n} word)", "Word counts ({n} words)", len(words)).format(n=f"{len(words):,}")
+    corpus = words_corpus(words, label)
+    return Source(corpus, label, link=_link_for("words", corpus.digest, raw))
+
+
+def _on_rule() -> None:
+    ss = persist.ss()
+    _old, weights = lt.parse_mix_spec(ss.get(K.K_MIX) or lt.default_mix())
+    ss[K.K_MIX] = lt.mix_spec(ss[persist.W + "rule"], weights)
+    persist.set_step(0)
+
+
+def mix_source(settings: dict) -> Source:
+    """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
+    plain BPE or fair (parity-aware) BPE."""
+    ss = persist.ss()
+    spec = ss.get(K.K_MIX) or lt.default_mix()
+    name = _("Languages")
+    try:
+        rule, weights = lt.parse_mix_spec(spec)
+        corpus = lt.mix_corpus(spec)
+    except ValueError:
+        return Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))
+    st.radio(
+        _("Merge rule"),
+        list(lt.RULE_LABELS),
+        key=persist.seed("rule", rule),
+        on_change=_on_rule,
+        format_func=lambda r: _(lt.RULE_LABELS[r]),
+        horizontal=True,
+    )
+    st.caption(
+        _(
+            "The Declaration's preamble and articles 1-20 in {n} languages (choose the mix on the Languages page). "
+            "Fair BPE merges, at each step, the most frequent pair of the language whose text is then the longest "
+            "in tokens."
+        ).format(n=len(weights))
+    )
+    if settings["variant"] != "byte" or settings["pre"] != "gpt2":
+        message = _(
+            "A language mix trains byte-level BPE with GPT-2's pre-tokenizer: choose Bytes and the GPT-2 regex in "
+            "the settings."
+        )
+        return Source(None, corpus.label, message)
+    return Source(corpus, corpus.label, link=_link_for("mix", corpus.digest, spec))
+
+
+SOURCES = {
+    "preset": preset_source,
+    "paste": paste_source,
+    "upload": upload_source,
+    "words": words_source,
+    "mix": mix_source,
+}
+
+
+def gone_source(settings: dict) -> Source:
+    """A link named a corpus this server no longer has: say so, and keep the link's parameter (a reload
+    says so again instead of showing another corpus)."""
+    message, ref = persist.ss()[K.K_LINK_GONE]
+    return Source(None, _("The linked corpus"), message, link=ref)
