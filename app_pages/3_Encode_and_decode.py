@@ -59,7 +59,13 @@ def pick_k(choice, run) -> int:
             autoplay=False,
             arrows=False,
         )
-    tok = tokenizer_at(run, k)
+    tokenizer_caption(choice, run, k)
+    return k
+
+
+def tokenizer_caption(choice, run, k: int) -> None:
+    """Which tokenizer encodes here: the corpus, variant, pre-tokenizer, merges 1..k and vocabulary size."""
+    n, tok = run.num_steps, tokenizer_at(run, k)
     if run.variant.is_bytes:
         said = _(
             "Tokenizer: {label}, {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k} of {n}, vocabulary "
@@ -83,7 +89,6 @@ def pick_k(choice, run) -> int:
             )
         )
     )
-    return k
 
 
 def text_to_encode(choice, run, tok) -> str:

@@ -48,10 +48,8 @@ def pick_k(choice, run) -> int:
     )
 
 
-def downloads(choice, run, present: bool) -> None:
-    """One row per file (what it is, its size, a download button) and a peek inside them."""
-    k = pick_k(choice, run)
-    tok = tokenizer_at(run, k)
+def model_caption(choice, run, tok, k: int) -> None:
+    """Which model the files hold: the corpus, variant, pre-tokenizer, merges 1..k and vocabulary size."""
     said = _("{label}: {variant}, pre-tokenizer: {pretokenizer}, merges 1–{k}, vocabulary {vocab} tokens.")
     pre = tok.pretokenizer
     st.caption(
@@ -65,6 +63,13 @@ def downloads(choice, run, present: bool) -> None:
             )
         )
     )
+
+
+def downloads(choice, run, present: bool) -> None:
+    """One row per file (what it is, its size, a download button) and a peek inside them."""
+    k = pick_k(choice, run)
+    tok = tokenizer_at(run, k)
+    model_caption(choice, run, tok, k)
     makers = {
         "merges.txt": lambda: bfiles.merges_txt(tok),
         "vocab.json": lambda: bfiles.vocab_json(tok),
@@ -119,14 +124,19 @@ def downloads(choice, run, present: bool) -> None:
         )
         shown.append(name)
     if shown and not present:
-        with st.expander(_("Peek inside the files (first lines)")):
-            for name, tab in zip(shown, st.tabs(shown)):
-                with tab:
-                    text = content(name)
-                    head = "\n".join(text.splitlines()[:PREVIEW_LINES])
-                    if name == "vocab.json":  # one line: show its first entries instead
-                        head = text[:600] + (" …" if len(text) > 600 else "")
-                    st.code(head, language=None, wrap_lines=True)
+        peek(shown, content)
+
+
+def peek(names: list[str], content) -> None:
+    """The first lines of each file ``names`` (``content``: a file's text by name), one tab each."""
+    with st.expander(_("Peek inside the files (first lines)")):
+        for name, tab in zip(names, st.tabs(names)):
+            with tab:
+                text = content(name)
+                head = "\n".join(text.splitlines()[:PREVIEW_LINES])
+                if name == "vocab.json":  # one line: show its first entries instead
+                    head = text[:600] + (" …" if len(text) > 600 else "")
+                st.code(head, language=None, wrap_lines=True)
 
 
 def upload_and_encode(mode: str, present: bool) -> None:

@@ -269,6 +269,7 @@ def stopping() -> list:
 
 
 def byte_level() -> None:
+    """Why byte-level BPE: the UTF-8 table, why a Chinese character takes three bytes (or four), an example."""
     st.header(_("Byte-level BPE and Chinese"), anchor="byte-level")
     st.markdown(
         _(
@@ -320,6 +321,11 @@ def byte_level() -> None:
             hex="C0, C1, F5–FF",
         )
     )
+    byte_level_example()
+
+
+def byte_level_example() -> None:
+    """Byte-level BPE's first merges on a short Chinese text: the bytes of frequent characters glued back."""
     text = CHINESE_TEXT.get(current_language(), CHINESE_TEXT_DEFAULT)
     cfg = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=SHOWN_MERGES, min_frequency=2)
     run = trained(text, cfg)
@@ -346,22 +352,6 @@ def byte_level() -> None:
     st.table(rows, hide_index=True)
 
 
-def relatives() -> None:
-    """Byte-level BPE beside its relatives, and BPE-dropout's place."""
-    st.subheader(_("Byte-level BPE and its relatives"))
-    st.markdown(
-        _(
-            "Byte-level BPE (GPT-2, GPT-4, GPT-4o) turns every text into UTF-8 bytes before the first merge, so "
-            "nothing is ever unknown. SentencePiece BPE with byte fallback (Llama 1 and 2, Mistral 7B, Gemma) "
-            "learns merges of characters, and writes only a character missing from its vocabulary as its UTF-8 "
-            "bytes. WordPiece (BERT) builds its vocabulary by a likelihood score rather than a pair count, marks a "
-            "word's inner pieces with ##, encodes by longest match and gives [UNK] to a word it cannot spell with its pieces. "
-            "BPE-dropout skips merges at random while the text a model is trained on is encoded; at inference it "
-            "is switched off, and every text gets its one usual segmentation."
-        )
-    )
-
-
 def your_corpus(choice, mode: str, present: bool) -> None:
     """The first merge of the sidebar's corpus, with the sidebar's settings."""
     if not choice.ok:
@@ -385,7 +375,7 @@ def main() -> None:
     tie_rules(mode, present)
     stopped = stopping()
     byte_level()
-    relatives()
+    how_reference.relatives()
     your_corpus(choice, mode, present)
     how_reference.sources()
     how_reference.for_developers(stopped)

@@ -1,6 +1,7 @@
-"""The How BPE works page's reference part: its sources, and for developers the code names, the trainer's
-rules from its own documentation (``bpe_core/trainer.py``, ``variants.py``, ``pretokenize.py``), the rules in
-one sentence each with the stop codes, and the reference trainer's source."""
+"""The How BPE works page's reference part: byte-level BPE beside its relatives (SentencePiece, WordPiece,
+BPE-dropout), the page's sources, and for developers the code names, the trainer's rules from its own
+documentation (``bpe_core/trainer.py``, ``variants.py``, ``pretokenize.py``), the rules in one sentence each
+with the stop codes, and the reference trainer's source."""
 
 from __future__ import annotations
 
@@ -26,6 +27,22 @@ def doc_section(doc: str, start: str, stop: str | None = None) -> str:
     begin = next((i for i, line in enumerate(lines) if line.startswith(start)), 0)
     end = next((i for i, line in enumerate(lines) if stop and i > begin and line.startswith(stop)), len(lines))
     return "\n".join(lines[begin:end]).strip()
+
+
+def relatives() -> None:
+    """Byte-level BPE beside its relatives, and BPE-dropout's place."""
+    st.subheader(_("Byte-level BPE and its relatives"))
+    st.markdown(
+        _(
+            "Byte-level BPE (GPT-2, GPT-4, GPT-4o) turns every text into UTF-8 bytes before the first merge, so "
+            "nothing is ever unknown. SentencePiece BPE with byte fallback (Llama 1 and 2, Mistral 7B, Gemma) "
+            "learns merges of characters, and writes only a character missing from its vocabulary as its UTF-8 "
+            "bytes. WordPiece (BERT) builds its vocabulary by a likelihood score rather than a pair count, marks a "
+            "word's inner pieces with ##, encodes by longest match and gives [UNK] to a word it cannot spell with its pieces. "
+            "BPE-dropout skips merges at random while the text a model is trained on is encoded; at inference it "
+            "is switched off, and every text gets its one usual segmentation."
+        )
+    )
 
 
 def sources() -> None:
