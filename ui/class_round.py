@@ -1,7 +1,7 @@
 """A live class's question, its live histogram, the reveal and the end-of-class summary (drawn on the step page).
 
 The question is the quiz's (:func:`bpe_core.quiz.question`: the same shuffled pairs on every screen, as the seed is
-the merge); the picks and tallies are the class's (:mod:`ui.live_class`). Students pick with large buttons (at
+the merge); the picks and tallies are the class's (:mod:`bpe_server.live_class`). Students pick with large buttons (at
 least 44 px tall, the first :data:`FIRST_SCREEN` pairs, the rest under "More pairs"); the projector shows how many
 answered and, when the teacher chooses, a bar per pair.
 """
@@ -14,15 +14,16 @@ import streamlit as st
 
 from bpe_core import TrainedRun
 from bpe_core.quiz import question
+from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
+from bpe_server.store_db import StoreUnavailable
 
 from . import class_view as cv
 from .chips import token_label
 from .explain import merge_reason
 from .i18n import _, ngettext
-from .live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
+from .links import unavailable_message
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
-from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw
 
 #: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).

@@ -1,6 +1,6 @@
 """A live class on the stepper page: start, join, follow the teacher, and the teacher's controls.
 
-The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; this module draws them.
+The rules (who may do what, rounds, picks, expiry) are :mod:`bpe_server.live_class`; this module draws them.
 
 * **Who is who.** The class code travels in the URL (``?class=CODE``: the join link). The teacher key and a
   student's id are kept by the browser in cookies (``st.context.cookies`` reads them when a tab opens), so a reload
@@ -8,10 +8,10 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
   only on request, to resume on another device.
 * **Following.** The class moves the step through the stepper's own hooks (:class:`ClassStep`, the ``store`` of
   :func:`ui.stepper.step_controls`; ``limit``: nobody's step passes an unrevealed question,
-  :attr:`ui.live_class.ClassState.limit`). The teacher's presses move the class; a student's step is the class's
+  :attr:`bpe_server.live_class.ClassState.limit`). The teacher's presses move the class; a student's step is the class's
   while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
 * **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
-  about twice a second from a small HTTP endpoint (:mod:`ui.class_poll`: one primary-key read, no script run),
+  about twice a second from a small HTTP endpoint (:mod:`bpe_server.class_poll`: one primary-key read, no script run),
   compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
   hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
   app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
@@ -21,7 +21,6 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -30,9 +29,8 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from . import class_poll, corpus_store, persist
-from .i18n import _
-from .live_class import (
+from bpe_server import class_poll, corpus_store
+from bpe_server.live_class import (
     PARAM,
     ClassError,
     Classes,
@@ -40,15 +38,20 @@ from .live_class import (
     NotTeacher,
     UnknownClass,
     clean_nickname,
+    default_classes,
     is_student_id,
     new_student_id,
     normalize_code,
 )
-from .live_class import signature as class_signature
-from .store_db import StoreUnavailable, unavailable_message
+from bpe_server.live_class import signature as class_signature
+from bpe_server.store_db import StoreUnavailable
+
+from . import persist
+from .i18n import _
+from .links import unavailable_message
 from .text import esc_raw, md_escape
 
-#: Seconds between two runs of the fallback polling fragment (without :mod:`ui.class_poll`'s endpoint).
+#: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
 POLL_S = 0.75
 PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
 #: The URL parameter of a teacher link (read once, then dropped from the address bar).
@@ -66,14 +69,9 @@ _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(e
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=4)
-def _classes(path: str, max_bytes: int) -> Classes:
-    return Classes(corpus_store.default_store())
-
-
 def classes() -> Classes:
-    """This server's classes, in the corpus store's file (:func:`ui.corpus_store.default_store`)."""
-    return _classes(str(corpus_store.default_path()), corpus_store.default_max_bytes())
+    """This server's classes (:func:`bpe_server.live_class.default_classes`, the poll endpoint's too)."""
+    return default_classes()
 
 
 def ss():
@@ -270,9 +268,9 @@ class ClassStep:
     step, so there is one place that moves it.
 
     The teacher: the session's step, and every change is the class's step (the server clamps it to an unrevealed
-    question; :meth:`ui.live_class.Classes.set_step`). A student: the class's step (``state.step``, read on every
-    run of the step view) while following; a press, a jump or a clamp switches to a step of their own (the session's
-    step), and "Follow the teacher" (:func:`_follow`) switches back."""
+    question; :meth:`bpe_server.live_class.Classes.set_step`). A student: the class's step (``state.step``, read on
+    every run of the step view) while following; a press, a jump or a clamp switches to a step of their own (the
+    session's step), and "Follow the teacher" (:func:`_follow`) switches back."""
 
     def __init__(self, state: ClassState):
         self.class_step = state.shown_step  # a clamp by the stepper would count as the student's own step
@@ -355,14 +353,14 @@ def view_marker(state: ClassState) -> None:
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
-    """The fallback poll: the endpoint's answer (:func:`ui.class_poll.answer`) drawn by a script run."""
+    """The fallback poll: the endpoint's answer (:func:`bpe_server.class_poll.answer`) drawn by a script run."""
     sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
 def poll() -> None:
     """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
-    address (:func:`ui.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
+    address (:func:`bpe_server.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
     fragment."""
     if not code():
         return

@@ -1,6 +1,6 @@
 """A live class: a teacher steps, students follow on their own screens and answer "which pair merges next?".
 
-No Streamlit here (the pages draw it); the SQL is in :mod:`ui.class_db`, in the corpus store's SQLite file, so a
+No Streamlit here (the pages draw it); the SQL is in :mod:`bpe_server.class_db`, in the corpus store's SQLite file, so a
 class survives a server restart like a link does.
 
 Who may do what is decided here, on the server, at every call -- never by what a page shows:
@@ -27,6 +27,7 @@ new costs the server one small read.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 from bpe_core import quiz
 from bpe_core.inputs import env_positive_int
 
-from . import class_db
+from . import class_db, corpus_store
 from .corpus_store import CorpusStore
 
 #: Characters of a class code: upper-case letters and digits without 0/O, 1/I/L (and no lower case at all).
@@ -537,3 +538,18 @@ class Classes:
         for code in codes:
             self.store.unpin(f"class:{code}")
         return codes
+
+
+@functools.lru_cache(maxsize=4)
+def _classes(path: str, max_bytes: int) -> Classes:
+    return Classes(corpus_store.default_store())
+
+
+def default_classes() -> Classes:
+    """This server's classes, in the corpus store's file (:func:`bpe_server.corpus_store.default_store`): one object
+    per store, shared by the pages and the poll endpoint.
+
+    Raises:
+        bpe_server.store_db.StoreUnavailable: PostgreSQL cannot be reached (not remembered: the next call tries again).
+    """
+    return _classes(str(corpus_store.default_path()), corpus_store.default_max_bytes())
