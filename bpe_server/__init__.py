@@ -2,8 +2,10 @@
 
 * :mod:`bpe_server.store_db` -- the one database interface (SQLite by default, or PostgreSQL shared by every server).
 * :mod:`bpe_server.corpus_store` -- corpus texts kept for links (``?corpus=<id>``); texts packed into a URL.
-* :mod:`bpe_server.live_class`, :mod:`bpe_server.class_db` -- live classes: who may do what, rounds and picks; their
-  SQL.
+* :mod:`bpe_server.live_class` -- live classes (:class:`bpe_server.live_class.Classes`): who may do what, rounds
+  and picks; :mod:`bpe_server.class_state` what screens read of a class; :mod:`bpe_server.class_codes` codes, keys,
+  ids and nicknames; :mod:`bpe_server.class_db` their SQL. The results' numbers are
+  :mod:`bpe_core.teaching.class_results`'s.
 * :mod:`bpe_server.class_poll` -- the live class's poll endpoint, a route ``serve.py`` adds to Streamlit's server.
 * :mod:`bpe_server.store_migrate` -- ``python -m bpe_server.store_migrate``: an SQLite store's links into PostgreSQL.
 

@@ -67,9 +67,21 @@ CREATE TABLE IF NOT EXISTS class_picks (
 """
 
 CLASS_COLUMNS = (
-    "code", "key_hash", "params", "corpus_id", "step", "version", "activity", "created", "teacher_seen", "ended",
-    "show_counts", "show_histogram", "show_ranking", "show_names",
-)  # fmt: skip
+    "code",
+    "key_hash",
+    "params",
+    "corpus_id",
+    "step",
+    "version",
+    "activity",
+    "created",
+    "teacher_seen",
+    "ended",
+    "show_counts",
+    "show_histogram",
+    "show_ranking",
+    "show_names",
+)
 FLAGS = ("show_counts", "show_histogram", "show_ranking", "show_names")
 
 

@@ -53,8 +53,14 @@ def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
         return 503, {"sig": UNREACHABLE}
     if got is None:
         return 404, {"sig": GONE}
-    body = {"sig": signature(got.version, got.activity, teacher), "version": got.version, "activity": got.activity,
-            "step": got.step, "ended": got.ended, "asking": got.asking}  # fmt: skip
+    body = {
+        "sig": signature(got.version, got.activity, teacher),
+        "version": got.version,
+        "activity": got.activity,
+        "step": got.step,
+        "ended": got.ended,
+        "asking": got.asking,
+    }
     return 200, body
 
 

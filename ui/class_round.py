@@ -14,6 +14,7 @@ import streamlit as st
 
 from bpe_core import TrainedRun
 from bpe_core.quiz import question
+from bpe_core.teaching.class_results import ranking
 from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
 from bpe_server.store_db import StoreUnavailable
 
@@ -242,7 +243,7 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
             st.download_button(_("Download the tallies (CSV)"), cv.classes().csv_text(state.code),
                                file_name=f"class-{state.code}.csv", mime="text/csv")  # fmt: skip
         if state.show_ranking and got.students:
-            ranked = sorted(got.students, key=lambda s: (-s.right, s.number))
+            ranked = ranking(got.students)
             st.dataframe(pd.DataFrame([{
                 _("student"): (s.nickname if state.show_names and s.nickname else _("Student {n}").format(n=s.number)),
                 _("right"): s.right, _("answered"): s.answered} for s in ranked]), hide_index=True)  # fmt: skip
