@@ -14,7 +14,7 @@ from app_helpers import bodies, new_app, no_exception
 
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import Classes
-from ui.class_view import PUBLIC_URL_ENV, qr_img
+from ui.class_join import PUBLIC_URL_ENV, qr_img
 
 
 @pytest.mark.parametrize(

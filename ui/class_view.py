@@ -1,6 +1,8 @@
-"""A live class on the stepper page: start, join, follow the teacher, and the teacher's controls.
+"""A live class on the stepper page: start, join, follow the teacher.
 
-The rules (who may do what, rounds, picks, expiry) are :mod:`bpe_server.live_class`; this module draws them.
+The rules (who may do what, rounds, picks, expiry) are :mod:`bpe_server.live_class`; this module draws them. The
+teacher's controls and the questions are :mod:`ui.class_round`'s, the join link and its QR code
+:mod:`ui.class_join`'s.
 
 * **Who is who.** The class code travels in the URL (``?class=CODE``: the join link). The teacher key and a
   student's id are kept by the browser in cookies (``st.context.cookies`` reads them when a tab opens), so a reload
@@ -8,25 +10,22 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`bpe_server.live_cla
   only on request, to resume on another device.
 * **Following.** The class moves the step through the stepper's own hooks (:class:`ClassStep`, the ``store`` of
   :func:`ui.stepper.step_controls`; ``limit``: nobody's step passes an unrevealed question,
-  :attr:`bpe_server.live_class.ClassState.limit`). The teacher's presses move the class; a student's step is the class's
-  while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
+  :attr:`bpe_server.class_state.ClassState.limit`). The teacher's presses move the class; a student's step is the
+  class's while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
 * **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
-  about twice a second from a small HTTP endpoint (:mod:`bpe_server.class_poll`: one primary-key read, no script run),
-  compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
-  hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
-  app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
-  A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered) reloads,
-  at most once a minute: the code in the address and the cookies bring it back to the class as it is.
+  about twice a second from a small HTTP endpoint (:mod:`bpe_server.class_poll`: one primary-key read, no script
+  run), compares it with the version the step view was drawn at and, when the class is newer, presses the step
+  view's hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit
+  run app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same
+  answer. A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered)
+  reloads, at most once a minute: the code in the address and the cookies bring it back to the class as it is.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
 
-import segno
 import streamlit as st
 
 from bpe_server import class_poll, corpus_store
@@ -47,20 +46,18 @@ from bpe_server.live_class import signature as class_signature
 from bpe_server.store_db import StoreUnavailable
 
 from . import persist
+from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
 from .text import esc_raw, md_escape
 
 #: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
 POLL_S = 0.75
-PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
-#: The URL parameter of a teacher link (read once, then dropped from the address bar).
-TEACHER_PARAM = "teacher"
 STUDENT_COOKIE = "bpe_student"
 _KEY_COOKIE = "bpe_teach_"  # + the class code
-#: URL parameters of the teacher's page that are not the class's corpus and settings.
 #: The message key (:data:`K_MSG`) of "the shared store is unreachable".
 STORE_DOWN = "store-unreachable"
+#: URL parameters of the teacher's page that are not the class's corpus and settings.
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
 K_CODE, K_KEY, K_SID, K_FOLLOW = "class.code", "class.key", "class.sid", "class.follow"
@@ -107,8 +104,10 @@ def _keep_in_url() -> None:
 def _cookie_script(name: str, value: str, max_age: int) -> None:
     # Only URL-safe characters reach the script (codes, keys and ids are such): nothing to escape.
     assert all(c.isalnum() or c in "_-" for c in name + value)
-    st.html(f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
-            unsafe_allow_javascript=True)  # fmt: skip
+    st.html(
+        f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
+        unsafe_allow_javascript=True,
+    )
 
 
 # ------------------------------------------------------------------------------------ entering a class
@@ -183,8 +182,14 @@ def messages() -> bool:
     if msg == "teacher":
         st.warning(_("This teacher link is not valid for this class: you joined as a student."))
         return False
-    st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
-                         "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
+    st.error(
+        md_escape(
+            _(
+                "There is no class {code} on this server: the code is mistyped, or the class has ended "
+                "or expired. Check the code and type it again."
+            ).format(code=msg)
+        )
+    )
     return True
 
 
@@ -199,8 +204,12 @@ def join_box(expanded: bool = False) -> None:
     with st.expander(_("Join a class"), expanded=expanded):
         with st.form("class-join", border=False):
             st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
-            st.text_input(_("Nickname (optional)"), key="w.class.join.nick", max_chars=24,
-                          help=_("Shown to the teacher; without one you are “Student” and a number."))  # fmt: skip
+            st.text_input(
+                _("Nickname (optional)"),
+                key="w.class.join.nick",
+                max_chars=24,
+                help=_("Shown to the teacher; without one you are “Student” and a number."),
+            )
             st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
 
 
@@ -232,8 +241,12 @@ def start_box(params: dict, step: int, join_open: bool = False) -> None:
     """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box (``join_open``:
     drawn open, after a bad code)."""
     with st.expander(_("Live class")):
-        st.caption(_("Students follow your steps on their own screens and answer together. They join with a "
-                     "code, a link or a QR code."))  # fmt: skip
+        st.caption(
+            _(
+                "Students follow your steps on their own screens and answer together. They join with a "
+                "code, a link or a QR code."
+            )
+        )
         st.button(_("Start a class"), key="class-start", on_click=_start, args=(params, step), type="primary")
     join_box(expanded=join_open)
 
@@ -374,41 +387,3 @@ def poll() -> None:
         _poll_fragment()
     else:
         st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
-
-
-# ------------------------------------------------------------------------------------ the join link
-def join_url(class_code: str) -> str:
-    """``<public address>/?class=CODE``: ``BPE_EXPLORER_PUBLIC_URL`` when set (a server behind a proxy), else the
-    address the browser used (scheme, host and path, without the query)."""
-    base = os.environ.get(PUBLIC_URL_ENV, "").strip()
-    if not base:
-        try:
-            parts = urlsplit(st.context.url or "")
-            base = f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else ""
-        except Exception:  # noqa: BLE001 - no address: the code alone still works
-            base = ""
-    return f"{base.rstrip('/')}/?{urlencode({PARAM: class_code})}"
-
-
-def teacher_url(class_code: str, key: str) -> str:
-    """The teacher link: the join link with the teacher key (``teacher=``)."""
-    return f"{join_url(class_code)}&{urlencode({TEACHER_PARAM: key})}"
-
-
-def qr_img(url: str) -> str:
-    """The QR code of ``url`` as an ``<img>`` of an SVG data URI (``segno``, error correction M) that scales with
-    its box (the page's HTML sanitizer keeps an image, not inline SVG)."""
-    data = segno.make(url, error="m").svg_data_uri(scale=1, omitsize=True, border=2)
-    return f"<img src='{data}' alt='{esc_raw(_('QR code of the join link'))}'>"
-
-
-def join_html(class_code: str, big: bool) -> str:
-    """The code, the join link and its QR code (``big``: for the back of a room)."""
-    url = join_url(class_code)
-    css = "bpe-class-join big" if big else "bpe-class-join"
-    return (
-        f"<div class='{css}' id='bpe-class-join'><div class='qr'>{qr_img(url)}</div><div>"
-        f"<div class='bpe-muted'>{esc_raw(_('Class code'))}</div>"
-        f"<div class='code' id='bpe-class-code'>{esc_raw(class_code)}</div>"
-        f"<div class='link'>{esc_raw(url)}</div></div></div>"
-    )
