@@ -37,7 +37,7 @@ def test_no_test_module_imports_another():
     assert not found, found
 
 
-# ------------------------------------------------------------------------------------ imports of the front end and server
+# -------------------------------------------------------------------------------- imports of the front end and the server
 FRONT_AND_SERVER = ("ui", "app_pages", "bpe_server", "app.py", "serve.py")
 
 
