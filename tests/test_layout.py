@@ -39,6 +39,7 @@ def test_no_test_module_imports_another():
 
 # -------------------------------------------------------------------------------- imports of the front end and the server
 FRONT_AND_SERVER = ("ui", "app_pages", "bpe_server", "app.py", "serve.py")
+TRANSLATORS = {"_", "gettext", "ngettext", "pgettext", "N_"}
 
 
 def _module_name(path: Path) -> str:
@@ -114,7 +115,12 @@ def test_no_import_circle_in_the_front_end_and_the_server():
     assert _circles(graph) == []
 
 
-def test_bpe_server_imports_no_ui_and_streamlit_only_in_the_poll_route():
+def _called_name(func: ast.expr) -> str | None:
+    """``f`` of a call ``f(...)`` or ``x.f(...)``."""
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def test_bpe_server_imports_no_ui_translates_nothing_and_imports_streamlit_only_in_the_poll_route():
     # The server package runs without the front end: a store, a class or the migration command never needs ui or a
     # Streamlit session. Only the poll route (a route of Streamlit's own server) reads Streamlit's config.
     modules = _project_modules()
@@ -126,5 +132,12 @@ def test_bpe_server_imports_no_ui_and_streamlit_only_in_the_poll_route():
             top = m.split(".")[0]
             if top == "ui" or (top == "streamlit" and name != "bpe_server.class_poll"):
                 wrong.append(f"{name} imports {m}")
+        # Its words are the front end's (the caller passes or writes the message): nothing here to translate.
+        called = {
+            _called_name(n.func)
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Call)
+        }
+        wrong += [f"{name} calls {f}()" for f in sorted(called & TRANSLATORS)]
     assert len([n for n in modules if n.startswith("bpe_server.")]) >= 6
     assert not wrong, wrong
