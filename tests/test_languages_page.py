@@ -182,7 +182,7 @@ def test_step_through_the_fair_training_and_its_link():
 
 
 def test_a_mix_link_in_chinese_and_the_sidebars_merge_rule():
-    from ui import corpus_store
+    from bpe_server import corpus_store
     from ui import language_training as lt
 
     cid = corpus_store.put(lt.default_mix(), "mix")  # all 20 languages, equal byte shares, the fair rule

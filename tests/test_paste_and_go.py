@@ -14,7 +14,7 @@ from app_helpers import REPO, errors, new_app, no_exception, page_text, paste, s
 from corpora import PASTED_ZH_EMOJI
 
 from bpe_core import EXAMPLE_PATTERN
-from ui import corpus_store
+from bpe_server import corpus_store
 
 HONGLOUMENG = (REPO / "presets" / "hongloumeng-chapter1.txt").read_text(encoding="utf-8")
 

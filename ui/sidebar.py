@@ -21,8 +21,9 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
+from bpe_server import store_db
 
-from . import class_view, hints, i18n, links, persist, quiz, store_db, uploads, url_echo
+from . import class_view, hints, i18n, links, persist, quiz, uploads, url_echo
 from . import language_training as lt
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
@@ -187,7 +188,7 @@ def _link_for(source: str, digest: str, text: str) -> dict:
     try:
         ref = links.link_ref(source, text)
     except store_db.StoreUnavailable:  # not remembered: a later run makes the link
-        st.warning(store_db.unavailable_message())
+        st.warning(links.unavailable_message())
         return {}
     ss[K.K_LINK_CACHE] = (source, digest, ref)
     return ref

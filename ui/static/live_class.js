@@ -1,8 +1,8 @@
 // A live class's tab (ui/class_view.py): set up once per browser tab.
 // The step view drew #bpe-class-view with the signature of the class it shows ("7", or "7.31" on the teacher's
 // screen). #bpe-class-poll says where the class's current signature comes from:
-//  * data-url: the poll endpoint (ui/class_poll.py). This script asks it every POLL_MS (one at a time, not while
-//    the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
+//  * data-url: the poll endpoint (bpe_server/class_poll.py). This script asks it every POLL_MS (one at a time, not
+//    while the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
 //  * data-sig: the fallback polling fragment redraws it (a server run without the endpoint).
 // When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
