@@ -48,8 +48,9 @@ at 0.5 s per step); one in the browser holds the beat.
 **Fragments.** A page draws its step control and what depends on the step inside a fragment
 (:func:`step_fragment`), so a step reruns only those parts. While the run is still training the fragment
 reruns every second, so that the newly trained merges can be reached. A press made as that timer fires is
-counted once (:mod:`ui.timer_presses`); ``.streamlit/config.toml`` keeps a browser's large messages for 20
-runs, so that one made as a step comes back is seldom answered with a message the page has just forgotten.
+counted once (:mod:`ui.streamlit_patches.timer_presses`); ``.streamlit/config.toml`` keeps a browser's large
+messages for 20 runs, so that one made as a step comes back is seldom answered with a message the page has just
+forgotten.
 
 **Phones.** The buttons sit in a container ``st-key-<key>-stepbar``: below 640 px, where Streamlit stacks
 columns, ``static/app.css`` keeps the four buttons in one row (the label above them, the slider
