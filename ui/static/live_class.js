@@ -72,7 +72,7 @@
     askedAt = Date.now();
     presses++;
     // A following student's screen shows the teacher's new step at once when it was sent ahead (the step
-    // label, the merge and the pair table: static/text_box_guard.js); never while a question is open or
+    // label, the merge and the pair table: static/stepper.js); never while a question is open or
     // closed and not revealed (the pair table would give the merge away), nor once the class has ended.
     var b = url ? fetchedBody : null;
     if (b && view.dataset.follow === "1" && !b.asking && !b.ended && typeof b.step === "number" && w.__bpeShowAheadStep) {
