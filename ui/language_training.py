@@ -55,10 +55,10 @@ RULE_LABELS = {"plain": N_("Plain BPE"), "fair": N_("Fair BPE (parity-aware)")}
 
 
 def mix_corpus(spec: str) -> Corpus:
-    """The Declaration's training articles in the mix ``spec`` (:func:`bpe_core.languages.mix.mix_spec`) as a corpus: trained
-    byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number of merges from
-    the settings); with other settings (pages that compare variants) it is the languages' words summed, trained
-    the ordinary way. Raises ``ValueError`` for a bad spec."""
+    """The Declaration's training articles in the mix ``spec`` (:func:`bpe_core.languages.mix.mix_spec`) as a
+    corpus: trained byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number
+    of merges from the settings); with other settings (pages that compare variants) it is the languages' words
+    summed, trained the ordinary way. Raises ``ValueError`` for a bad spec."""
     rule, weights = parse_mix_spec(spec)
     texts, size = training_texts(tuple(weights))
     label = _("The Declaration in {n} languages, {rule}").format(n=len(weights), rule=_(RULE_LABELS[rule]))
