@@ -21,9 +21,10 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
+from bpe_core.languages import mix
 from bpe_server import store_db
 
-from . import class_view, hints, i18n, links, persist, quiz, uploads, url_echo
+from . import class_view, hints, i18n, links, persist, quiz, stepper, uploads, url_echo
 from . import language_training as lt
 from .corpus import Corpus, digest_of, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
@@ -310,8 +311,8 @@ def words_source(settings: dict) -> _Source:
 
 def _on_rule() -> None:
     ss = persist.ss()
-    _old, weights = lt.parse_mix_spec(ss.get(K.K_MIX) or lt.default_mix())
-    ss[K.K_MIX] = lt.mix_spec(ss[persist.W + "rule"], weights)
+    _old, weights = mix.parse_mix_spec(ss.get(K.K_MIX) or mix.default_mix())
+    ss[K.K_MIX] = mix.mix_spec(ss[persist.W + "rule"], weights)
     persist.set_step(0)
 
 
@@ -319,10 +320,10 @@ def mix_source(settings: dict) -> _Source:
     """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
     plain BPE or fair (parity-aware) BPE."""
     ss = persist.ss()
-    spec = ss.get(K.K_MIX) or lt.default_mix()
+    spec = ss.get(K.K_MIX) or mix.default_mix()
     name = _("Languages")
     try:
-        rule, weights = lt.parse_mix_spec(spec)
+        rule, weights = mix.parse_mix_spec(spec)
         corpus = lt.mix_corpus(spec)
     except ValueError:
         return _Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))
@@ -389,8 +390,10 @@ def sidebar() -> Choice:
         else:
             st.subheader(_("Settings"))
             settings_widgets(settings, source == "words", compact=False, sample=got.text)
-        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too.
+        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too; then the
+        # stepper's script, there before any page's step control is drawn (its keys, steps shown ahead, autoplay).
         uploads.guard_text_boxes()
+        stepper.draw_script()
 
     message, config = got.message, None
     if message is None:

@@ -72,7 +72,7 @@
     askedAt = Date.now();
     presses++;
     // A following student's screen shows the teacher's new step at once when it was sent ahead (the step
-    // label, the merge and the pair table: static/text_box_guard.js); never while a question is open or
+    // label, the merge and the pair table: static/stepper.js); never while a question is open or
     // closed and not revealed (the pair table would give the merge away), nor once the class has ended.
     var b = url ? fetchedBody : null;
     if (b && view.dataset.follow === "1" && !b.asking && !b.ended && typeof b.step === "number" && w.__bpeShowAheadStep) {
@@ -106,7 +106,7 @@
   // A screen whose page Streamlit can no longer update: a rerun's element reached the page at a place its tree
   // does not have ("Bad delta path index 11 (should be between [0, 9])", Streamlit 1.67), and the page went blank
   // and followed no more. The cause, a cached element of an interrupted run sent without the elements before it,
-  // is mended on the server (ui/fragment_refs.py); should the page still fail so, it reloads at once.
+  // is mended on the server (ui/streamlit_patches/fragment_refs.py); should the page still fail so, it reloads at once.
   var broken = null;
   function onFault(text) {
     if (/delta path/i.test(text)) { broken = text; check(); }
