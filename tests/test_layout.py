@@ -76,8 +76,14 @@ def _imported(path: Path, name: str) -> set[str]:
 
 
 def _import_graph() -> dict[str, set[str]]:
+    # A module's own packages are not edges: Python has begun importing them before the module itself, so
+    # ``from . import guard`` inside ``ui.streamlit_patches.fragment_refs`` makes no circle with the package's
+    # ``__init__.py`` that imports fragment_refs.
     modules = _project_modules()
-    return {name: {m for m in _imported(path, name) if m in modules and m != name} for name, path in modules.items()}
+    return {
+        name: {m for m in _imported(path, name) if m in modules and m != name and not name.startswith(m + ".")}
+        for name, path in modules.items()
+    }
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
