@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import fragment_refs, timer_presses, url_echo
+from ui import streamlit_patches, url_echo
 from ui.i18n import _
 from ui.navigation import PAGES
 
@@ -20,10 +20,9 @@ def page(spec) -> st.Page:
     return st.Page(script, title=_(spec.title), icon=spec.icon, url_path=spec.url_path)
 
 
-# A press is counted once, even when the step view's timer fires as it is made (ui/timer_presses.py).
-timer_presses.install()
-# A fragment's rerun drops the unsent elements of the run it replaces, cached ones too (ui/fragment_refs.py).
-fragment_refs.install()
+# A press is counted once, even when the step view's timer fires as it is made; a fragment's rerun drops the unsent
+# elements of the run it replaces, cached ones too (ui/streamlit_patches/: each on a checked Streamlit only).
+streamlit_patches.install()
 # Before anything reads the URL: a page one run behind sends the URL of the run before (ui/url_echo.py).
 url_echo.put_back_if_old()
 st.navigation([page(spec) for spec in PAGES]).run()

@@ -303,7 +303,7 @@ case "$cmd" in
         # in a thread of its own: after a class of 40 the server kept 9 % more memory than before it with the
         # default (up to 16 arenas on 2 cores), 5 % with two (benchmarks/class_load.py). A setting already made wins.
         export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-        # serve.py: app.py's pages plus the live class's poll endpoint (ui/class_poll.py).
+        # serve.py: app.py's pages plus the live class's poll endpoint (bpe_server/class_poll.py).
         exec "$PY" -m streamlit run serve.py \
             --server.showEmailPrompt false \
             --browser.gatherUsageStats false \

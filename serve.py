@@ -1,7 +1,7 @@
 """BPE Explorer as a server: ``streamlit run serve.py`` (what ``sh run.sh app`` runs).
 
 The app itself is ``app.py`` (its pages, ``ui.navigation.PAGES``). This module adds what a page's script run cannot
-do cheaply: the live class's poll endpoint (:mod:`ui.class_poll`), which every student's tab asks about twice a
+do cheaply: the live class's poll endpoint (:mod:`bpe_server.class_poll`), which every student's tab asks about twice a
 second without running any Streamlit script. ``streamlit run`` finds the ``st.App`` named ``app`` below and serves
 it with Streamlit's own server (uvicorn), with the same ``.streamlit/config.toml`` and command-line options as
 ``streamlit run app.py``; ``streamlit run app.py`` still works, polling with a fragment instead.
@@ -9,6 +9,6 @@ it with Streamlit's own server (uvicorn), with the same ``.streamlit/config.toml
 
 import streamlit as st
 
-from ui import class_poll
+from bpe_server import class_poll
 
 app = st.App("app.py", routes=class_poll.routes())

@@ -5,6 +5,7 @@ Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the 
 
 import streamlit as st
 
+from bpe_server.store_db import StoreUnavailable
 from ui import (
     charts,
     class_round,
@@ -23,8 +24,8 @@ from ui import (
 )
 from ui.explain import rules_html
 from ui.i18n import _
+from ui.links import unavailable_message
 from ui.sidebar import Choice
-from ui.store_db import StoreUnavailable, unavailable_message
 from ui.text import md_escape
 
 

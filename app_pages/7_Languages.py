@@ -9,6 +9,7 @@ import streamlit as st
 
 from bpe_core import InputError, clean_text
 from bpe_core import declaration as decl
+from bpe_core.languages.mix import mix_weights
 from bpe_core.token_tax import tax_table
 from ui import language_links as ll
 from ui import language_training as lt
@@ -154,7 +155,7 @@ def training_part(names) -> None:
     )
     merges = int(c2.number_input(_("Merges"), 10, lt.MAX_MERGES, lt.DEFAULT_MERGES, 100, key="lang.train.n"))
     own = lt.own_weights_editor(names) if mix == "own" else {}
-    weights = lt.mix_weights(mix, own)
+    weights = mix_weights(mix, own)
     if not any(weights.values()):
         st.info(_("Give at least one language a weight above 0."))
         return

@@ -16,7 +16,7 @@ Against servers that are already running (e.g. two replicas behind nginx):
   counted). Optional with ``--url``: without it, CPU and memory are not printed.
 * ``--store TARGET``: where the servers keep their classes (an SQLite file or a ``postgresql://`` URL, as
   ``BPE_EXPLORER_STORE`` / ``BPE_EXPLORER_DATABASE_URL``), read at the end to count the picks the servers
-  recorded. Default with ``--url``: the environment's (``ui.corpus_store.default_target``).
+  recorded. Default with ``--url``: the environment's (``bpe_server.corpus_store.default_target``).
 
 Every client speaks Streamlit's websocket protocol as a browser tab does (runs, fragment reruns, button presses;
 the protobufs shipped with Streamlit), and polls as the page's script does (``ui/static/live_class.js``):
@@ -359,7 +359,7 @@ def browsers(n: int, url: str, code: str, stop: threading.Event, ready: threadin
 
 def recorded_picks(target: str, code: str) -> dict[tuple[str, int], int]:
     """``{(student id, merge): option}``: the picks the servers recorded (every row of ``class_picks``)."""
-    from ui.corpus_store import CorpusStore
+    from bpe_server.corpus_store import CorpusStore
 
     store = CorpusStore(target)
     with closing(store.connect()) as conn:
@@ -405,7 +405,7 @@ def main() -> int:
         urls, pids = [server.start(timeout=120)], [server.proc.pid]
         print(f"server: streamlit run {args.entry} at {urls[0]} (pid {pids[0]}; store {store}; session TTL {ttl} s)")
     if target is None:
-        from ui.corpus_store import default_target
+        from bpe_server.corpus_store import default_target
 
         target = default_target()
     failures: list[str] = []

@@ -46,7 +46,7 @@ from machine import machine_line  # noqa: E402  (tests/machine.py, shared with t
 from nginx_server import NginxProxy  # noqa: E402
 from postgres_server import PostgresCluster  # noqa: E402
 
-from ui.store_db import DATABASE_URL_ENV  # noqa: E402
+from bpe_server.store_db import DATABASE_URL_ENV  # noqa: E402
 
 CLASS_LOAD = ROOT / "benchmarks" / "class_load.py"
 

@@ -26,8 +26,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the app's modules; the helper
 
 from machine import cpu_model  # noqa: E402
 
-from ui.corpus_store import CorpusStore  # noqa: E402
-from ui.live_class import Classes  # noqa: E402
+from bpe_server.corpus_store import CorpusStore  # noqa: E402
+from bpe_server.live_class import Classes  # noqa: E402
 
 
 def timed(fn, n: int) -> tuple[float, float]:

@@ -31,13 +31,22 @@ from .variants import EOW_STYLES, VARIANTS, Variant
 #: is first used (PEP 562), so ``python -m bpe_core encode`` does not load the trainer, nor ``train`` the GPT
 #: models: start-up is most of a short command's time.
 _LAZY = {
-    "run": ("TrainedRun",),
-    "run_records": ("VocabEntry", "WordRow"),
-    "trainer": ("RULES", "STOP_REASONS", "TIE_BREAKS", "MergeStep", "TrainConfig", "Trainer", "corpus_words", "train"),
-    "encoder": ("UNK_TOKEN", "MergeTree", "PieceTrace", "Replay", "ReplayStep", "Tokenizer", "TraceStep"),
+    "algorithms.run": ("TrainedRun",),
+    "algorithms.run_records": ("VocabEntry", "WordRow"),
+    "algorithms.trainer": (
+        "RULES",
+        "STOP_REASONS",
+        "TIE_BREAKS",
+        "MergeStep",
+        "TrainConfig",
+        "Trainer",
+        "corpus_words",
+        "train",
+    ),
+    "encoding.encoder": ("UNK_TOKEN", "MergeTree", "PieceTrace", "Replay", "ReplayStep", "Tokenizer", "TraceStep"),
     "models": ("MODEL_NAMES", "load_gpt"),
-    "merge_agreement": ("MergeOverlap", "merge_overlap"),
-    "files": ("load_gpt2_files", "load_model", "save_model", "tokenizer_json"),
+    "checking.merge_agreement": ("MergeOverlap", "merge_overlap"),
+    "formats.files": ("load_gpt2_files", "load_model", "save_model", "tokenizer_json"),
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .algorithms.tiebreak import TIE_BREAKS
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern
-from .tiebreak import TIE_BREAKS
 from .variants import DEFAULT_PRETOKENIZER, Variant
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from corpus_excerpts import corpus_slice
 
-from ui.corpus_store import corpus_id
+from bpe_server.corpus_store import corpus_id
 
 CHINESE = corpus_slice("hongloumeng.txt", 3_000, 2_000) + " 👨\u200d👩\u200d👧 🇨🇳"
 ENGLISH = corpus_slice("pg16457.txt", 30_000, 20_000)

@@ -12,9 +12,9 @@ import re
 import pytest
 from app_helpers import bodies, new_app, no_exception
 
-from ui.class_view import PUBLIC_URL_ENV, qr_img
-from ui.corpus_store import CorpusStore
-from ui.live_class import Classes
+from bpe_server.corpus_store import CorpusStore
+from bpe_server.live_class import Classes
+from ui.class_join import PUBLIC_URL_ENV, qr_img
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
-"""The live class's poll endpoint (ui/class_poll.py) on a real server, ``streamlit run serve.py`` as users run it.
+"""The live class's poll endpoint (bpe_server/class_poll.py) on a real server, ``streamlit run serve.py`` as users
+run it.
 
 The server and this test share one real SQLite store file: the test starts classes and acts as their teacher through
-:class:`ui.live_class.Classes` (the same code the pages call), and reads what the server answers over HTTP. One
+:class:`bpe_server.live_class.Classes` (the same code the pages call), and reads what the server answers over HTTP. One
 Chromium test checks that a class tab really polls the endpoint, without the teacher key, and follows the teacher;
 one AppTest checks the fallback (no endpoint: the polling fragment).
 """
@@ -18,8 +19,8 @@ import pytest
 from app_helpers import APP, bodies, no_exception
 from browser import DEFAULT_TIMEOUT_MS, BrowserTestSetupError, StreamlitServer, open_app, wait_for_app
 
-from ui.corpus_store import CorpusStore
-from ui.live_class import Classes, new_student_id
+from bpe_server.corpus_store import CorpusStore
+from bpe_server.live_class import Classes, new_student_id
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
-"""ui.corpus_store: the store of corpus texts (a real SQLite file in tmp_path, and a real PostgreSQL database: the
-same tests on both engines, ``store_target`` in conftest), old store files, and texts packed into URLs."""
+"""bpe_server.corpus_store: the store of corpus texts (a real SQLite file in tmp_path, and a real PostgreSQL
+database: the same tests on both engines, ``store_target`` in conftest), old store files, and texts packed into
+URLs."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 from store_files import CHINESE, ENGLISH, old_store_file
 
-from ui import corpus_store
-from ui.corpus_store import (
+from bpe_server import corpus_store
+from bpe_server.corpus_store import (
     PACK_MAX_CHARS,
     CorpusStore,
     PackedTextError,
@@ -55,7 +56,7 @@ def test_the_store_outlives_the_object_and_the_process(store_target, tmp_path):
     cid = CorpusStore(path).put(ENGLISH, "upload")
     assert CorpusStore(path).get(cid) == (ENGLISH, "upload")
     script = (
-        "import sys; from ui.corpus_store import CorpusStore; "
+        "import sys; from bpe_server.corpus_store import CorpusStore; "
         "text, kind = CorpusStore(sys.argv[1]).get(sys.argv[2]); print(len(text), kind)"
     )
     root = Path(__file__).resolve().parents[1]
@@ -227,7 +228,7 @@ def test_a_crafted_token_cannot_inflate_past_the_limit():
 
 
 def test_a_store_file_of_the_first_release_opens_with_its_links_kept(tmp_path):
-    from ui.live_class import Classes
+    from bpe_server.live_class import Classes
 
     path = tmp_path / "old.sqlite3"
     ids = old_store_file(path, [(CHINESE, "text"), ("low 5\nlower 2\n", "words")])

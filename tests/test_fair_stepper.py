@@ -53,11 +53,11 @@ def test_only_byte_level_with_gpt2_pieces():
 
 
 def test_a_mix_is_kept_as_text_for_its_link():
-    from ui import language_training as lt
+    from bpe_core.languages.mix import mix_spec, parse_mix_spec
 
     weights = {"eng": 1.0, "tha": 0.3125}
-    spec = lt.mix_spec("fair", weights)
-    assert lt.parse_mix_spec(spec) == ("fair", weights)
+    spec = mix_spec("fair", weights)
+    assert parse_mix_spec(spec) == ("fair", weights)
     for bad in ("", "rule odd\neng 1", "rule fair", "rule fair\nxx 1", "rule fair\neng -1", "rule fair\neng x"):
         with pytest.raises(ValueError):
-            lt.parse_mix_spec(bad)
+            parse_mix_spec(bad)

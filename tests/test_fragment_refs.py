@@ -1,4 +1,4 @@
-"""ui.fragment_refs: a fragment's rerun drops the unsent elements of the run it replaces, the references to cached
+"""ui.streamlit_patches.fragment_refs: a fragment's rerun drops the unsent elements of the run it replaces, the references to cached
 elements as well as the elements (Streamlit 1.67 kept the references: "Bad delta path index 11")."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from streamlit.runtime.forward_msg_cache import populate_hash_if_needed
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner_utils import script_run_context
 
-from ui import fragment_refs
+from ui.streamlit_patches import fragment_refs
 
 
 def _element(path: list[int], fragment: str, text: str) -> ForwardMsg:

@@ -182,10 +182,10 @@ def test_step_through_the_fair_training_and_its_link():
 
 
 def test_a_mix_link_in_chinese_and_the_sidebars_merge_rule():
-    from ui import corpus_store
-    from ui import language_training as lt
+    from bpe_core.languages.mix import default_mix
+    from bpe_server import corpus_store
 
-    cid = corpus_store.put(lt.default_mix(), "mix")  # all 20 languages, equal byte shares, the fair rule
+    cid = corpus_store.put(default_mix(), "mix")  # all 20 languages, equal byte shares, the fair rule
     params = {"corpus": cid, "variant": "byte", "pre": "gpt2", "merges": "20", "step": "1", "lang": "zh-Hant"}
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for k, v in params.items():

@@ -100,3 +100,115 @@ def test_pages_are_short_and_laid_out_by_the_formatter():
             skips[path.name] = marked
     assert not too_long, f"pages over {PAGE_LINES} lines: {too_long}"
     assert not skips, f"formatter markers in pages: {skips}"
+
+
+# -------------------------------------------------------------------------------- imports of the front end and the server
+FRONT_AND_SERVER = ("ui", "app_pages", "bpe_server", "app.py", "serve.py")
+TRANSLATORS = {"_", "gettext", "ngettext", "pgettext", "N_"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _project_modules() -> dict[str, Path]:
+    """``{dotted name: file}`` of every module of :data:`FRONT_AND_SERVER` (a package is its ``__init__.py``)."""
+    files = []
+    for name in FRONT_AND_SERVER:
+        where = REPO / name
+        files += sorted(where.rglob("*.py")) if where.is_dir() else [where]
+    return {_module_name(p): p for p in files}
+
+
+def _imported(path: Path, name: str) -> set[str]:
+    """Every module ``path`` (module ``name``) imports, at module level or inside a function: dotted names, with the
+    packages they sit in (importing ``ui.text`` runs ``ui/__init__.py`` first) and, for ``from m import x``, ``m.x``
+    (``x`` may be a module)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            found |= {module} | {f"{module}.{a.name}" for a in node.names}
+    return found | {m.rsplit(".", k)[0] for m in found for k in range(1, m.count(".") + 1)}
+
+
+def _import_graph() -> dict[str, set[str]]:
+    # A module's own packages are not edges: Python has begun importing them before the module itself, so
+    # ``from . import guard`` inside ``ui.streamlit_patches.fragment_refs`` makes no circle with the package's
+    # ``__init__.py`` that imports fragment_refs.
+    modules = _project_modules()
+    return {
+        name: {m for m in _imported(path, name) if m in modules and m != name and not name.startswith(m + ".")}
+        for name, path in modules.items()
+    }
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle (``[a, b, ..., a]``) per back edge a depth-first walk of ``graph`` meets."""
+    found, state, path = [], {}, []
+
+    def walk(node: str) -> None:
+        state[node] = "open"
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                found.append(path[path.index(nxt) :] + [nxt])
+            elif nxt not in state:
+                walk(nxt)
+        path.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node)
+    return found
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_in_the_front_end_and_the_server():
+    # Two modules that import each other (even inside a function) are one module in two files: neither can be
+    # read, tested or moved alone. ui.class_poll <-> ui.class_view was one; the poll now reads bpe_server only.
+    graph = _import_graph()
+    assert {"ui.class_view", "bpe_server.class_poll", "serve", "app"} <= set(graph)
+    assert "bpe_server.class_poll" in graph["serve"]
+    assert _circles(graph) == []
+
+
+def _called_name(func: ast.expr) -> str | None:
+    """``f`` of a call ``f(...)`` or ``x.f(...)``."""
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def test_bpe_server_imports_no_ui_translates_nothing_and_imports_streamlit_only_in_the_poll_route():
+    # The server package runs without the front end: a store, a class or the migration command never needs ui or a
+    # Streamlit session. Only the poll route (a route of Streamlit's own server) reads Streamlit's config.
+    modules = _project_modules()
+    wrong = []
+    for name, path in modules.items():
+        if name.split(".")[0] != "bpe_server":
+            continue
+        for m in sorted(_imported(path, name)):
+            top = m.split(".")[0]
+            if top == "ui" or (top == "streamlit" and name != "bpe_server.class_poll"):
+                wrong.append(f"{name} imports {m}")
+        # Its words are the front end's (the caller passes or writes the message): nothing here to translate.
+        called = {
+            _called_name(n.func)
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Call)
+        }
+        wrong += [f"{name} calls {f}()" for f in sorted(called & TRANSLATORS)]
+    assert len([n for n in modules if n.startswith("bpe_server.")]) >= 6
+    assert not wrong, wrong

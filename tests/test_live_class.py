@@ -1,4 +1,4 @@
-"""ui.live_class: a live class in a real SQLite file (tmp_path) and in a real PostgreSQL database -- codes, teacher keys, rounds, picks counted once,
+"""bpe_server.live_class: a live class in a real SQLite file (tmp_path) and in a real PostgreSQL database -- codes, teacher keys, rounds, picks counted once,
 tallies, summary, CSV, expiry and many threads picking at once. No Streamlit."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
 from bpe_core.quiz import question
-from ui.corpus_store import CorpusStore
-from ui.live_class import (
+from bpe_server.corpus_store import CorpusStore
+from bpe_server.live_class import (
     ALPHABET,
     NICKNAME_MAX,
     Classes,

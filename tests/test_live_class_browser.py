@@ -28,9 +28,9 @@ from playwright.sync_api import expect
 
 from bpe_core import train
 from bpe_core.quiz import question
-from ui.class_view import PUBLIC_URL_ENV, qr_img
-from ui.corpus_store import CorpusStore
-from ui.live_class import Classes, option_grades
+from bpe_server.corpus_store import CorpusStore
+from bpe_server.live_class import Classes, option_grades
+from ui.class_join import PUBLIC_URL_ENV, qr_img
 from ui.presets import PRESETS
 from ui.settings import make_config, preset_settings
 

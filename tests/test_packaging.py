@@ -64,7 +64,11 @@ def test_requirements_dev_txt_includes_the_runtime_pins_and_repins_none_of_them(
 
 def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["project"]["scripts"] == {"bpe-explorer": "bpe_core.cli:console_main"}
-    assert PYPROJECT["tool"]["setuptools"]["packages"] == ["bpe_core", "bpe_core.cli", "bpe_core.models"]
+    # Every package folder of the library is declared, or a wheel would miss its modules.
+    root = Path(__file__).resolve().parent.parent
+    folders = sorted(".".join(p.parent.relative_to(root).parts) for p in (root / "bpe_core").rglob("__init__.py"))
+    assert PYPROJECT["tool"]["setuptools"]["packages"] == folders
+    assert {"bpe_core", "bpe_core.cli", "bpe_core.models", "bpe_core.algorithms"} <= set(folders)
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
         "data/udhr/*.xml",
         "data/udhr/README.md",

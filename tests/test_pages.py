@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoder import Tokenizer
 from ui.presets import PRESETS
+from ui.stepper import script_html as stepper_script_html
 from ui.uploads import text_box_guard_html
 
 
@@ -309,9 +310,9 @@ def test_bbpe_on_the_chinese_emoji_preset_and_bad_text():
     at.text_area(key="w.pg.bbpe.text").input("<b>hi</b> <b>hi</b>").run()
     at.text_input(key="w.pg.bbpe.unseen").input("<script>alert(1)</script>").run()
     no_exception(at)
-    # The only script on the page is the app's own text box guard, in the sidebar.
-    own = [b for b in bodies(at) if b == text_box_guard_html()]
-    assert len(own) == 1 and "<script>" in own[0]
+    # The only scripts on the page are the app's own, in the sidebar: the text box guard and the stepper's script.
+    own = [b for b in bodies(at) if b in (text_box_guard_html(), stepper_script_html())]
+    assert len(own) == 2 and all("<script>" in b for b in own)
     joined = "".join(b for b in bodies(at) if b not in own)
     assert "<script" not in joined and "<b>hi</b>" not in joined
     assert "&lt;script&gt;" in body_with(at, "bbpe-unseen-byte")

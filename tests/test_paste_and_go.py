@@ -14,7 +14,7 @@ from app_helpers import REPO, errors, new_app, no_exception, page_text, paste, s
 from corpora import PASTED_ZH_EMOJI
 
 from bpe_core import EXAMPLE_PATTERN
-from ui import corpus_store
+from bpe_server import corpus_store
 
 HONGLOUMENG = (REPO / "presets" / "hongloumeng-chapter1.txt").read_text(encoding="utf-8")
 
@@ -183,13 +183,15 @@ def test_the_upload_widget_states_the_limit_and_a_large_text_says_what_to_do(mon
     assert "BPE_EXPLORER_MAX_BYTES" not in text
 
 
-def test_the_page_script_survives_the_html_sanitizer():
+def test_the_page_scripts_survive_the_html_sanitizer():
     # DOMPurify (st.html) drops a script whose text has "<" then a letter, "/" or "!": the whole guard was lost
     # once because of a comment.
+    from ui.stepper import script_html
     from ui.uploads import text_box_guard_html
 
-    body = text_box_guard_html().removeprefix("<script>").removesuffix("</script>")
-    assert not re.search(r"<[/\w!]", body)
+    for html in (text_box_guard_html(), script_html()):
+        body = html.removeprefix("<script>").removesuffix("</script>")
+        assert body.strip() and not re.search(r"<[/\w!]", body)
 
 
 # ------------------------------------------------------------------------------ large texts

@@ -26,7 +26,7 @@ from browser import (
 from corpora import PASTED_ZH_EMOJI
 from playwright.sync_api import expect
 
-from ui.corpus_store import STORE_ENV, is_corpus_id
+from bpe_server.corpus_store import STORE_ENV, is_corpus_id
 
 pytestmark = pytest.mark.browser
 

@@ -95,7 +95,8 @@ def test_the_logical_order_note_where_chips_show_right_to_left_words():
     # picture buttons, only when the corpus holds right-to-left letters.
     from app_helpers import new_app, no_exception
 
-    from ui import chips, corpus_store, panels
+    from bpe_server import corpus_store
+    from ui import chips, panels
 
     cfg = TrainConfig(variant="byte", num_merges=3)
     arabic = train(corpus_words(decl.load("arb").sections[1], cfg), cfg)

@@ -13,10 +13,11 @@ from app_helpers import errors, new_app, no_exception, paste, shown_step
 from corpora import PASTED_ZH_EMOJI
 from store_files import CHINESE, ENGLISH, old_store_file
 
-from ui import corpus_store, links, store_db
-from ui.corpus_store import CorpusStore
-from ui.live_class import Classes
-from ui.store_migrate import migrate
+from bpe_server import corpus_store, store_db
+from bpe_server.corpus_store import CorpusStore
+from bpe_server.live_class import Classes
+from bpe_server.store_migrate import migrate
+from ui import links
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
 UNREACHABLE = "The shared store is unreachable"
@@ -118,13 +119,17 @@ def test_the_links_of_an_sqlite_store_move_into_postgres(postgres_url, tmp_path)
     assert sorted(target.ids()) == sorted([*ids, mine])
 
     proc = subprocess.run(
-        [sys.executable, "-m", "ui.store_migrate", str(old), postgres_url],
+        [sys.executable, "-m", "bpe_server.store_migrate", str(old), postgres_url],
         capture_output=True, text=True, cwd=REPO, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0 and proc.stdout.strip() == "copied 0 corpora; 3 were there already"
     for args in ([str(tmp_path / "missing.sqlite3"), postgres_url], [str(old), str(tmp_path / "x.sqlite3")]):
         proc = subprocess.run(
-            [sys.executable, "-m", "ui.store_migrate", *args], capture_output=True, text=True, cwd=REPO, timeout=120
+            [sys.executable, "-m", "bpe_server.store_migrate", *args],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
         )
         assert proc.returncode == 2 and proc.stderr.startswith("store_migrate: error:")
         assert "Traceback" not in proc.stderr

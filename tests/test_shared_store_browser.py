@@ -26,9 +26,9 @@ from corpora import PASTED_ZH_EMOJI
 from nginx_server import NginxProxy, sticky_key
 from playwright.sync_api import expect
 
-from ui.corpus_store import CorpusStore, is_corpus_id
-from ui.live_class import Classes
-from ui.store_db import DATABASE_URL_ENV
+from bpe_server.corpus_store import CorpusStore, is_corpus_id
+from bpe_server.live_class import Classes
+from bpe_server.store_db import DATABASE_URL_ENV
 
 pytestmark = pytest.mark.browser
 

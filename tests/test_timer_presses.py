@@ -1,11 +1,11 @@
-"""ui.timer_presses: a message a fragment's timer sends carries no press (the press's own message does)."""
+"""ui.streamlit_patches.timer_presses: a message a fragment's timer sends carries no press (the press's own message does)."""
 
 from __future__ import annotations
 
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.app_session import AppSession
 
-from ui import timer_presses
+from ui.streamlit_patches import timer_presses
 
 
 def _states() -> WidgetStates:

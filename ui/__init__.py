@@ -15,6 +15,8 @@
   :mod:`ui.stepper`, :mod:`ui.panels`, :mod:`ui.vocabulary`, :mod:`ui.charts`, :mod:`ui.explain`
   (the worded explanations), :mod:`ui.encoding` (tokenizers of a run).
 * :mod:`ui.presets` -- built-in corpora; :mod:`ui.text` -- escaping; :mod:`ui.i18n` -- translation.
+* :mod:`ui.streamlit_patches` -- the patches of Streamlit's internals, each on the Streamlit versions it was
+  checked on.
 
 See docs/ARCHITECTURE.md.
 """

@@ -77,7 +77,7 @@ def _run_specs(run: TrainedRun, presentation: bool) -> list[dict]:
                 tooltip=[
                     alt.Tooltip("step:Q", title=step_title, format=",d"),
                     alt.Tooltip("value:Q", title=title, format=",d"),
-                ],  # fmt: skip
+                ],
             )
         )
         rule = alt.Chart(pd.DataFrame({"step": [0]})).mark_rule(color="#d62728", strokeWidth=3).encode(x="step:Q")
@@ -136,8 +136,9 @@ def _marker_rows(step: int):
         return [{"step": step}]
 
 
-def lines_chart(series: dict, title: str, step: int | None = None, presentation: bool = False,
-                height: int = 230, fmt: str = ",.0f") -> dict:  # fmt: skip
+def lines_chart(
+    series: dict, title: str, step: int | None = None, presentation: bool = False, height: int = 230, fmt: str = ",.0f"
+) -> dict:
     """A Vega-Lite spec: one line per ``{name: [value at step 0, 1, ...]}``, a red rule at ``step``
     (``None``: no rule). Long series are thinned to about :data:`COMPARISON_POINTS` points."""
     rows = []
@@ -147,17 +148,29 @@ def lines_chart(series: dict, title: str, step: int | None = None, presentation:
     font = 16 if presentation else 13
     palette = ["#1b6ca8", "#d95f02", "#1b9e77", "#7570b3"]
     names = list(series)
-    line = alt.Chart(frame).mark_line(strokeWidth=3, point=len(frame) <= 3 * 60).encode(
-        x=alt.X("step:Q", title=_("merges (step)"), axis=_STEP_AXIS),
-        y=alt.Y("value:Q", title=title, scale=alt.Scale(zero=False)),
-        color=alt.Color("series:N", title=None, sort=names,
-                        scale=alt.Scale(domain=names, range=palette[: len(names)]),
-                        legend=alt.Legend(orient="top", labelFontSize=font, symbolType="stroke", symbolStrokeWidth=4,
-                                          labelLimit=400)),
-        strokeDash=alt.StrokeDash("series:N", sort=names, legend=None),
-        tooltip=[alt.Tooltip("series:N", title=_("variant")), alt.Tooltip("step:Q", title=_("step"), format=",d"),
-                 alt.Tooltip("value:Q", title=title, format=fmt)],
-    )  # fmt: skip
+    line = (
+        alt.Chart(frame)
+        .mark_line(strokeWidth=3, point=len(frame) <= 3 * 60)
+        .encode(
+            x=alt.X("step:Q", title=_("merges (step)"), axis=_STEP_AXIS),
+            y=alt.Y("value:Q", title=title, scale=alt.Scale(zero=False)),
+            color=alt.Color(
+                "series:N",
+                title=None,
+                sort=names,
+                scale=alt.Scale(domain=names, range=palette[: len(names)]),
+                legend=alt.Legend(
+                    orient="top", labelFontSize=font, symbolType="stroke", symbolStrokeWidth=4, labelLimit=400
+                ),
+            ),
+            strokeDash=alt.StrokeDash("series:N", sort=names, legend=None),
+            tooltip=[
+                alt.Tooltip("series:N", title=_("variant")),
+                alt.Tooltip("step:Q", title=_("step"), format=",d"),
+                alt.Tooltip("value:Q", title=title, format=fmt),
+            ],
+        )
+    )
     layers = [line]
     if step is not None:
         layers.append(

@@ -1,7 +1,7 @@
 """A live class's question, its live histogram, the reveal and the end-of-class summary (drawn on the step page).
 
 The question is the quiz's (:func:`bpe_core.quiz.question`: the same shuffled pairs on every screen, as the seed is
-the merge); the picks and tallies are the class's (:mod:`ui.live_class`). Students pick with large buttons (at
+the merge); the picks and tallies are the class's (:mod:`bpe_server.live_class`). Students pick with large buttons (at
 least 44 px tall, the first :data:`FIRST_SCREEN` pairs, the rest under "More pairs"); the projector shows how many
 answered and, when the teacher chooses, a bar per pair.
 """
@@ -14,15 +14,18 @@ import streamlit as st
 
 from bpe_core import TrainedRun
 from bpe_core.quiz import question
+from bpe_core.teaching.class_results import ranking
+from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
+from bpe_server.store_db import StoreUnavailable
 
+from . import class_join
 from . import class_view as cv
 from .chips import token_label
 from .explain import merge_reason
 from .i18n import _, ngettext
-from .live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
+from .links import unavailable_message
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
-from .store_db import StoreUnavailable, unavailable_message
 from .text import esc_raw
 
 #: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).
@@ -44,35 +47,57 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
     st.html(f"<style>{cv._CSS}</style>")
     pending = state.open_round
     with st.expander(_("Join: code, link and QR code"), expanded=pending is None and step == 0):
-        st.html(cv.join_html(state.code, big=present))
+        st.html(class_join.join_html(state.code, big=present))
     cols = st.columns([2.2, 1.6, 1.6, 1.6, 1.4], vertical_alignment="center")
     joined = ngettext("{n} student joined", "{n} students joined", state.students).format(n=f"{state.students:,}")
-    cols[0].html(f"<div class='bpe-class-status' id='bpe-class-status' data-students='{state.students}'>"
-                 f"<b>{esc_raw(state.code)}</b> · {esc_raw(joined)}</div>")  # fmt: skip
+    cols[0].html(
+        f"<div class='bpe-class-status' id='bpe-class-status' data-students='{state.students}'>"
+        f"<b>{esc_raw(state.code)}</b> · {esc_raw(joined)}</div>"
+    )
     if state.ended:
         return
     if pending is None:
-        cols[1].button(_("Ask the class"), key="class-ask", on_click=_ask, args=(run, step), type="primary",
-                       disabled=step >= run.num_steps,
-                       help=_("Open a question on the next merge: no screen shows it until you reveal."))  # fmt: skip
+        cols[1].button(
+            _("Ask the class"),
+            key="class-ask",
+            on_click=_ask,
+            args=(run, step),
+            type="primary",
+            disabled=step >= run.num_steps,
+            help=_("Open a question on the next merge: no screen shows it until you reveal."),
+        )
     elif pending.state == "open":
-        cols[1].button(_("Close answers"), key="class-close",
-                       on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().close(c, k)))  # fmt: skip
+        cols[1].button(
+            _("Close answers"),
+            key="class-close",
+            on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().close(c, k)),
+        )
     else:
-        cols[1].button(_("Reopen answers"), key="class-reopen",
-                       on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reopen(c, k)))  # fmt: skip
-    cols[2].button(_("Reveal"), key="class-reveal", disabled=pending is None, type="primary",
-                   on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reveal(c, k)))  # fmt: skip
+        cols[1].button(
+            _("Reopen answers"),
+            key="class-reopen",
+            on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reopen(c, k)),
+        )
+    cols[2].button(
+        _("Reveal"),
+        key="class-reveal",
+        disabled=pending is None,
+        type="primary",
+        on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reveal(c, k)),
+    )
     with cols[3].popover(_("Display")):
-        for flag, label in (("show_counts", _("Show pair counts")), ("show_histogram", _("Show live answers")),
-                            ("show_ranking", _("Public ranking at the end")),
-                            ("show_names", _("Nicknames in the ranking"))):  # fmt: skip
+        for flag, label in (
+            ("show_counts", _("Show pair counts")),
+            ("show_histogram", _("Show live answers")),
+            ("show_ranking", _("Public ranking at the end")),
+            ("show_names", _("Nicknames in the ranking")),
+        ):
             st.session_state[f"w.class.{flag}"] = getattr(state, flag)
             st.toggle(label, key=f"w.class.{flag}", on_change=cv.set_display, args=(flag,))
     with cols[4].popover(_("More")):
         st.warning(_("The teacher link lets anyone who has it run this class. Do not project it or share it."))
         if st.toggle(_("Show the teacher link"), key="class-show-key"):
-            st.code(cv.teacher_url(state.code, st.session_state.get(cv.K_KEY) or ""), language=None)
+            st.code(class_join.teacher_url(state.code, st.session_state.get(cv.K_KEY) or ""), language=None)
         st.button(_("End the class"), key="class-end", on_click=cv._end)
 
 
@@ -108,14 +133,16 @@ def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, prese
     size = 22 if present else 16
     labels = [f"{i + 1}. {_pair(run, o, mode)}" for i, o in enumerate(q.options)]
     names = {RIGHT: _("right"), TIED: _("tied"), WRONG: _("wrong")}
-    frame = pd.DataFrame({"pair": labels, "picks": list(tally.counts),
-                          "grade": [names[g] if revealed else "" for g in tally.grades]})  # fmt: skip
+    frame = pd.DataFrame(
+        {"pair": labels, "picks": list(tally.counts), "grade": [names[g] if revealed else "" for g in tally.grades]}
+    )
     colour = (
-        alt.Color("grade:N", title=None, scale=alt.Scale(domain=list(names.values()),
-                                                        range=["#228833", "#ccbb44", "#ee6677"]))
+        alt.Color(
+            "grade:N", title=None, scale=alt.Scale(domain=list(names.values()), range=["#228833", "#ccbb44", "#ee6677"])
+        )
         if revealed
         else alt.value("#4477aa")
-    )  # fmt: skip
+    )
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -139,8 +166,10 @@ def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, prese
 def _answered_html(tally: Tally, students: int) -> str:
     text = _("{n} of {m} answered").format(n=f"{tally.answered:,}", m=f"{students:,}")
     counts = ",".join(map(str, tally.counts))
-    return (f"<div class='bpe-class-answered' id='bpe-class-answered' data-answered='{tally.answered}' "
-            f"data-counts='{counts}'>{esc_raw(text)}</div>")  # fmt: skip
+    return (
+        f"<div class='bpe-class-answered' id='bpe-class-answered' data-answered='{tally.answered}' "
+        f"data-counts='{counts}'>{esc_raw(text)}</div>"
+    )
 
 
 def shares_html(tally: Tally) -> str:
@@ -158,8 +187,10 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
     tally = state.open_round
     q = question(run, tally.merge)
     title = _("Which pair does merge {merge} join?").format(merge=f"{tally.merge:,}")
-    st.html(f"<div class='bpe-quiz-q' id='bpe-class-question' data-merge='{tally.merge}' data-state='{tally.state}'>"
-            f"{esc_raw(title)}</div>")  # fmt: skip
+    st.html(
+        f"<div class='bpe-quiz-q' id='bpe-class-question' data-merge='{tally.merge}' data-state='{tally.state}'>"
+        f"{esc_raw(title)}</div>"
+    )
     if cv.is_teacher():
         st.html(_answered_html(tally, state.students))
         left, right = st.columns([1, 1], gap="medium")
@@ -177,9 +208,15 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
 
     def button(i, o):
         count = f" · {o.count:,}" if state.show_counts else ""
-        st.button(f"{i + 1}. {_pair(run, o, mode)}{count}", key=f"class-pick-{i}", on_click=_pick,
-                  args=(tally.merge, i), type="primary" if i == mine else "secondary", disabled=closed,
-                  width="stretch")  # fmt: skip
+        st.button(
+            f"{i + 1}. {_pair(run, o, mode)}{count}",
+            key=f"class-pick-{i}",
+            on_click=_pick,
+            args=(tally.merge, i),
+            type="primary" if i == mine else "secondary",
+            disabled=closed,
+            width="stretch",
+        )
 
     with st.container(key="class-opts"):
         for i, o in enumerate(q.options[:FIRST_SCREEN]):
@@ -189,8 +226,11 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
                 for i, o in enumerate(q.options[FIRST_SCREEN:], start=FIRST_SCREEN):
                     button(i, o)
     if mine is not None:
-        st.caption(_("Your pick: {pair}. You may change it until the teacher closes the answers.").format(
-            pair=_pair(run, q.options[mine], mode)))  # fmt: skip
+        st.caption(
+            _("Your pick: {pair}. You may change it until the teacher closes the answers.").format(
+                pair=_pair(run, q.options[mine], mode)
+            )
+        )
     st.html(corpus_html(run, step, mode, present, 6))
 
 
@@ -203,8 +243,10 @@ def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, pre
         left, right = st.columns([1, 1], gap="medium")
         with left:
             reason = esc_raw(merge_reason(run, tally.merge, mode))
-            st.html(f"<div class='bpe-card'>{merge_line_html(run, tally.merge, mode, present)}"
-                    f"<div class='bpe-reason'>{reason}</div></div>")  # fmt: skip
+            st.html(
+                f"<div class='bpe-card'>{merge_line_html(run, tally.merge, mode, present)}"
+                f"<div class='bpe-reason'>{reason}</div></div>"
+            )
         with right:
             histogram(run, q, tally, mode, True, present)
         return
@@ -221,8 +263,16 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
     if not got.rounds:
         st.caption(_("No question was asked."))
     else:
-        rows = [{_("merge"): t.merge, _("answered"): t.answered, _("right"): f"{t.share(RIGHT):.0%}",
-                 _("tied"): f"{t.share(TIED):.0%}", _("wrong"): f"{t.share(WRONG):.0%}"} for t in got.rounds]  # fmt: skip
+        rows = [
+            {
+                _("merge"): t.merge,
+                _("answered"): t.answered,
+                _("right"): f"{t.share(RIGHT):.0%}",
+                _("tied"): f"{t.share(TIED):.0%}",
+                _("wrong"): f"{t.share(WRONG):.0%}",
+            }
+            for t in got.rounds
+        ]
         st.dataframe(pd.DataFrame(rows), hide_index=True)
         hard = ", ".join(str(t.merge) for t in got.hardest)
         if hard:
@@ -234,16 +284,34 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
             text = _("Your score: {right} of {asked} right ({tied} tied)").format(
                 right=me.right, asked=me.answered, tied=me.tied
             )
-            st.html(f"<div class='bpe-quiz-score' id='bpe-class-score' data-right='{me.right}' "
-                    f"data-asked='{me.answered}'>{esc_raw(text)}</div>")  # fmt: skip
+            st.html(
+                f"<div class='bpe-quiz-score' id='bpe-class-score' data-right='{me.right}' "
+                f"data-asked='{me.answered}'>{esc_raw(text)}</div>"
+            )
     if cv.is_teacher() or state.show_ranking:
         if cv.is_teacher():
-            st.download_button(_("Download the tallies (CSV)"), cv.classes().csv_text(state.code),
-                               file_name=f"class-{state.code}.csv", mime="text/csv")  # fmt: skip
+            st.download_button(
+                _("Download the tallies (CSV)"),
+                cv.classes().csv_text(state.code),
+                file_name=f"class-{state.code}.csv",
+                mime="text/csv",
+            )
         if state.show_ranking and got.students:
-            ranked = sorted(got.students, key=lambda s: (-s.right, s.number))
-            st.dataframe(pd.DataFrame([{
-                _("student"): (s.nickname if state.show_names and s.nickname else _("Student {n}").format(n=s.number)),
-                _("right"): s.right, _("answered"): s.answered} for s in ranked]), hide_index=True)  # fmt: skip
+            ranked = ranking(got.students)
+            st.dataframe(
+                pd.DataFrame(
+                    [
+                        {
+                            _("student"): (
+                                s.nickname if state.show_names and s.nickname else _("Student {n}").format(n=s.number)
+                            ),
+                            _("right"): s.right,
+                            _("answered"): s.answered,
+                        }
+                        for s in ranked
+                    ]
+                ),
+                hide_index=True,
+            )
     if not cv.is_teacher():
         st.button(_("Leave the class"), key="class-leave", on_click=cv._leave)

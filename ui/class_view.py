@@ -1,6 +1,8 @@
-"""A live class on the stepper page: start, join, follow the teacher, and the teacher's controls.
+"""A live class on the stepper page: start, join, follow the teacher.
 
-The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; this module draws them.
+The rules (who may do what, rounds, picks, expiry) are :mod:`bpe_server.live_class`; this module draws them. The
+teacher's controls and the questions are :mod:`ui.class_round`'s, the join link and its QR code
+:mod:`ui.class_join`'s.
 
 * **Who is who.** The class code travels in the URL (``?class=CODE``: the join link). The teacher key and a
   student's id are kept by the browser in cookies (``st.context.cookies`` reads them when a tab opens), so a reload
@@ -8,31 +10,26 @@ The rules (who may do what, rounds, picks, expiry) are :mod:`ui.live_class`; thi
   only on request, to resume on another device.
 * **Following.** The class moves the step through the stepper's own hooks (:class:`ClassStep`, the ``store`` of
   :func:`ui.stepper.step_controls`; ``limit``: nobody's step passes an unrevealed question,
-  :attr:`ui.live_class.ClassState.limit`). The teacher's presses move the class; a student's step is the class's
-  while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
+  :attr:`bpe_server.class_state.ClassState.limit`). The teacher's presses move the class; a student's step is the
+  class's while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
 * **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
-  about twice a second from a small HTTP endpoint (:mod:`ui.class_poll`: one primary-key read, no script run),
-  compares it with the version the step view was drawn at and, when the class is newer, presses the step view's
-  hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit run
-  app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same answer.
-  A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered) reloads,
-  at most once a minute: the code in the address and the cookies bring it back to the class as it is.
+  about twice a second from a small HTTP endpoint (:mod:`bpe_server.class_poll`: one primary-key read, no script
+  run), compares it with the version the step view was drawn at and, when the class is newer, presses the step
+  view's hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit
+  run app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same
+  answer. A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered)
+  reloads, at most once a minute: the code in the address and the cookies bring it back to the class as it is.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import sqlite3
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
 
-import segno
 import streamlit as st
 
-from . import class_poll, corpus_store, persist
-from .i18n import _
-from .live_class import (
+from bpe_server import class_poll, corpus_store
+from bpe_server.live_class import (
     PARAM,
     ClassError,
     Classes,
@@ -40,24 +37,27 @@ from .live_class import (
     NotTeacher,
     UnknownClass,
     clean_nickname,
+    default_classes,
     is_student_id,
     new_student_id,
     normalize_code,
 )
-from .live_class import signature as class_signature
-from .store_db import StoreUnavailable, unavailable_message
+from bpe_server.live_class import signature as class_signature
+from bpe_server.store_db import StoreUnavailable
+
+from . import persist
+from .class_join import TEACHER_PARAM
+from .i18n import _
+from .links import unavailable_message
 from .text import esc_raw, md_escape
 
-#: Seconds between two runs of the fallback polling fragment (without :mod:`ui.class_poll`'s endpoint).
+#: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
 POLL_S = 0.75
-PUBLIC_URL_ENV = "BPE_EXPLORER_PUBLIC_URL"
-#: The URL parameter of a teacher link (read once, then dropped from the address bar).
-TEACHER_PARAM = "teacher"
 STUDENT_COOKIE = "bpe_student"
 _KEY_COOKIE = "bpe_teach_"  # + the class code
-#: URL parameters of the teacher's page that are not the class's corpus and settings.
 #: The message key (:data:`K_MSG`) of "the shared store is unreachable".
 STORE_DOWN = "store-unreachable"
+#: URL parameters of the teacher's page that are not the class's corpus and settings.
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
 K_CODE, K_KEY, K_SID, K_FOLLOW = "class.code", "class.key", "class.sid", "class.follow"
@@ -66,14 +66,9 @@ _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(e
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=4)
-def _classes(path: str, max_bytes: int) -> Classes:
-    return Classes(corpus_store.default_store())
-
-
 def classes() -> Classes:
-    """This server's classes, in the corpus store's file (:func:`ui.corpus_store.default_store`)."""
-    return _classes(str(corpus_store.default_path()), corpus_store.default_max_bytes())
+    """This server's classes (:func:`bpe_server.live_class.default_classes`, the poll endpoint's too)."""
+    return default_classes()
 
 
 def ss():
@@ -109,8 +104,10 @@ def _keep_in_url() -> None:
 def _cookie_script(name: str, value: str, max_age: int) -> None:
     # Only URL-safe characters reach the script (codes, keys and ids are such): nothing to escape.
     assert all(c.isalnum() or c in "_-" for c in name + value)
-    st.html(f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
-            unsafe_allow_javascript=True)  # fmt: skip
+    st.html(
+        f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
+        unsafe_allow_javascript=True,
+    )
 
 
 # ------------------------------------------------------------------------------------ entering a class
@@ -185,8 +182,14 @@ def messages() -> bool:
     if msg == "teacher":
         st.warning(_("This teacher link is not valid for this class: you joined as a student."))
         return False
-    st.error(md_escape(_("There is no class {code} on this server: the code is mistyped, or the class has ended "
-                         "or expired. Check the code and type it again.").format(code=msg)))  # fmt: skip
+    st.error(
+        md_escape(
+            _(
+                "There is no class {code} on this server: the code is mistyped, or the class has ended "
+                "or expired. Check the code and type it again."
+            ).format(code=msg)
+        )
+    )
     return True
 
 
@@ -201,8 +204,12 @@ def join_box(expanded: bool = False) -> None:
     with st.expander(_("Join a class"), expanded=expanded):
         with st.form("class-join", border=False):
             st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
-            st.text_input(_("Nickname (optional)"), key="w.class.join.nick", max_chars=24,
-                          help=_("Shown to the teacher; without one you are “Student” and a number."))  # fmt: skip
+            st.text_input(
+                _("Nickname (optional)"),
+                key="w.class.join.nick",
+                max_chars=24,
+                help=_("Shown to the teacher; without one you are “Student” and a number."),
+            )
             st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
 
 
@@ -234,8 +241,12 @@ def start_box(params: dict, step: int, join_open: bool = False) -> None:
     """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box (``join_open``:
     drawn open, after a bad code)."""
     with st.expander(_("Live class")):
-        st.caption(_("Students follow your steps on their own screens and answer together. They join with a "
-                     "code, a link or a QR code."))  # fmt: skip
+        st.caption(
+            _(
+                "Students follow your steps on their own screens and answer together. They join with a "
+                "code, a link or a QR code."
+            )
+        )
         st.button(_("Start a class"), key="class-start", on_click=_start, args=(params, step), type="primary")
     join_box(expanded=join_open)
 
@@ -270,9 +281,9 @@ class ClassStep:
     step, so there is one place that moves it.
 
     The teacher: the session's step, and every change is the class's step (the server clamps it to an unrevealed
-    question; :meth:`ui.live_class.Classes.set_step`). A student: the class's step (``state.step``, read on every
-    run of the step view) while following; a press, a jump or a clamp switches to a step of their own (the session's
-    step), and "Follow the teacher" (:func:`_follow`) switches back."""
+    question; :meth:`bpe_server.live_class.Classes.set_step`). A student: the class's step (``state.step``, read on
+    every run of the step view) while following; a press, a jump or a clamp switches to a step of their own (the
+    session's step), and "Follow the teacher" (:func:`_follow`) switches back."""
 
     def __init__(self, state: ClassState):
         self.class_step = state.shown_step  # a clamp by the stepper would count as the student's own step
@@ -355,14 +366,14 @@ def view_marker(state: ClassState) -> None:
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
-    """The fallback poll: the endpoint's answer (:func:`ui.class_poll.answer`) drawn by a script run."""
+    """The fallback poll: the endpoint's answer (:func:`bpe_server.class_poll.answer`) drawn by a script run."""
     sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
 def poll() -> None:
     """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
-    address (:func:`ui.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
+    address (:func:`bpe_server.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
     fragment."""
     if not code():
         return
@@ -376,41 +387,3 @@ def poll() -> None:
         _poll_fragment()
     else:
         st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
-
-
-# ------------------------------------------------------------------------------------ the join link
-def join_url(class_code: str) -> str:
-    """``<public address>/?class=CODE``: ``BPE_EXPLORER_PUBLIC_URL`` when set (a server behind a proxy), else the
-    address the browser used (scheme, host and path, without the query)."""
-    base = os.environ.get(PUBLIC_URL_ENV, "").strip()
-    if not base:
-        try:
-            parts = urlsplit(st.context.url or "")
-            base = f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else ""
-        except Exception:  # noqa: BLE001 - no address: the code alone still works
-            base = ""
-    return f"{base.rstrip('/')}/?{urlencode({PARAM: class_code})}"
-
-
-def teacher_url(class_code: str, key: str) -> str:
-    """The teacher link: the join link with the teacher key (``teacher=``)."""
-    return f"{join_url(class_code)}&{urlencode({TEACHER_PARAM: key})}"
-
-
-def qr_img(url: str) -> str:
-    """The QR code of ``url`` as an ``<img>`` of an SVG data URI (``segno``, error correction M) that scales with
-    its box (the page's HTML sanitizer keeps an image, not inline SVG)."""
-    data = segno.make(url, error="m").svg_data_uri(scale=1, omitsize=True, border=2)
-    return f"<img src='{data}' alt='{esc_raw(_('QR code of the join link'))}'>"
-
-
-def join_html(class_code: str, big: bool) -> str:
-    """The code, the join link and its QR code (``big``: for the back of a room)."""
-    url = join_url(class_code)
-    css = "bpe-class-join big" if big else "bpe-class-join"
-    return (
-        f"<div class='{css}' id='bpe-class-join'><div class='qr'>{qr_img(url)}</div><div>"
-        f"<div class='bpe-muted'>{esc_raw(_('Class code'))}</div>"
-        f"<div class='code' id='bpe-class-code'>{esc_raw(class_code)}</div>"
-        f"<div class='link'>{esc_raw(url)}</div></div></div>"
-    )

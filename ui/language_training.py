@@ -8,16 +8,22 @@ same mix trains it once.
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-
 import pandas as pd
 import streamlit as st
 
-from bpe_core import corpus_words, train
 from bpe_core import declaration as decl
+from bpe_core import train
 from bpe_core.byte_display import to_gpt2
-from bpe_core.fair_bpe import RULES, FairRun, byte_share_weights, stepper_run, train_mix
+from bpe_core.fair_bpe import FairRun, stepper_run, train_mix
+from bpe_core.languages.mix import (
+    HELD_OUT,
+    TRAIN_SECTIONS,
+    mix_spec,
+    parse_mix_spec,
+    served_counts,
+    summed_words,
+    training_texts,
+)
 from bpe_core.token_tax import tax_table
 
 from .corpus import Corpus, digest_of
@@ -25,9 +31,6 @@ from .i18n import N_, _
 from .languages import column_formats, gpt_table
 from .real_tokenizers import GPT_MODELS
 
-#: Trained on the preamble and articles 1-20, measured on 21-30 (held out).
-TRAIN_SECTIONS = tuple(range(0, 21))
-HELD_OUT = tuple(range(21, 31))
 DEFAULT_MERGES = 2_000
 MAX_MERGES = 5_000
 MIXES = {
@@ -46,76 +49,22 @@ def trained(weights: tuple, merges: int, rule: str) -> FairRun:
     return train_mix(texts, merges, rule, dict(weights))
 
 
-def mix_weights(mix: str, own: dict) -> dict:
-    """``{key: weight}`` for a mix choice: one language alone, equal UTF-8 byte shares, or ``own`` weights
-    (as typed) scaled by the equal-share weights, so weight 1 everywhere is the equal mix."""
-    if mix in decl.LOCALES:
-        return {k: (1.0 if k == mix else 0.0) for k in decl.KEYS}
-    shares = byte_share_weights(decl.texts(TRAIN_SECTIONS))
-    if mix == "equal":
-        return shares
-    return {k: shares[k] * max(0.0, float(own.get(k, 0.0))) for k in decl.KEYS}
-
-
 # ------------------------------------------------------------------------------- the stepper's corpus
 #: The sidebar's and the stepper's names of the two merge rules.
 RULE_LABELS = {"plain": N_("Plain BPE"), "fair": N_("Fair BPE (parity-aware)")}
 
 
-def mix_spec(rule: str, weights: dict) -> str:
-    """A language-mix training as text, kept in the corpus store for its link (``?corpus=<id>``): a line
-    ``rule <plain|fair>``, then ``<key> <weight>`` per language with a positive weight, in the Declaration's
-    order."""
-    lines = [f"rule {rule}"] + [f"{k} {float(weights[k])!r}" for k in decl.KEYS if weights.get(k, 0) > 0]
-    return "\n".join(lines)
-
-
-def parse_mix_spec(spec: str) -> tuple[str, dict]:
-    """``(rule, {key: weight})`` of :func:`mix_spec`'s text. Raises ``ValueError`` for anything else."""
-    lines = spec.strip().splitlines()
-    head = lines[0].split() if lines else []
-    if len(head) != 2 or head[0] != "rule" or head[1] not in RULES:
-        raise ValueError("not a language mix")
-    weights = {}
-    for line in lines[1:]:
-        key, _sep, value = line.partition(" ")
-        weight = float(value)  # ValueError when not a number
-        if key not in decl.KEYS or not weight > 0 or weight == float("inf"):
-            raise ValueError("not a language mix")
-        weights[key] = weight
-    if not weights:
-        raise ValueError("not a language mix")
-    return head[1], weights
-
-
-@functools.cache
-def default_mix() -> str:
-    """The fair rule on all 20 languages in equal shares of UTF-8 bytes."""
-    return mix_spec("fair", byte_share_weights(decl.texts(TRAIN_SECTIONS)))
-
-
-@functools.lru_cache(maxsize=16)
-def _training_texts(keys: tuple) -> tuple[dict, int]:
-    """The training articles of languages ``keys`` and their size in UTF-8 bytes (once per server)."""
-    texts = decl.texts(TRAIN_SECTIONS, keys)
-    return texts, sum(len(t.encode("utf-8")) for t in texts.values())
-
-
 def mix_corpus(spec: str) -> Corpus:
-    """The Declaration's training articles in the mix ``spec`` (:func:`mix_spec`) as a corpus: trained
-    byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number of merges from
-    the settings); with other settings (pages that compare variants) it is the languages' words summed, trained
-    the ordinary way. Raises ``ValueError`` for a bad spec."""
+    """The Declaration's training articles in the mix ``spec`` (:func:`bpe_core.languages.mix.mix_spec`) as a
+    corpus: trained byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number
+    of merges from the settings); with other settings (pages that compare variants) it is the languages' words
+    summed, trained the ordinary way. Raises ``ValueError`` for a bad spec."""
     rule, weights = parse_mix_spec(spec)
-    texts, size = _training_texts(tuple(weights))
+    texts, size = training_texts(tuple(weights))
     label = _("The Declaration in {n} languages, {rule}").format(n=len(weights), rule=_(RULE_LABELS[rule]))
 
     def words(config):
-        out: dict[str, int] = {}
-        for text in texts.values():
-            for word, f in corpus_words(text, config).items():
-                out[word] = out.get(word, 0) + f
-        return out
+        return summed_words(texts, config)
 
     def run(config, progress, on_start):
         if is_mix_config(config):
@@ -156,9 +105,13 @@ def own_weights_editor(names) -> dict:
     """A table where the learner types a weight per language (1 = an equal byte share, 0 = left out)."""
     frame = pd.DataFrame({_("Language"): [names(k) for k in decl.KEYS], _("Weight"): [1.0] * len(decl.KEYS)})
     edited = st.data_editor(
-        frame, hide_index=True, key="lang.train.weights", disabled=[_("Language")], width="stretch",
+        frame,
+        hide_index=True,
+        key="lang.train.weights",
+        disabled=[_("Language")],
+        width="stretch",
         column_config={_("Weight"): st.column_config.NumberColumn(min_value=0.0, max_value=100.0, step=0.5)},
-    )  # fmt: skip
+    )
     return dict(zip(decl.KEYS, (float(w) if w == w else 0.0 for w in edited[_("Weight")])))
 
 
@@ -192,10 +145,14 @@ def results(runs: dict, names) -> None:
     fair = runs.get("fair")
     if fair is None:
         return
-    served = Counter(fair.served)
+    served = served_counts(fair.served)
     st.subheader(_("Which language each fair merge served"))
-    st.bar_chart(pd.DataFrame({_("Language"): [names(k) for k in served], _("Merges"): list(served.values())}),
-                 x=_("Language"), y=_("Merges"), horizontal=True)  # fmt: skip
+    st.bar_chart(
+        pd.DataFrame({_("Language"): [names(k) for k in served], _("Merges"): list(served.values())}),
+        x=_("Language"),
+        y=_("Merges"),
+        horizontal=True,
+    )
     first = [
         {_("Merge"): k, _("Pair"): f"{to_gpt2(a)} + {to_gpt2(b)}", _("Served"): names(lang)}
         for k, ((a, b), lang) in enumerate(zip(fair.merges[:30], fair.served), start=1)

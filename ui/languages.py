@@ -19,7 +19,7 @@ from babel import Locale
 
 from bpe_core import declaration as decl
 from bpe_core.replay import unknown_symbols
-from bpe_core.token_tax import TaxTable, tax_table
+from bpe_core.token_tax import TaxTable, count_tokens, tax_table
 
 from . import memo
 from .chips import tokens_html
@@ -72,8 +72,9 @@ def gpt_table(sections: tuple | None) -> TaxTable:
 
 def own_table(model: Model, sections: tuple | None) -> TaxTable:
     """The Declaration under the sidebar's tokenizer, once per run and article choice."""
-    return memo.cached(model.src.owner, "languages", sections,
-                       lambda: tax_table(decl.texts(sections), {YOURS: model.tok}))  # fmt: skip
+    return memo.cached(
+        model.src.owner, "languages", sections, lambda: tax_table(decl.texts(sections), {YOURS: model.tok})
+    )
 
 
 def combined(tables: list[TaxTable]) -> list[dict]:
@@ -159,11 +160,18 @@ def tax_chart(records: list[dict], models: list[Model], name_of, presentation: b
         y=alt.Y("language:N", sort=order, title=lang_t, axis=alt.Axis(labelFontSize=size, titleFontSize=size)),
         yOffset=alt.YOffset("tokenizer:N", sort=[m.label for m in models]),
         x=alt.X("tax:Q", title=tax_t, axis=alt.Axis(labelFontSize=size, titleFontSize=size)),
-        color=alt.Color("tokenizer:N", sort=[m.label for m in models], title=tok_t,
-                        legend=alt.Legend(orient="top", labelFontSize=size, titleFontSize=size)),
-        tooltip=[alt.Tooltip("language:N", title=lang_t), alt.Tooltip("tokenizer:N", title=tok_t),
-                 alt.Tooltip("tax:Q", title=tax_t, format=".2f")],
-    )  # fmt: skip
+        color=alt.Color(
+            "tokenizer:N",
+            sort=[m.label for m in models],
+            title=tok_t,
+            legend=alt.Legend(orient="top", labelFontSize=size, titleFontSize=size),
+        ),
+        tooltip=[
+            alt.Tooltip("language:N", title=lang_t),
+            alt.Tooltip("tokenizer:N", title=tok_t),
+            alt.Tooltip("tax:Q", title=tax_t, format=".2f"),
+        ],
+    )
     rule = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#333", strokeDash=[4, 3]).encode(x="x:Q")
     return (bars + rule).properties(height=alt.Step(7 if len(models) > 3 else 8))
 
@@ -187,8 +195,9 @@ def declaration_view(tables: list[TaxTable], models: list[Model], sections, meas
         names = current_names()
         records = combined(tables)
         chart = tax_chart(records, models, names, present).to_dict()
-        return DeclarationView(frame(records, models, measure, names), spread_frame(tables, models), chart,
-                               [r["key"] for r in records])  # fmt: skip
+        return DeclarationView(
+            frame(records, models, measure, names), spread_frame(tables, models), chart, [r["key"] for r in records]
+        )
 
     owner = next(m.src.owner for m in models if m.key == YOURS)
     return memo.cached(owner, "language-view", (sections, measure, present, lang), make)
@@ -217,7 +226,7 @@ def chips_for(model: Model, text: str, mode: str, present: bool, css_id: str) ->
 
 def _chips(model: Model, text: str, mode: str, present: bool, css_id: str) -> str:
     ids = model.tok.encode(text)
-    unk = ids.count(model.tok.unk_id) if model.tok.unk_id is not None else 0
+    unk = count_tokens(model.tok, text).unknown  # the pre-tokens just encoded are in the tokenizer's cache
     line = ngettext("{n} token", "{n} tokens", len(ids)).format(n=f"{len(ids):,}")
     if unk:
         line += " · " + ngettext("{n} unknown (<unk>)", "{n} unknown (<unk>)", unk).format(n=f"{unk:,}")

@@ -1,6 +1,6 @@
 """Links that keep the corpus: the URL parameter naming the session's own text, and reading it back.
 
-A pasted text, an uploaded file or a word-count list is kept in the corpus store (:mod:`ui.corpus_store`: this
+A pasted text, an uploaded file or a word-count list is kept in the corpus store (:mod:`bpe_server.corpus_store`: this
 server's SQLite file, or the PostgreSQL database all servers share; it outlives the session and a restart) and the
 URL carries ``corpus=<id>``.
 A short pasted text travels in the URL itself instead (``text=<packed>``, zlib + base64url), so such a link works
@@ -13,8 +13,16 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from . import corpus_store, store_db
+from bpe_server import corpus_store, store_db
+
 from .i18n import _
+
+
+def unavailable_message() -> str:
+    """What a person reads when the shared store (:class:`bpe_server.store_db.StoreUnavailable`) cannot be
+    reached (translated)."""
+    return _("The shared store is unreachable just now, so links and live classes cannot be used. Try again.")
+
 
 #: The store's kind of each sidebar source, and back.
 KIND_OF_SOURCE = {"paste": "text", "upload": "upload", "words": "words", "mix": "mix"}
@@ -73,7 +81,7 @@ def open_link(params: dict[str, str]) -> Linked | None:
         try:
             got = corpus_store.get(cid)
         except store_db.StoreUnavailable:  # the link is fine: it opens once the database is back
-            return Linked("paste", None, {"corpus": cid[:64]}, store_db.unavailable_message())
+            return Linked("paste", None, {"corpus": cid[:64]}, unavailable_message())
         except (sqlite3.Error, OSError):
             got = None
         if got is None:
@@ -89,7 +97,8 @@ def link_ref(source: str, text: str, pack: bool = True) -> dict[str, str]:
     it (the link then names no corpus).
 
     Raises:
-        ui.store_db.StoreUnavailable: the shared store cannot be reached now (the caller says so and tries later).
+        bpe_server.store_db.StoreUnavailable: the shared store cannot be reached now (the caller says so and tries
+            later).
     """
     if pack and source == "paste":
         token = corpus_store.pack_text(text)

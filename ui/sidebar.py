@@ -21,7 +21,7 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig
 
-from . import class_view, hints, i18n, links, persist, quiz, sources, uploads, url_echo
+from . import class_view, hints, i18n, links, persist, quiz, sources, stepper, uploads, url_echo
 from . import language_training as lt
 from .corpus import Corpus, digest_of
 from .i18n import _
@@ -222,8 +222,10 @@ def sidebar() -> Choice:
         else:
             st.subheader(_("Settings"))
             settings_widgets(settings, source == "words", compact=False, sample=got.text)
-        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too.
+        # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too; then the
+        # stepper's script, there before any page's step control is drawn (its keys, steps shown ahead, autoplay).
         uploads.guard_text_boxes()
+        stepper.draw_script()
 
     message, config = got.message, None
     if message is None:

@@ -11,9 +11,11 @@ import streamlit as st
 
 from bpe_core import InputError, clean_text, looks_like_word_counts, parse_word_counts
 from bpe_core.inputs import format_size, max_input_bytes
+from bpe_core.languages import mix
+from bpe_server import store_db
 
 from . import language_training as lt
-from . import links, persist, store_db, uploads
+from . import links, persist, uploads
 from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
 from .pattern_preview import PREVIEW_CHARS
@@ -48,7 +50,7 @@ def _link_for(source: str, digest: str, text: str) -> dict:
     try:
         ref = links.link_ref(source, text)
     except store_db.StoreUnavailable:  # not remembered: a later run makes the link
-        st.warning(store_db.unavailable_message())
+        st.warning(links.unavailable_message())
         return {}
     ss[K.K_LINK_CACHE] = (source, digest, ref)
     return ref
@@ -162,8 +164,8 @@ def words_source(settings: dict) -> Source:
 
 def _on_rule() -> None:
     ss = persist.ss()
-    _old, weights = lt.parse_mix_spec(ss.get(K.K_MIX) or lt.default_mix())
-    ss[K.K_MIX] = lt.mix_spec(ss[persist.W + "rule"], weights)
+    _old, weights = mix.parse_mix_spec(ss.get(K.K_MIX) or mix.default_mix())
+    ss[K.K_MIX] = mix.mix_spec(ss[persist.W + "rule"], weights)
     persist.set_step(0)
 
 
@@ -171,10 +173,10 @@ def mix_source(settings: dict) -> Source:
     """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
     plain BPE or fair (parity-aware) BPE."""
     ss = persist.ss()
-    spec = ss.get(K.K_MIX) or lt.default_mix()
+    spec = ss.get(K.K_MIX) or mix.default_mix()
     name = _("Languages")
     try:
-        rule, weights = lt.parse_mix_spec(spec)
+        rule, weights = mix.parse_mix_spec(spec)
         corpus = lt.mix_corpus(spec)
     except ValueError:
         return Source(None, name, _("This link's language mix cannot be read; choose a mix on the Languages page."))

@@ -5,7 +5,7 @@ the browser redraws every panel of the page (about 0.2 s at step 5,000 of a book
 browser). The panels that say what a step did (the step label, the merge card, the pair table and, in
 presentation mode, the changed words) are small, so each run of the step view also leaves the HTML of
 those panels for the steps just before and after it in a hidden element (``#bpe-ahead``). The app's
-script (``static/text_box_guard.js``, part 4) swaps them in the moment ← / → or First / Prev / Next /
+script (``static/stepper.js``, part 3) swaps them in the moment ← / → or First / Prev / Next /
 Last is pressed; the press still goes to the server as before, and its rerun brings the other panels
 (corpus, vocabulary, charts) and the next window. The server's own render of a step is the same HTML,
 so nothing changes again when it arrives.

@@ -35,21 +35,22 @@ step it was drawn at, and the script never writes to them: a value that is still
 was drawn at is no jump (:func:`_from_widget`), whenever it arrives; a drag or a typed step is a new
 value of the widget the person saw. (Streamlit keeps a widget's callback for the whole session, even once
 it is gone, and calls it for such a late message: the keys cycle through :data:`KEY_CYCLE` pairs.) In the browser the app's script
-(``static/text_box_guard.js``, parts 2-4) turns ← / → into clicks on the buttons of the container
-``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
+(``static/stepper.js``, :func:`draw_script`, parts 1-3) turns ← / → into clicks on the buttons of the
+container ``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
 drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
 and holds a press until the server has drawn the one before.
 
 **Autoplay** (``autoplay=True``) is kept by the browser: while it is on, the step label carries the
-seconds per step (``data-autoplay``) and the app's script presses Next at that beat (part 5). A timer on
+seconds per step (``data-autoplay``) and the app's script presses Next at that beat (part 4). A timer on
 the server moved on after each rerun, whose time varies, so the steps came unevenly (0.33 to 0.6 s apart
 at 0.5 s per step); one in the browser holds the beat.
 
 **Fragments.** A page draws its step control and what depends on the step inside a fragment
 (:func:`step_fragment`), so a step reruns only those parts. While the run is still training the fragment
 reruns every second, so that the newly trained merges can be reached. A press made as that timer fires is
-counted once (:mod:`ui.timer_presses`); ``.streamlit/config.toml`` keeps a browser's large messages for 20
-runs, so that one made as a step comes back is seldom answered with a message the page has just forgotten.
+counted once (:mod:`ui.streamlit_patches.timer_presses`); ``.streamlit/config.toml`` keeps a browser's large
+messages for 20 runs, so that one made as a step comes back is seldom answered with a message the page has just
+forgotten.
 
 **Phones.** The buttons sit in a container ``st-key-<key>-stepbar``: below 640 px, where Streamlit stacks
 columns, ``static/app.css`` keeps the four buttons in one row (the label above them, the slider
@@ -59,6 +60,7 @@ below, the number box and autoplay side by side under it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 import streamlit as st
@@ -74,6 +76,20 @@ TRAINING_REFRESH_S = 1.0
 
 #: The four buttons, in order; a button's widget key is ``<key>.<name>``.
 BUTTONS = ("first", "prev", "next", "last")
+
+_SCRIPT = (Path(__file__).resolve().parent / "static" / "stepper.js").read_text(encoding="utf-8")
+
+
+def script_html() -> str:
+    """The stepper's script element (``static/stepper.js``: the arrow keys, steps shown ahead, autoplay); no user
+    text in it."""
+    return "<script>\n" + _SCRIPT + "</script>"
+
+
+def draw_script() -> None:
+    """Draw :func:`script_html` (once per page run: the sidebar draws it on every page, after the text box guard;
+    the script sets itself up once per browser tab and serves every stepper the tab shows)."""
+    st.html(script_html(), unsafe_allow_javascript=True)
 
 
 class StepStore(Protocol):

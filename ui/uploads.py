@@ -151,7 +151,7 @@ def cut_paste_message(text: str) -> str | None:
 
 
 def text_box_guard_html() -> str:
-    """The app's only script element (``static/text_box_guard.js``): no user text in it, only the cap."""
+    """The text box guard's script element (``static/text_box_guard.js``): no user text in it, only the cap."""
     return "<script>\n" + _GUARD_JS.replace("__CAP__", str(int(paste_cap()))) + "</script>"
 
 

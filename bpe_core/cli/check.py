@@ -50,7 +50,7 @@ def add_parser(sub) -> None:
 
 
 def _read_yours(path: str) -> list:
-    from ..merge_lists import read_merge_list  # (imported when used: see cli/train.py)
+    from ..formats.merge_lists import read_merge_list  # (imported when used: see cli/train.py)
 
     data = read_bytes(path)  # no size limit: a model's tokenizer.json can be larger than a corpus may be
     name = "stdin" if path == "-" else path
@@ -61,9 +61,9 @@ def run(args, out=None, err=None) -> int:
     """Check ``args.yours`` against the reference trained on ``args.corpus``; returns 0 (identical) or 1
     (parted). Raises :class:`UsageError` (bad settings) or :class:`InputError` (bad input)."""
     # Imported here, not at the top: see cli/train.py.
-    from ..check import check_merges
-    from ..snapshots import jsonl_line
-    from ..trainer import corpus_words
+    from ..algorithms.trainer import corpus_words
+    from ..checking.check import check_merges
+    from ..formats.snapshots import jsonl_line
 
     out = out or sys.stdout
     if args.corpus == "-" and args.yours == "-":

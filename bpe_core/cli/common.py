@@ -11,10 +11,10 @@ import json
 import os
 import sys
 
+from ..algorithms.tiebreak import TIE_BREAKS
 from ..config import TrainConfig
 from ..inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
 from ..pretokenize import PRETOKENIZER_CHOICES, REGEX
-from ..tiebreak import TIE_BREAKS
 from ..variants import EOW_STYLES, VARIANTS
 
 PROG = "bpe_core"
@@ -117,7 +117,7 @@ def read_words(path: str, cfg: TrainConfig) -> tuple[dict[str, int], str]:
         raise InputError(f"the input is {what}: there is nothing to train on")
     if looks_like_word_counts(text):
         return parse_word_counts(text), "word-frequency list"
-    from ..trainer import corpus_words  # (imported when used: see cli/train.py)
+    from ..algorithms.trainer import corpus_words  # (imported when used: see cli/train.py)
 
     return corpus_words(text, cfg), "text"
 

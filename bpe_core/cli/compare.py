@@ -72,8 +72,8 @@ def run(args, out=None, err=None) -> int:
         InputError: a file or model that cannot be used (the CLI prints it on one line, exit status 2).
     """
     # Imported here, not at the top: see cli/train.py.
-    from ..snapshots import jsonl_line
-    from ..token_tax import count_tokens
+    from ..formats.snapshots import jsonl_line
+    from ..languages.token_tax import count_tokens
 
     out = out or sys.stdout
     if args.files.count("-") > 1:
@@ -99,7 +99,7 @@ def run(args, out=None, err=None) -> int:
 def _table(rows, names, with_unk, out) -> None:
     """The plain table: file, chars, bytes, then per model its tokens (and ``<unk>``), and the tax against the
     first file when it has tokens; spread and Gini lines under it."""
-    from ..token_tax import gini, spread
+    from ..languages.token_tax import gini, spread
 
     heads = ["file", "chars", "bytes"]
     for m in names:

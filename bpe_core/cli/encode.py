@@ -49,7 +49,7 @@ def load_tokenizer(model: str):
         raise InputError(
             f"{model} is not a model directory (it does not exist) nor a shipped tokenizer ({', '.join(MODEL_NAMES)})."
         )
-    from ..files import load_model  # (imported when used: see cli/train.py)
+    from ..formats.files import load_model  # (imported when used: see cli/train.py)
 
     return load_model(model)
 
@@ -64,7 +64,7 @@ def run(args, out=None, err=None) -> int:
     ids = tok.encode(text, dropout=args.dropout, seed=args.seed)
     distinct = list(dict.fromkeys(ids))  # each token is spelled once, however often it occurs
     if args.jsonl:
-        from ..snapshots import jsonl_line
+        from ..formats.snapshots import jsonl_line
 
         wire = dict(zip(distinct, tok.token_wires(distinct)))
         print(jsonl_line({"ids": ids, "tokens": list(map(wire.__getitem__, ids))}), file=out)

@@ -45,8 +45,8 @@ def _translations(lang: str):
 def run(args, out=None, err=None) -> int:
     """Train the first ``--merges`` merges of ``args.file`` and write the handout; returns the exit status."""
     out = out or sys.stdout
-    from ..handout import handout_html
-    from ..trainer import Trainer  # (imported when used: see cli/train.py)
+    from ..algorithms.trainer import Trainer  # (imported when used: see cli/train.py)
+    from ..teaching.handout import handout_html
 
     merges = 10 if args.merges is None else args.merges
     if not 1 <= merges <= HANDOUT_MAX_MERGES:

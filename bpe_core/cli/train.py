@@ -47,8 +47,8 @@ def run(args, out=None, err=None) -> int:
     """Train on ``args.file`` and print the merges to ``out`` (default stdout); returns the exit status."""
     # Imported here, not at the top: building the parser imports every command's module, and the other
     # commands start faster without the trainer (start-up is most of a short command's time).
-    from ..snapshots import jsonl_line, merge_record
-    from ..trainer import Trainer
+    from ..algorithms.trainer import Trainer
+    from ..formats.snapshots import jsonl_line, merge_record
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -114,8 +114,8 @@ def run(args, out=None, err=None) -> int:
 
 def _save(run, out_dir: str, info, err) -> None:
     """Write the model files to ``out_dir``; the ``# wrote ...`` line goes to ``info``, a merges.txt problem to ``err``."""
-    from ..encoder import Tokenizer
-    from ..files import merges_txt_problem, save_model
+    from ..encoding.encoder import Tokenizer
+    from ..formats.files import merges_txt_problem, save_model
 
     tok = Tokenizer.from_run(run)
     problem = merges_txt_problem(tok)

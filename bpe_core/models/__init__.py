@@ -28,7 +28,7 @@ from functools import cache
 from operator import add, eq, itemgetter, lt
 from pathlib import Path
 
-from ..encoder import Tokenizer
+from ..encoding.encoder import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 

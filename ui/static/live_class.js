@@ -1,8 +1,8 @@
 // A live class's tab (ui/class_view.py): set up once per browser tab.
 // The step view drew #bpe-class-view with the signature of the class it shows ("7", or "7.31" on the teacher's
 // screen). #bpe-class-poll says where the class's current signature comes from:
-//  * data-url: the poll endpoint (ui/class_poll.py). This script asks it every POLL_MS (one at a time, not while
-//    the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
+//  * data-url: the poll endpoint (bpe_server/class_poll.py). This script asks it every POLL_MS (one at a time, not
+//    while the tab is hidden: a phone in a pocket costs nothing), a plain HTTP GET that runs no Streamlit script;
 //  * data-sig: the fallback polling fragment redraws it (a server run without the endpoint).
 // When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
@@ -72,7 +72,7 @@
     askedAt = Date.now();
     presses++;
     // A following student's screen shows the teacher's new step at once when it was sent ahead (the step
-    // label, the merge and the pair table: static/text_box_guard.js); never while a question is open or
+    // label, the merge and the pair table: static/stepper.js); never while a question is open or
     // closed and not revealed (the pair table would give the merge away), nor once the class has ended.
     var b = url ? fetchedBody : null;
     if (b && view.dataset.follow === "1" && !b.asking && !b.ended && typeof b.step === "number" && w.__bpeShowAheadStep) {
@@ -106,7 +106,7 @@
   // A screen whose page Streamlit can no longer update: a rerun's element reached the page at a place its tree
   // does not have ("Bad delta path index 11 (should be between [0, 9])", Streamlit 1.67), and the page went blank
   // and followed no more. The cause, a cached element of an interrupted run sent without the elements before it,
-  // is mended on the server (ui/fragment_refs.py); should the page still fail so, it reloads at once.
+  // is mended on the server (ui/streamlit_patches/fragment_refs.py); should the page still fail so, it reloads at once.
   var broken = null;
   function onFault(text) {
     if (/delta path/i.test(text)) { broken = text; check(); }

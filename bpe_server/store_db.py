@@ -5,7 +5,7 @@ What is shared between app servers (corpora, links, class state) lives here; eve
 without it each server keeps its own SQLite file, as before (nothing to set up).
 
 Why psycopg 3 with ``psycopg_pool`` beside the standard library's ``sqlite3``, and not SQLAlchemy Core: the SQL
-of the store and of the classes (:mod:`ui.class_db`) is plain SQL that both engines run as written
+of the store and of the classes (:mod:`bpe_server.class_db`) is plain SQL that both engines run as written
 (``ON CONFLICT ... DO UPDATE`` is spelt the same), and both drivers are DB-API drivers with the same
 ``execute`` / ``fetchone`` / ``rowcount`` shape. So the interface below is small: ``?`` placeholders become
 psycopg's ``%s``, three column types are renamed in ``CREATE TABLE`` and SQLite's ``BEGIN IMMEDIATE`` becomes a
@@ -18,9 +18,9 @@ server's dead connections are dropped, not used), and new connections made in th
 Time-outs, so that no call hangs: connecting :data:`CONNECT_TIMEOUT_S`, waiting for a pooled connection
 :data:`POOL_TIMEOUT_S` (during which the pool keeps trying to connect: the bounded retry), each statement and
 lock wait :data:`QUERY_TIMEOUT_S`. A server that cannot be reached raises :class:`StoreUnavailable`; the pages
-show :func:`unavailable_message`. SQLite connections are opened per call as before (opening a file costs
-microseconds, and a ``sqlite3`` connection cannot move between threads); their lock wait is the store's busy
-time-out.
+say so in their own words (:func:`ui.links.unavailable_message`). SQLite connections are opened per call as before
+(opening a file costs microseconds, and a ``sqlite3`` connection cannot move between threads); their lock wait is the
+store's busy time-out.
 """
 
 from __future__ import annotations
@@ -51,13 +51,6 @@ _PG_TYPES = ((re.compile(r"\bREAL\b"), "DOUBLE PRECISION"), (re.compile(r"\bBLOB
 class StoreUnavailable(RuntimeError):
     """The shared store (PostgreSQL) cannot be reached now: connecting, or a statement, failed or timed out.
     Trying again later can succeed."""
-
-
-def unavailable_message() -> str:
-    """What a person reads when the shared store cannot be reached (translated)."""
-    from .i18n import _
-
-    return _("The shared store is unreachable just now, so links and live classes cannot be used. Try again.")
 
 
 def is_database_url(target: str) -> bool:
@@ -174,7 +167,7 @@ def _pool_errors():
 
 
 class PostgresConnection:
-    """SQLite's connection face over the pool, so :mod:`ui.class_db` and the store run unchanged.
+    """SQLite's connection face over the pool, so :mod:`bpe_server.class_db` and the store run unchanged.
 
     Outside a transaction each ``execute`` borrows a pooled connection for that one statement (autocommit). ``BEGIN``
     (SQLite's ``BEGIN IMMEDIATE``) holds one until ``COMMIT`` or ``ROLLBACK`` and takes :data:`WRITE_LOCK`, so

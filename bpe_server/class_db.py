@@ -1,9 +1,9 @@
 """The live classes' tables and every SQL statement on them, in plain SQL (one place to port to another database).
 
-The tables sit in the corpus store's SQLite file (:mod:`ui.corpus_store`), so a class outlives a server restart as
-links do. Each function takes an open connection (:meth:`ui.corpus_store.CorpusStore.connect`) and runs its
-statements; the caller (:mod:`ui.live_class`) decides the transactions. Placeholders are ``?`` (sqlite3's
-``qmark`` style); the upserts use ``ON CONFLICT ... DO UPDATE``, which PostgreSQL spells the same way.
+The tables sit in the corpus store's SQLite file (:mod:`bpe_server.corpus_store`), so a class outlives a server
+restart as links do. Each function takes an open connection (:meth:`bpe_server.corpus_store.CorpusStore.connect`) and
+runs its statements; the caller (:mod:`bpe_server.live_class`) decides the transactions. Placeholders are ``?``
+(sqlite3's ``qmark`` style); the upserts use ``ON CONFLICT ... DO UPDATE``, which PostgreSQL spells the same way.
 
 Tables:
 
@@ -67,9 +67,21 @@ CREATE TABLE IF NOT EXISTS class_picks (
 """
 
 CLASS_COLUMNS = (
-    "code", "key_hash", "params", "corpus_id", "step", "version", "activity", "created", "teacher_seen", "ended",
-    "show_counts", "show_histogram", "show_ranking", "show_names",
-)  # fmt: skip
+    "code",
+    "key_hash",
+    "params",
+    "corpus_id",
+    "step",
+    "version",
+    "activity",
+    "created",
+    "teacher_seen",
+    "ended",
+    "show_counts",
+    "show_histogram",
+    "show_ranking",
+    "show_names",
+)
 FLAGS = ("show_counts", "show_histogram", "show_ranking", "show_names")
 
 

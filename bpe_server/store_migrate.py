@@ -1,13 +1,13 @@
 """Move the links of an existing SQLite store into the shared PostgreSQL store.
 
-    python -m ui.store_migrate SQLITE_FILE postgresql://user@host/bpe
+    python -m bpe_server.store_migrate SQLITE_FILE postgresql://user@host/bpe
 
 Copies every stored corpus (its id, kind, compressed text, size, creation time and use order) from the SQLite file
 of one app server (``BPE_EXPLORER_STORE``, by default ``~/.cache/bpe-explorer/corpora.sqlite3``) into the database,
 so every link made on that server (``?corpus=<id>``) opens on all servers. Ids are derived from the content, so a
 corpus already in the database is the same text: it is kept as it is (copied once, however often the command
-runs). The file is only read; a file of any earlier release works (:class:`ui.corpus_store.CorpusStore` brings it
-to the current schema first). Live classes are not moved: they last hours, not weeks; start them again.
+runs). The file is only read; a file of any earlier release works (:class:`bpe_server.corpus_store.CorpusStore`
+brings it to the current schema first). Live classes are not moved: they last hours, not weeks; start them again.
 
 The database's size bound (``BPE_EXPLORER_STORE_MAX_BYTES``) is not applied while copying: the next link made
 evicts the least recently used texts as usual. Prints one line: how many texts were copied and how many were there.
@@ -34,7 +34,7 @@ def migrate(sqlite_file: str | Path, url: str) -> tuple[int, int]:
 
     Raises:
         FileNotFoundError: no such file. ValueError: ``url`` is not a ``postgresql://`` URL.
-        ui.store_db.StoreUnavailable: the database cannot be reached. StoreError: a store of a newer release.
+        bpe_server.store_db.StoreUnavailable: the database cannot be reached. StoreError: a store of a newer release.
     """
     path = Path(sqlite_file)
     if not path.is_file():
@@ -68,7 +68,7 @@ def migrate(sqlite_file: str | Path, url: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m ui.store_migrate",
+        prog="python -m bpe_server.store_migrate",
         description="Move the links (stored corpora) of a SQLite store file into the shared PostgreSQL store.",
     )
     parser.add_argument("sqlite_file", help="the SQLite store file (BPE_EXPLORER_STORE of the old server)")

@@ -10,13 +10,23 @@ a run trained).
 
 A timer's message never needs a press: the press's own message, sent a moment later, carries it. So the server takes
 every press out of a message its timer sent (``is_auto_rerun``) before the message is handled. :func:`install` puts
-that in front of ``AppSession.request_rerun``, once per process; ``app.py`` calls it.
+that in front of ``AppSession.request_rerun``, once per process; ``app.py`` calls it, on a Streamlit of
+:data:`CHECKED` only (:mod:`ui.streamlit_patches.guard`).
 """
 
 from __future__ import annotations
 
-from streamlit.proto.WidgetStates_pb2 import WidgetStates
-from streamlit.runtime.app_session import AppSession
+from typing import TYPE_CHECKING
+
+from . import guard
+
+if TYPE_CHECKING:
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+#: The Streamlit versions this patch was written for and checked against (tests/test_timer_presses.py passes there).
+CHECKED = ("1.65.0", "1.67.0")
+#: What running without it costs (said when the installed Streamlit is not checked).
+MENDS = "a press of Next made as the step view's timer fires (while a run trains) can count twice"
 
 #: The kinds of widget value that are presses (a trigger is set for one run, then cleared), as the protobuf names them.
 TRIGGERS = frozenset({"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"})
@@ -35,7 +45,15 @@ def drop_presses(states: WidgetStates) -> int:
 
 def install() -> None:
     """Make the server drop the presses in every message a fragment's timer sends (see the module doc). Calling it
-    again does nothing."""
+    again does nothing.
+
+    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.guard.may_install`:
+    the message says the ways out); does nothing when the environment skips this patch."""
+    if not guard.may_install("timer_presses", CHECKED, MENDS):
+        return
+    # Imported once the version is known to have it: an unchecked Streamlit gets the guard's message instead.
+    from streamlit.runtime.app_session import AppSession
+
     original = AppSession.request_rerun
     if getattr(original, "drops_timer_presses", False):
         return

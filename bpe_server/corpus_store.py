@@ -4,14 +4,14 @@
   kind) -> corpus_id``, ``get(corpus_id) -> (text, kind) | None``. The id is derived from the content, so the same
   text always gets the same id and a link never points at another text. Texts are stored zlib-compressed; the total
   of the stored (compressed) sizes is kept under a bound by evicting the least recently used texts (``get`` counts
-  as a use). A text that something still lives on (a live class, :mod:`ui.live_class`) is pinned
+  as a use). A text that something still lives on (a live class, :mod:`bpe_server.live_class`) is pinned
   (:meth:`CorpusStore.pin`) until a time: eviction never removes a pinned text.
 * :func:`put` / :func:`get` -- the same on the store of this server: its file is ``BPE_EXPLORER_STORE`` (default
   ``corpora.sqlite3`` under the user's cache directory, ``$XDG_CACHE_HOME`` or ``~/.cache``, in ``bpe-explorer/``),
   its bound ``BPE_EXPLORER_STORE_MAX_BYTES`` (default 200 MB). With ``BPE_EXPLORER_DATABASE_URL`` set
   (``postgresql://...``) the store is that PostgreSQL database instead, shared by every app server
-  (:mod:`ui.store_db`: the one interface over both engines; it raises :class:`ui.store_db.StoreUnavailable` when
-  the database cannot be reached).
+  (:mod:`bpe_server.store_db`: the one interface over both engines; it raises
+  :class:`bpe_server.store_db.StoreUnavailable` when the database cannot be reached).
 * :func:`pack_text` / :func:`unpack_text` -- a short text carried in the URL itself (zlib + URL-safe base64), so such
   a link works on any server.
 
@@ -128,11 +128,11 @@ class CorpusStore:
 
     Args:
         path: the database file (created with its folder on first use), or a ``postgresql://`` URL
-            (:func:`ui.store_db.is_database_url`).
+            (:func:`bpe_server.store_db.is_database_url`).
         max_bytes: bound on the total stored size (compressed bytes of every text).
 
     Raises:
-        StoreError: the schema is newer than this code knows. ui.store_db.StoreUnavailable: PostgreSQL cannot be
+        StoreError: the schema is newer than this code knows. bpe_server.store_db.StoreUnavailable: PostgreSQL cannot be
             reached (nothing is kept: a later call tries again).
     """
 
@@ -162,8 +162,8 @@ class CorpusStore:
     def connect(self):
         """A new connection to the store (autocommit: callers open their own ``BEGIN IMMEDIATE``). SQLite: a
         ``sqlite3.Connection`` to the file, waiting up to :data:`BUSY_TIMEOUT_S` for a lock; PostgreSQL: a
-        :class:`ui.store_db.PostgresConnection` (the same ``execute`` / ``executescript`` / ``close``, the same
-        SQL). Other tables kept in the same database (the live classes, :mod:`ui.class_db`) use it too. Close it
+        :class:`bpe_server.store_db.PostgresConnection` (the same ``execute`` / ``executescript`` / ``close``, the same
+        SQL). Other tables kept in the same database (the live classes, :mod:`bpe_server.class_db`) use it too. Close it
         after use; never share it between threads."""
         if self.engine == "postgresql":
             return self._db.connect()
@@ -341,7 +341,7 @@ def default_store() -> CorpusStore:
     """This server's store (:func:`default_target`, :func:`default_max_bytes`), opened once per setting.
 
     Raises:
-        ui.store_db.StoreUnavailable: PostgreSQL cannot be reached (not remembered: the next call tries again).
+        bpe_server.store_db.StoreUnavailable: PostgreSQL cannot be reached (not remembered: the next call tries again).
     """
     return _store(default_target(), default_max_bytes())
 

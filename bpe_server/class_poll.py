@@ -8,10 +8,10 @@ never touches Streamlit's script runner:
     GET <server.baseUrlPath>/bpe-api/class/<CODE>            -> {"sig": "7", "version": 7, "step": 12, ...}
     GET <server.baseUrlPath>/bpe-api/class/<CODE>?activity=1 -> {"sig": "7.31", ...}   (the teacher's screen)
 
-One primary-key read (:meth:`ui.live_class.Classes.poll`), answered ``Cache-Control: no-store``. The page's class
-script (``static/live_class.js``) compares ``sig`` with the signature the step view was drawn at
-(:func:`ui.live_class.signature`) and, when the class is newer, presses the step view's hidden "sync" button: only
-then does Streamlit run anything. The class code is all the request carries: the teacher key never goes into a
+One primary-key read (:meth:`bpe_server.live_class.Classes.poll`), answered ``Cache-Control: no-store``. The
+page's class script (``ui/static/live_class.js``) compares ``sig`` with the signature the step view was drawn at
+(:func:`bpe_server.live_class.signature`) and, when the class is newer, presses the step view's hidden "sync"
+button: only then does Streamlit run anything. The class code is all the request carries: the teacher key never goes into a
 poll (``activity=1`` only asks for the counter of picks and joins, which anyone with the code may read).
 
 Answers: 200 with the counters; 404 ``{"sig": "gone"}`` for a code that is unknown, expired or not a code's shape;
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .live_class import PARAM, normalize_code, signature
+from .live_class import PARAM, default_classes, normalize_code, signature
 from .store_db import StoreUnavailable
 
 #: The route below ``server.baseUrlPath`` (outside Streamlit's reserved ``/_stcore/``, ``/media/``,
@@ -40,23 +40,27 @@ _mounted_prefix: str | None = None  # "<base>/bpe-api/class/" once routes() buil
 
 
 def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
-    """``(HTTP status, JSON body)`` of a poll of class ``code``: 200 with ``sig`` (:func:`ui.live_class.signature`:
-    with the activity counter when ``teacher``), ``version``, ``activity``, ``step``, ``ended`` and ``asking``
-    (:class:`ui.live_class.Poll`); 404 with ``sig``
-    :data:`GONE`; 503 with ``sig`` :data:`UNREACHABLE`. One primary-key read; never raises for a bad code."""
-    from .class_view import classes  # the page's Classes object (one per store), shared with the endpoint
-
+    """``(HTTP status, JSON body)`` of a poll of class ``code``: 200 with ``sig``
+    (:func:`bpe_server.live_class.signature`: with the activity counter when ``teacher``), ``version``, ``activity``,
+    ``step``, ``ended`` and ``asking`` (:class:`bpe_server.live_class.Poll`); 404 with ``sig`` :data:`GONE`; 503 with
+    ``sig`` :data:`UNREACHABLE`. One primary-key read; never raises for a bad code."""
     code = normalize_code(code) if code else None
     if code is None:
         return 404, {"sig": GONE}
     try:
-        got = classes().poll(code)
+        got = default_classes().poll(code)  # the pages' Classes object (one per store)
     except (StoreUnavailable, sqlite3.Error, OSError):
         return 503, {"sig": UNREACHABLE}
     if got is None:
         return 404, {"sig": GONE}
-    body = {"sig": signature(got.version, got.activity, teacher), "version": got.version, "activity": got.activity,
-            "step": got.step, "ended": got.ended, "asking": got.asking}  # fmt: skip
+    body = {
+        "sig": signature(got.version, got.activity, teacher),
+        "version": got.version,
+        "activity": got.activity,
+        "step": got.step,
+        "ended": got.ended,
+        "asking": got.asking,
+    }
     return 200, body
 
 

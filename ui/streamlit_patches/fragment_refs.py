@@ -13,16 +13,27 @@ message a tab received: the reference to element 11 came right after the interru
 
 So the server notes which fragment each reference message belongs to as it is made (in the script's thread, which
 knows the fragment), and the queue drops a noted reference with the rest of its fragment's elements.
-:func:`install` does both, once per process; ``app.py`` calls it.
+:func:`install` does both, once per process; ``app.py`` calls it, on a Streamlit of :data:`CHECKED` only
+(:mod:`ui.streamlit_patches.guard`).
 """
 
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.runtime import forward_msg_queue
-from streamlit.runtime.scriptrunner_utils import script_run_context
+from . import guard
+
+if TYPE_CHECKING:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+#: The Streamlit versions this patch was written for and checked against (tests/test_fragment_refs.py passes there).
+CHECKED = ("1.65.0", "1.67.0")
+#: What running without it costs (said when the installed Streamlit is not checked).
+MENDS = (
+    "a fragment's rerun keeps the unsent references of the run it replaces, and a busy page can go blank "
+    '("Bad delta path index")'
+)
 
 # A reference message, from when the script's thread makes it until the session's queue takes it (on the server's
 # event loop): id(message) -> (message, fragment id). The message is held, so its id stays its own meanwhile.
@@ -42,7 +53,17 @@ def fragment_of(ref: ForwardMsg) -> str | None:
 
 def install() -> None:
     """Note the fragment of every reference message, and make a fragment's rerun drop the references of its unsent
-    elements with the elements (see the module doc). Calling it again does nothing."""
+    elements with the elements (see the module doc). Calling it again does nothing.
+
+    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.guard.may_install`:
+    the message says the ways out); does nothing when the environment skips this patch."""
+    if not guard.may_install("fragment_refs", CHECKED, MENDS):
+        return
+    # Imported once the version is known to have them: an unchecked Streamlit gets the guard's message, not an
+    # ImportError.
+    from streamlit.runtime import forward_msg_queue
+    from streamlit.runtime.scriptrunner_utils import script_run_context
+
     Queue = forward_msg_queue.ForwardMsgQueue
     if getattr(Queue.clear, "drops_fragment_refs", False):
         return

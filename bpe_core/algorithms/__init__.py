@@ -1,0 +1,1 @@
+"""The training algorithms and their runs: the BPE trainer, its run and records, the tie-break keys, the textbook loop, the language-mix trainer."""

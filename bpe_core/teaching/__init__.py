@@ -1,0 +1,1 @@
+"""Teaching texts and values: why a merge was chosen, facts, the quiz, the handout, notebook tables."""

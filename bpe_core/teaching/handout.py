@@ -1,0 +1,344 @@
+"""A print-ready handout of the first merges of a run: one self-contained HTML file for A4 paper.
+
+The file holds everything (inline CSS, no fonts, scripts or images fetched), so it can be mailed,
+opened offline and printed to PDF from any browser. It shows the settings, the corpus before the
+first merge (words with their counts, tokens as boxes), then one block per merge -- the top pairs
+before it with the change of each count since the previous merge, the chosen pair and the rule that
+chose it, the words it changed before → after -- and the merge table at the end. Page breaks fall
+between blocks, never inside a merge (CSS ``break-inside: avoid``).
+
+Every piece of user text (words, tokens) goes through ``html.escape``; every sentence goes through a
+``gettext`` translations object with named placeholders.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections import defaultdict
+
+from ..algorithms.trainer import RULES
+from ..formats.merge_table import markdown_headers, merge_rows
+from ..i18n import N_
+from .explain import rule_summary
+from .handout_parts import (
+    CJK_FONTS,
+    CSS,
+    EMOJI_FONTS,
+    esc,
+    fmt,
+    num,
+    pair_html,
+    token_box,
+    tr_or_english,
+    word_table,
+)
+
+#: Messages written inside f-strings below, which the extractor cannot see there: listed once here.
+_F_STRING_MESSAGES = (
+    N_("Settings"),
+    N_("Word"),
+    N_("Count"),
+    N_("Tokens"),
+    N_("The corpus before the first merge"),
+    N_("Pair"),
+    N_("The most frequent pairs before this merge"),
+    N_("To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”."),
+    N_("Made with BPE Explorer."),
+)
+
+
+#: Pairs shown per merge (the run keeps ``config.top_k`` of them; 10 by default).
+TOP_PAIRS = 8
+#: Word types listed in a corpus block; the rest are counted ("and 1,234 more").
+MAX_WORDS = 24
+#: A corpus this small is shown whole after each merge (changed words marked), else only the changed words.
+SMALL_CORPUS = 12
+
+
+# ------------------------------------------------------------------------------------------ blocks
+def _settings(run, n: int, t) -> str:
+    cfg = run.config
+    variant = {
+        "char": t.gettext("Characters"),
+        "eow": t.gettext("Characters with an end-of-word marker"),
+        "byte": t.gettext("Bytes (byte-level BPE)"),
+    }[run.variant.kind]
+    if run.variant.kind == "eow":
+        style = (
+            t.gettext("Characters with the end-of-word marker {marker} as its own symbol")
+            if run.variant.eow_style == "separate"
+            else t.gettext("Characters with the end-of-word marker {marker} attached to the last character")
+        )
+        variant = style.format(marker=cfg.eow_marker)
+    pre = {
+        "whitespace": t.gettext("split at spaces"),
+        "gpt2": t.gettext("GPT-2's pattern (words, numbers, punctuation; a space stays with the next word)"),
+        "gpt4": t.gettext("GPT-4's pattern (cl100k)"),
+        "none": t.gettext("none: the whole text is one word"),
+    }.get(cfg.resolved_pretokenizer, cfg.resolved_pretokenizer)
+    rule = rule_summary(cfg.tie_break, t)
+    tokens0 = run.corpus_tokens(0)
+    rows = [
+        (t.gettext("Base symbols"), variant),
+        (t.gettext("Pre-tokenization"), pre),
+        (t.gettext("Tie-break rule"), rule),
+        (t.gettext("Minimum frequency"), num(cfg.min_frequency)),
+        (
+            t.gettext("Corpus"),
+            t.ngettext(
+                "{words} word type, {tokens} tokens, {base} base symbols",
+                "{words} word types, {tokens} tokens, {base} base symbols",
+                run.num_words,
+            ).format(words=num(run.num_words), tokens=num(tokens0), base=num(run.num_base)),
+        ),
+    ]
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)
+    rule_text = esc(t.gettext(RULES[cfg.tie_break]))
+    return (
+        f"<h2>{esc(t.gettext('Settings'))}</h2><dl class='settings'>{items}</dl>"
+        f"<p class='note'>{esc(t.gettext(RULES['counting']))} {rule_text}</p>"
+    )
+
+
+def _corpus_before(run, t, max_words: int) -> str:
+    shown = min(run.num_words, max_words)
+    rows = [(i, run.words[i], run.freqs[i], None, run.segmentation(i, 0)) for i in range(shown)]
+    out = f"<h2>{esc(t.gettext('The corpus before the first merge'))}</h2>" + word_table(run, rows, t, None)
+    rest = run.num_words - shown
+    if rest > 0:
+        more = t.ngettext(
+            "…and {n} more word type (the first {shown} are shown, in order of first appearance).",
+            "…and {n} more word types (the first {shown} are shown, in order of first appearance).",
+            rest,
+        ).format(n=num(rest), shown=num(shown))
+        out += f"<p class='more'>{esc(more)}</p>"
+    return out
+
+
+class _Segments:
+    """Segmentations of word types, each computed once: a handout asks for a changed word at two or three
+    steps, and a text without pre-tokenization is one word type of half a million symbols."""
+
+    def __init__(self, run):
+        self.run = run
+        self.memo: dict = {}
+
+    def __call__(self, index: int, step: int) -> list[int]:
+        seg = self.memo.get((index, step))
+        if seg is None:
+            seg = self.memo[(index, step)] = self.run.segmentation(index, step)
+        return seg
+
+    def changed(self, step: int, limit: int | None = None) -> list[tuple]:
+        """Like :meth:`TrainedRun.changed_words`: ``[(index, word, freq, before_ids, after_ids)]``."""
+        run = self.run
+        idx = run.changed_word_indices(step)[:limit]
+        return [(i, run.words[i], run.freqs[i], self(i, step - 1), self(i, step)) for i in idx]
+
+    def forget_before(self, step: int) -> None:
+        self.memo = {k: v for k, v in self.memo.items() if k[1] >= step}
+
+
+def _count_changes(segs: _Segments, step: int) -> dict:
+    """How merge ``step`` changed each pair's count: ``{(left, right): delta}`` (weighted by frequency),
+    read from the words it rewrote only."""
+    delta: dict = defaultdict(int)
+    if step < 1:
+        return delta
+    for _i, _w, freq, before, after in segs.changed(step):
+        for a, b in zip(before, before[1:]):
+            delta[(a, b)] -= freq
+        for a, b in zip(after, after[1:]):
+            delta[(a, b)] += freq
+    return delta
+
+
+def _change_cell(count: int, change: int | None, t) -> str:
+    if change is None:
+        return ""
+    if change == count:
+        return esc(t.gettext("new"))
+    if change > 0:
+        return f"+{num(change)}"
+    if change < 0:
+        return f"−{num(-change)}"
+    return "<span class='note'>±0</span>"
+
+
+def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
+    run = segs.run
+    snap = run.snapshot(step)
+    changes = _count_changes(segs, step - 1) if step > 1 else None
+    head = f"<tr><th class='num'>#</th><th>{esc(t.gettext('Pair'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
+    if changes is not None:
+        since = t.gettext("Change since merge {step}").format(step=num(step - 1))
+        head += f"<th class='num'>{esc(since)}</th>"
+    head += "<th></th></tr>"
+    body = []
+    for rank, (a, b, count) in enumerate(snap.top_pairs[:top], 1):
+        if rank == 1:
+            cls, mark = "chosen", t.gettext("chosen")
+        elif count == snap.count:
+            cls, mark = "tied", t.gettext("tied")
+        else:
+            cls, mark = "", ""
+        change = f"<td class='num'>{_change_cell(count, changes.get((a, b), 0), t)}</td>" if changes is not None else ""
+        body.append(
+            f"<tr class='{cls}'><td class='num'>{rank}</td><td>{pair_html(run, a, b)}</td>"
+            f"<td class='num'>{num(count)}</td>{change}<td>{esc(mark)}</td></tr>"
+        )
+    return f"<table class='pairs'>{head}{''.join(body)}</table>"
+
+
+def _why(run, step: int, t) -> str:
+    snap = run.snapshot(step)
+    pair = pair_html(run, snap.left, snap.right)
+    count = num(snap.count)
+    if snap.ties > 1:
+        rule = esc(rule_summary(snap.tie_break, t))
+        text = fmt(
+            t.ngettext(
+                "{ties} pair has the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
+                "{ties} pairs have the highest count, {count}: a tie. The tie-break rule {rule} chose {pair}.",
+                snap.ties,
+            ),
+            ties=num(snap.ties),
+            count=count,
+            rule=f"<b>{rule}</b>",
+            pair=pair,
+        )
+    else:
+        text = fmt(
+            t.gettext("{pair} has the highest count, {count}; no other pair has as many."), pair=pair, count=count
+        )
+    if not snap.is_new:
+        text += " " + fmt(
+            t.gettext("{token} is already in the vocabulary (made at merge {made}), so the vocabulary does not grow."),
+            token=token_box(run, snap.token, t),
+            made=num(run.created_step[snap.token]),
+        )
+    return f"<p>{text}</p>"
+
+
+def _corpus_after(segs: _Segments, step: int, t, max_words: int) -> str:
+    run = segs.run
+    snap = run.snapshot(step)
+    if run.num_words <= SMALL_CORPUS:
+        changed = set(run.changed_word_indices(step))
+        rows = []
+        for i in range(run.num_words):
+            before = segs(i, step - 1) if i in changed else None
+            rows.append((i, run.words[i], run.freqs[i], before, segs(i, step)))
+        title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=num(step))
+        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
+    rows = segs.changed(step, limit=max_words)
+    title = t.ngettext(
+        "The {n} word type this merge changed, before → after",
+        "The {n} word types this merge changed, before → after",
+        snap.words_changed,
+    ).format(n=num(snap.words_changed))
+    out = f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
+    rest = snap.words_changed - len(rows)
+    if rest > 0:
+        more = t.ngettext("…and {n} more changed word type.", "…and {n} more changed word types.", rest)
+        out += f"<p class='more'>{esc(more.format(n=num(rest)))}</p>"
+    return out
+
+
+def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str:
+    run = segs.run
+    snap = run.snapshot(step)
+    heading = t.gettext("Merge {step}").format(step=num(step))
+    headline = fmt(
+        t.ngettext("{pair} → {token} ({count} time)", "{pair} → {token} ({count} times)", snap.count),
+        pair=pair_html(run, snap.left, snap.right),
+        token=token_box(run, snap.token, t, new=True),
+        count=num(snap.count),
+    )
+    sizes = t.gettext("Vocabulary: {vocab} tokens · corpus: {tokens} tokens after this merge.").format(
+        vocab=num(snap.vocab_size), tokens=num(snap.corpus_tokens)
+    )
+    return (
+        f"<section class='merge'><h2>{esc(heading)}</h2><p class='headline'>{headline}</p>"
+        f"<p class='note'>{esc(sizes)}</p>"
+        f"<h3>{esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
+        f"{_why(run, step, t)}{_corpus_after(segs, step, t, max_words)}</section>"
+    )
+
+
+def _summary(run, n: int, t) -> str:
+    heads = markdown_headers(t)
+    head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{esc(h)}</th>" for i, h in enumerate(heads))
+    body = "".join(
+        f"<tr><td class='num'>{r.merge_number}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
+        f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{num(r.count)}</td>"
+        f"<td class='num'>{num(r.vocab_size)}</td><td class='num'>{num(r.corpus_tokens)}</td></tr>"
+        for r in merge_rows(run, n)
+    )
+    title = esc(t.gettext("The merges so far"))
+    return f"<section class='summary'><h2>{title}</h2><table><tr>{head}</tr>{body}</table></section>"
+
+
+def handout_html(
+    run,
+    merges: int,
+    tr: gettext.NullTranslations | None = None,
+    lang: str = "en",
+    *,
+    top: int = TOP_PAIRS,
+    max_words: int = MAX_WORDS,
+) -> str:
+    """A print-ready handout (one self-contained HTML document, A4) of merges 1..``merges`` of ``run``.
+
+    Args:
+        run: a :class:`~bpe_core.run.TrainedRun` with at least the merges wanted (fewer: the handout
+            shows the merges there are and says why training stopped, if it did).
+        merges: how many merges to show (clamped to ``0..run.num_steps``).
+        tr: translations for every sentence (``None``: English).
+        lang: BCP 47 tag for ``<html lang>`` (``en``, ``zh-Hans``, ``zh-Hant``); it also picks the
+            Chinese font tried first.
+        top: pairs listed per merge (at most the run's ``config.top_k``).
+        max_words: word types listed per corpus block; the rest are counted.
+
+    Returns the document as a string (UTF-8 when written). Raises nothing for any run.
+    """
+    t = tr_or_english(tr)
+    n = max(0, min(int(merges), run.num_steps))
+    cjk = CJK_FONTS["zh-Hant" if lang == "zh-Hant" else "default"]
+    sans = f'"Noto Sans", "DejaVu Sans", "Helvetica Neue", Arial, {cjk}, sans-serif, {EMOJI_FONTS}'
+    css = CSS % {"sans": sans, "cjk": cjk, "emoji": EMOJI_FONTS}
+    title = t.gettext("Byte-pair encoding, one merge at a time")
+    sub = t.ngettext(
+        "The first merge of this corpus, step by step.", "The first {n} merges of this corpus, step by step.", n
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{esc(lang)}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{css}</style></head><body>",
+        f"<h1>{esc(title)}</h1><p class='sub'>{esc(sub.format(n=num(n)))}</p>",
+        f"<p class='screen-only'>{esc(t.gettext('To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”.'))}</p>",
+        _settings(run, n, t),
+        _corpus_before(run, t, max_words),
+    ]
+    segs = _Segments(run)
+    for k in range(1, n + 1):
+        parts.append(_merge_block(segs, k, t, top, max_words))
+        segs.forget_before(k - 1)
+    if n < merges and run.stop_reason:
+        parts.append(f"<p class='more'>{esc(_stopped(run, t))}</p>")
+    if n:
+        parts.append(_summary(run, n, t))
+    parts.append(f"<footer>{esc(t.gettext('Made with BPE Explorer.'))}</footer></body></html>")
+    return "\n".join(parts)
+
+
+def _stopped(run, t) -> str:
+    n = num(run.num_steps)
+    return {
+        "no_pairs": t.gettext("Training stopped after merge {n}: no adjacent pair is left."),
+        "min_frequency": t.gettext(
+            "Training stopped after merge {n}: the most frequent pair left occurs fewer times than the minimum frequency."
+        ),
+        "vocab_size": t.gettext("Training stopped after merge {n}: the vocabulary reached the size asked for."),
+    }.get(run.stop_reason, t.gettext("Training stopped after merge {n}.")).format(n=n)

@@ -1,0 +1,198 @@
+"""Predict the next merge: the quiz's questions, grading, reveal sentences and score, without a user interface.
+
+A question asks which pair merge ``k`` joins. The class sees the corpus after merge ``k - 1`` and up to
+nine pairs of the pair table before merge ``k`` (the counts the trainer chose from), in a shuffled order:
+in count order the answer would always be the first row.
+
+The tie rule decides: exactly one pair is right, the one the run's tie-break rule chose. A pick of another
+pair with the same count is graded ``"tied"``: as frequent as the rule's pick, which another tie-break rule
+could have chosen, so it is counted apart, neither right nor wrong; the reveal says which rule chose and
+why (the wording of :data:`bpe_core.explain.TIE_RULES`). Three grades, one :class:`Score` of three
+tallies: the stepper's quiz and a live class's tallies both grade with :func:`grade` and add up with
+:func:`score`.
+"""
+
+from __future__ import annotations
+
+import gettext
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .explain import TIE_RULES, rule_name
+
+_ENGLISH = gettext.NullTranslations()
+
+#: Most pairs a question offers: the number keys 1-9 pick them.
+MAX_OPTIONS = 9
+
+#: The grades of a pick: the rule's pair, another pair at the top count, a pair with a lower count,
+#: and no pick (the answer was revealed without one; not scored).
+RIGHT, TIED, WRONG, NO_PICK = "right", "tied", "wrong", "none"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One pair a question offers (token ids; ``count`` frequency-weighted, before the merge)."""
+
+    left: int
+    right: int
+    count: int
+    chosen: bool
+    tied: bool
+
+
+@dataclass(frozen=True)
+class Question:
+    """Which pair does merge ``merge`` join?
+
+    Attributes:
+        merge: the merge asked about (1-based); the class sees the corpus after ``merge - 1`` merges.
+        options: the pairs offered, in the order shown (row 1 first); exactly one is ``chosen``.
+        count: the chosen pair's count.
+        ties: how many pairs had that count in the whole table (the chosen one included).
+        tie_break: the run's tie-break rule (a :data:`bpe_core.TIE_BREAKS` name).
+    """
+
+    merge: int
+    options: tuple[Option, ...]
+    count: int
+    ties: int
+    tie_break: str
+
+    @property
+    def answer(self) -> int:
+        """The index (0-based) of the chosen pair in :attr:`options`."""
+        return next(i for i, o in enumerate(self.options) if o.chosen)
+
+
+def question(run, merge: int, size: int = MAX_OPTIONS) -> Question:
+    """The question for merge ``merge`` (1..``run.num_steps``) of a finished run.
+
+    Offers the first ``size`` (at most :data:`MAX_OPTIONS`) pairs of the snapshot's pair table, which
+    lists every tied pair first, so the chosen pair is always offered. The order is shuffled with a
+    seed of ``merge``: the same for every session and every rerun. Raises ``IndexError`` for a merge
+    outside the run and ``ValueError`` for a ``size`` below 1.
+    """
+    if not 1 <= merge <= run.num_steps:
+        raise IndexError(f"merge {merge} is outside 1..{run.num_steps}")
+    if size < 1:
+        raise ValueError("a question offers at least one pair")
+    snap = run.snapshot(merge)
+    rows = list(snap.top_pairs[: min(size, MAX_OPTIONS)])
+    random.Random(merge).shuffle(rows)
+    options = tuple(
+        Option(
+            a,
+            b,
+            c,
+            chosen=(a, b) == (snap.left, snap.right),
+            tied=c == snap.count and (a, b) != (snap.left, snap.right),
+        )
+        for a, b, c in rows
+    )
+    return Question(merge, options, snap.count, snap.ties, snap.tie_break)
+
+
+def grade(q: Question, pick: int | None) -> str:
+    """:data:`RIGHT`, :data:`TIED`, :data:`WRONG` or :data:`NO_PICK` for the option index ``pick``
+    (0-based, ``None``: no pick). Raises ``IndexError`` for an index outside the options."""
+    if pick is None:
+        return NO_PICK
+    if not 0 <= pick < len(q.options):
+        raise IndexError(f"option {pick} is outside 0..{len(q.options) - 1}")
+    option = q.options[pick]
+    return RIGHT if option.chosen else TIED if option.tied else WRONG
+
+
+@dataclass(frozen=True)
+class Score:
+    """The picks graded :data:`RIGHT`, :data:`TIED` and :data:`WRONG` (questions revealed without a
+    pick are not counted)."""
+
+    right: int = 0
+    tied: int = 0
+    wrong: int = 0
+
+    @property
+    def asked(self) -> int:
+        """Questions answered with a pick."""
+        return self.right + self.tied + self.wrong
+
+
+def score(grades) -> Score:
+    """The :class:`Score` of an iterable of grades (:data:`NO_PICK` is not counted). Raises
+    ``ValueError`` for a value that is not a grade."""
+    tally = {RIGHT: 0, TIED: 0, WRONG: 0, NO_PICK: 0}
+    for g in grades:
+        if g not in tally:
+            raise ValueError(f"not a grade: {g!r}")
+        tally[g] += 1
+    return Score(tally[RIGHT], tally[TIED], tally[WRONG])
+
+
+def score_text(s: Score, tr: gettext.NullTranslations | None = None) -> str:
+    """``"Score: 2 right, 1 tied, 0 wrong"`` (plain text): tied picks counted apart from right and wrong."""
+    tr = tr or _ENGLISH
+    return tr.gettext("Score: {right} right, {tied} tied, {wrong} wrong").format(
+        right=f"{s.right:,}", tied=f"{s.tied:,}", wrong=f"{s.wrong:,}"
+    )
+
+
+def reveal_text(
+    q: Question,
+    pick: int | None,
+    label: Callable[[int], str],
+    tr: gettext.NullTranslations | None = None,
+) -> str:
+    """The verdict on ``pick`` (an option index, ``None``: none) as one or two sentences (plain text,
+    not escaped). ``label`` shows a token id as the reader sees it. Show it with the full reason for
+    the merge, :func:`bpe_core.explain.merge_text` (the words holding the count, the tied pairs and
+    the rule that chose); a tied pick's verdict names the rule itself.
+
+    E.g. ``"Tied: s + t occurs 9 times, as often as e + s, and the first-seen rule picks e + s because its
+    first occurrence comes earliest in the corpus. Counted as tied, apart from right and wrong."``
+    """
+    tr = tr or _ENGLISH
+    chosen = q.options[q.answer]
+
+    def pair(o: Option) -> str:
+        return tr.gettext("{left} + {right}").format(left=label(o.left), right=label(o.right))
+
+    n = q.count
+    verdict = grade(q, pick)
+    if verdict == RIGHT:  # the tie and its rule, if any, are in the merge explanation that follows
+        return tr.ngettext(
+            "Right! Merge {merge} joins {pair}, which occurs {count} time.",
+            "Right! Merge {merge} joins {pair}, which occurs {count} times.",
+            n,
+        ).format(merge=f"{q.merge:,}", pair=pair(chosen), count=f"{n:,}")
+    if verdict == TIED:
+        return tr.ngettext(
+            "Tied: {picked} occurs {count} time, as often as {chosen}, and the {rule} rule picks {chosen} "
+            "because {why}. Counted as tied, apart from right and wrong.",
+            "Tied: {picked} occurs {count} times, as often as {chosen}, and the {rule} rule picks {chosen} "
+            "because {why}. Counted as tied, apart from right and wrong.",
+            n,
+        ).format(chosen=pair(chosen), picked=pair(q.options[pick]), count=f"{n:,}", rule=rule_name(q.tie_break, tr),
+                 why=_why(q.tie_break, tr))  # fmt: skip
+    if verdict == WRONG:
+        picked = q.options[pick]
+        return tr.ngettext(
+            "Not this one: {picked} occurs {picked_count} time, but merge {merge} joins {chosen}, which occurs {count} "
+            "times.",
+            "Not this one: {picked} occurs {picked_count} times, but merge {merge} joins {chosen}, which occurs "
+            "{count} times.",
+            picked.count,
+        ).format(picked=pair(picked), picked_count=f"{picked.count:,}", merge=f"{q.merge:,}", chosen=pair(chosen),
+                 count=f"{n:,}")  # fmt: skip
+    return tr.ngettext(
+        "No pick, not scored. Merge {merge} joins {pair}, which occurs {count} time.",
+        "No pick, not scored. Merge {merge} joins {pair}, which occurs {count} times.",
+        n,
+    ).format(merge=f"{q.merge:,}", pair=pair(chosen), count=f"{n:,}")
+
+
+def _why(rule: str, tr: gettext.NullTranslations) -> str:
+    tie = TIE_RULES.get(rule)
+    return tr.gettext(tie.why) if tie else ""
