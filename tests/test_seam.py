@@ -125,3 +125,32 @@ def test_an_unknown_algo_in_the_url_is_a_note_and_plain_bpe():
     card = " ".join(text_of(body_with(at, "bpe-merge-card")).split())
     assert "Merge 1: e + s → es count 9" in card
     assert "algo" not in at.query_params
+
+
+def test_the_language_mix_uses_no_private_name_of_the_trainer():
+    # The fair-max rule goes through the seam: it imports no private name, subclasses nothing of the trainer's and
+    # reads or writes no private attribute of another object (only its own, through ``self``).
+    import ast
+    from pathlib import Path
+
+    import bpe_core.algorithms.fair_bpe as fair
+
+    tree = ast.parse(Path(fair.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert not [a.name for a in node.names if a.name.startswith("_")], ast.unparse(node)
+        if isinstance(node, ast.ClassDef):
+            assert not node.bases, f"{node.name} subclasses {ast.unparse(node.bases[0])}"
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            assert isinstance(node.value, ast.Name) and node.value.id == "self", ast.unparse(node)
+
+
+def test_no_module_of_the_algorithms_is_over_450_lines():
+    from pathlib import Path
+
+    import bpe_core.algorithms as algorithms
+
+    sizes = {
+        p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in Path(algorithms.__file__).parent.glob("*.py")
+    }
+    assert max(sizes.values()) <= 450, sizes
