@@ -131,7 +131,7 @@ class _BestPairs:
             heapq.heappush(self._low, entry)
 
     def _low_heap(self) -> list:
-        """``_low``, made from the counts the first time it is asked for (see ``_build``). Entries are
+        """``_low``, made from the counts the first time it is asked for (see ``_Tables._build``). Entries are
         exact but for the first-seen tie-break value, a lower bound as in ``_heap``. A pair that
         ``_peek`` kept aside may be in it too: ``_peek`` skips an entry it already holds."""
         if self._low is None:

@@ -157,7 +157,7 @@ class _Merging:
             if tok[p] != a:
                 continue  # stale, or swallowed by the previous occurrence of an overlapping pair (a a a)
             q = nxt[p]
-            if tok[q] != b:  # (q == -1, no next symbol, reads the sentinel -1: see _build)
+            if tok[q] != b:  # (q == -1, no next symbol, reads the sentinel -1: see _Tables._build)
                 continue
             w = pos_word[p]
             f = freqs[w]

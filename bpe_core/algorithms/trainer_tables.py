@@ -47,7 +47,8 @@ def _view(packed: bytes) -> memoryview:
 
 
 class _Tables:
-    """The trainer's tables, built from the word list (``_build``)."""
+    """The trainer's tables, built from the word list (``_build``), which ends by making the heap of pairs with the
+    tie-break values and the ``exact`` check of :class:`~.trainer_heap._BestPairs`."""
 
     # ----------------------------------------------------------------------------------------- set-up
     def _build(self, words: dict[str, int]) -> None:
