@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .algorithms.seam import get_algorithm
 from .algorithms.tiebreak import TIE_BREAKS
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern
 from .variants import DEFAULT_PRETOKENIZER, Variant
@@ -27,6 +28,8 @@ class TrainConfig:
         max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
         pattern: the user's pattern (``regex`` syntax) when ``pretokenizer`` is ``"regex"``; required then,
             and only then (see :func:`bpe_core.pretokenize.regex_pieces`).
+        algorithm: the training algorithm's registered name (default ``"bpe"``; see
+            :mod:`bpe_core.algorithms.seam`).
 
     Raises:
         ValueError: from :meth:`validate` for any value out of range.
@@ -43,6 +46,7 @@ class TrainConfig:
     top_k: int = 10
     max_tied: int = 10
     pattern: str | None = None
+    algorithm: str = "bpe"
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -73,4 +77,5 @@ class TrainConfig:
             raise ValueError("the minimum frequency must be at least 1")
         if self.top_k < 1 or self.max_tied < 1:
             raise ValueError("top_k and max_tied must be at least 1")
+        get_algorithm(self.algorithm)  # ValueError naming the known algorithms
         return self

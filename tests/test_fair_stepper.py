@@ -1,5 +1,5 @@
 """The language-mix training as a stepper run (bpe_core.fair_bpe.stepper_run): the same merges as the mix trainer,
-snapshots like any run, and every merge and word type labelled by language."""
+snapshots like any run, and every merge and word type labelled by language (in ``run.extras``)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ def test_the_run_replays_the_mix_trainers_merges_with_their_languages(rule):
     assert run.num_steps == len(mix.merges) > 10
     got = [(run.token_value(s.left), run.token_value(s.right)) for s in run.snapshots]
     assert got == mix.merges
-    assert run.served == mix.served and set(run.served) <= set(TEXTS)
+    served = run.extras["served"]
+    assert run.extras["rule"] == rule
+    assert served == mix.served and set(served) <= set(TEXTS)
     # Each snapshot's pair table starts with the chosen pair and its count in the whole mix.
     for s in run.snapshots:
         assert s.top_pairs[0][:2] == (s.left, s.right) and s.tied == ((s.left, s.right),) and s.ties == 1
@@ -33,18 +35,18 @@ def test_the_run_replays_the_mix_trainers_merges_with_their_languages(rule):
 
 def test_word_types_are_labelled_by_language():
     run = stepper_run(TEXTS, CFG, "fair")
-    labels = dict(zip(run.words, run.word_languages))
+    labels = dict(zip(run.words, run.extras["word_languages"]))
     assert labels["the"] == ("eng", "shared")  # one word type, from two languages (in the mix's order)
     assert labels[" mat"] == ("eng",)
     assert labels[" 猫"] == ("shared",)
     assert all(lang == ("cmn",) for w, lang in labels.items() if "垫子" in w)
-    assert len(run.word_languages) == run.num_words
+    assert len(run.extras["word_languages"]) == run.num_words
 
 
 def test_the_fair_rule_serves_the_worst_compressed_language_first():
     run = stepper_run(TEXTS, CFG, "fair")
     # Before any merge, the Chinese text is the longest in bytes (3 per character): merge 1 serves it.
-    assert run.served[0] == "cmn"
+    assert run.extras["served"][0] == "cmn"
 
 
 def test_only_byte_level_with_gpt2_pieces():

@@ -8,7 +8,7 @@
   :mod:`ui.encode_view`, :mod:`ui.files_view`, :mod:`ui.how_view` -- one page's HTML each (the pages build none).
 * :mod:`ui.settings` -- defaults, labels, URL <-> settings (pure), the one place a ``TrainConfig`` is built.
 * :mod:`ui.corpus` -- the :class:`ui.corpus.Corpus` value; :mod:`ui.training` -- ``get_run(corpus, config)``
-  and the shared, bounded run cache.
+  and the shared, bounded run cache (:mod:`ui.run_cache`: the cache and its training jobs, without Streamlit).
 * :mod:`ui.persist` -- session values and widgets that survive reruns and page switches; :mod:`ui.memo`
   -- the per-run memo.
 * :mod:`ui.chips` -- token chips from a run or a tokenizer (:class:`ui.chips.TokenSource`);

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import TrainedRun
+from bpe_core.algorithms.seam import step_why
 from bpe_core.explain import rule_name
 from bpe_core.measures import total_words
 
@@ -125,14 +126,15 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     snap = run.snapshot(step)
     label = _("Merge {number}:").format(number=f"{step:,}")
     head = _merge_head(run, snap, step, mode, presentation, label, f"id='bpe-merge' data-count='{snap.count}'")
-    served = served_line(run, step)
-    if run.mix_rule == "fair":  # the fair rule's reason replaces "the highest count" (it is not the reason)
-        reason_html = f"<div class='bpe-reason bpe-served'>{esc_raw(served)}</div>"
+    why = step_why(run, step, tr(), _language_name)
+    by_rule = why is not None and why.kind == "rule"
+    if by_rule:  # the algorithm's rule is the reason, not "the highest count"
+        reason_html = f"<div class='bpe-reason bpe-served'>{esc_raw(why.text)}</div>"
     else:
         reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
         reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
-        if served:
-            reason_html += f"<div class='bpe-muted bpe-served'>{esc_raw(served)}</div>"
+        if why is not None:
+            reason_html += f"<div class='bpe-muted bpe-served'>{esc_raw(why.text)}</div>"
     stats = _(
         "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
     ).format(
@@ -144,7 +146,7 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     )
     stats_html = f"<div class='bpe-muted'>{esc_raw(stats)}</div>"
     rule = ""
-    if not presentation and run.mix_rule != "fair":
+    if not presentation and not by_rule:
         all_rules = _("All the rules")
         rule = (
             "<div class='bpe-rule'>"
@@ -160,20 +162,9 @@ def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation
     return f"<div class='bpe-card' id='bpe-merge-card'>{head}{reason_html}{stats_html}{stop}{rule}</div>"
 
 
-def served_line(run: TrainedRun, step: int) -> str:
-    """For a language-mix training (``run.served``), which language merge ``step`` served, in the interface
-    language; ``""`` for any other run."""
-    if run.served is None or not 1 <= step <= len(run.served):
-        return ""
-    name = language_name(run.served[step - 1], current_language())
-    if run.mix_rule == "fair":
-        return _(
-            "This merge served {language}: fair BPE takes the most frequent pair of the language whose text is "
-            "then the longest in tokens (the count is the pair's count in the whole mix)."
-        ).format(language=name)
-    return _("Plain BPE: the pair with the highest count in the whole mix, most frequent in {language}.").format(
-        language=name
-    )
+def _language_name(key: str) -> str:
+    """A Declaration language's name in the interface language (for what an algorithm says about a step)."""
+    return language_name(key, current_language())
 
 
 def _merge_head(run: TrainedRun, snap, step: int, mode: str, presentation: bool, label: str, attrs: str) -> str:

@@ -4,7 +4,8 @@ both ways) and the one place a :class:`bpe_core.TrainConfig` is built from them.
 Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|o200k|none|regex),
 ``pattern`` (the user's regular expression, written only when ``pre`` is ``regex``),
 ``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
-(separate|attached), ``marker`` (text) and ``bytes`` (utf8|hex|gpt2), plus ``limit`` (``merges`` or
+(separate|attached), ``marker`` (text), ``bytes`` (utf8|hex|gpt2) and ``algo`` (a registered training algorithm,
+:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
 ``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
+from bpe_core.algorithms.seam import algorithm_names
 from bpe_core.explain import TIE_RULES
 from bpe_core.inputs import env_positive_int
 from bpe_core.pretokenize import REGEX
@@ -34,10 +36,11 @@ DEFAULT_SETTINGS: dict = {
     "marker": "</w>",
     "bytes": "utf8",
     "pattern": "",
+    "algo": "bpe",
 }
 
 #: URL parameter names of the settings, in the order they are written.
-SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes")
+SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo")
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
 
@@ -142,6 +145,7 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         eow_style=settings["eow"],
         eow_marker=marker if marker else "</w>",
         pattern=settings.get("pattern") or None if pre == REGEX else None,
+        algorithm=settings.get("algo", "bpe"),
     )
     fields.update(changes)
     try:
@@ -208,6 +212,7 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
         "tie": TIE_BREAKS,
         "eow": EOW_STYLES,
         "bytes": BYTE_MODES,
+        "algo": algorithm_names(),
     }
     for name, allowed in choices.items():
         if name in params:
@@ -266,7 +271,7 @@ def url_from_settings(
         elif name == "pattern":
             if settings["pre"] == REGEX and settings.get("pattern"):
                 params[name] = settings["pattern"]
-        elif settings[name] != base[name]:
+        elif settings.get(name, base[name]) != base[name]:  # (a settings dict from before "algo" has none)
             params[name] = str(settings[name])
     if presentation:
         params["present"] = "1"

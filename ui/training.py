@@ -14,226 +14,29 @@ shared progress (merges done / asked) with ``st.progress``.
 Pages call :func:`get_run` with a :class:`ui.corpus.Corpus` and a :class:`bpe_core.TrainConfig`.
 The stepper page calls :func:`get_live_run` instead, which does not wait for the whole run: it returns
 as soon as merge 1 is trained, with a frozen view of the steps trained so far
-(:meth:`bpe_core.TrainedRun.view`), while the training goes on behind it.
+(:meth:`bpe_core.TrainedRun.view`), while the training goes on behind it. The cache and its jobs, which need no
+Streamlit, are :mod:`ui.run_cache`; this module holds the process-wide caches and draws the waits.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
 
 from bpe_core import PatternError, TrainConfig, TrainedRun
-from bpe_core.inputs import env_positive_int
 
 from .corpus import Corpus
 from .i18n import _, tr
+from .run_cache import HOLD_MAX_S as HOLD_MAX_S  # (re-exported with VIEW_REFRESH_S: both were defined here)
+from .run_cache import STREAM_GRACE_S, RunCache, _Job, cache_limits
+from .run_cache import VIEW_REFRESH_S as VIEW_REFRESH_S
 
 #: Seconds a page waits silently before it shows a progress bar (small corpora train in
 #: milliseconds; a bar flashing on every click would distract the class).
 PROGRESS_DELAY_S = 0.2
-
-#: Seconds a view of a training run is reused before a fresh one is cut: each view has its own memo
-#: (chips, charts), so cutting one per click would make every step during training a cold one.
-VIEW_REFRESH_S = 0.5
-
-
-def cache_limits() -> tuple[int, int]:
-    """``(max_entries, max_bytes)`` of the shared run cache, from the environment or the defaults."""
-    entries = env_positive_int("BPE_EXPLORER_CACHE_ENTRIES", 12)
-    return entries, env_positive_int("BPE_EXPLORER_CACHE_MB", 512) * 1_000_000
-
-
-@dataclass
-class _Job:
-    """A training in progress: its progress, the run as it grows (``live``, once the trainer has built
-    its tables), and once finished, its result or error.
-
-    ``make_run`` receives the job: calling it with a number of merges reports progress, and
-    :meth:`started` publishes the growing run.
-    """
-
-    asked: int | None
-    done: int = 0
-    live: TrainedRun | None = None
-    run: TrainedRun | None = None
-    error: BaseException | None = None
-    finished: threading.Event = field(default_factory=threading.Event)
-    began: float = field(default_factory=time.monotonic)
-    started_at: float | None = None  # when the trainer had built its tables
-    _view: TrainedRun | None = None
-    _view_at: float = 0.0
-    # Set while the trainer may go on; cleared while a page draws the first view of the run (see hold).
-    _go: threading.Event = field(default_factory=threading.Event)
-    _hold_until: float = 0.0
-    _held: bool = False
-
-    def __post_init__(self) -> None:
-        self._go.set()
-
-    def __call__(self, done: int) -> None:
-        self.done = done
-        # Training is pure Python: hand the GIL to the server and the waiting sessions every 100
-        # merges so their pages (and progress bars) stay live; and pause while a page draws its first
-        # view of this run (hold), so that drawing it does not share the GIL with the training.
-        if not self._go.is_set():
-            self._go.wait(max(0.0, self._hold_until - time.monotonic()))
-        time.sleep(0)
-
-    def started(self, run: TrainedRun) -> None:
-        """Publish the run the trainer fills (before its first merge)."""
-        self.started_at = time.monotonic()
-        self.live = run
-
-    def hold(self) -> None:
-        """Pause the training at its next progress report (within 100 merges) until :meth:`release` or
-        :data:`HOLD_MAX_S`, once per job: the first page to show the run while it trains draws it
-        without waiting for the GIL (step 1 of the book came on screen half a second later otherwise)."""
-        if not self._held:
-            self._held = True
-            self._hold_until = time.monotonic() + HOLD_MAX_S
-            self._go.clear()
-
-    def release(self) -> None:
-        """Let the training go on (the page that held it has drawn its view)."""
-        self._go.set()
-
-    def ready_early(self) -> bool:
-        """True when, from its pace so far, the run is sure to take more than :data:`STREAM_GRACE_S` by
-        far (three times): then waiting out the grace would only delay step 1. Early merges are the
-        slowest (their pairs are the most frequent), so the projection errs on the long side; it is
-        trusted only after 20 merges (or all those asked)."""
-        live, asked, started = self.live, self.asked, self.started_at
-        if live is None or not asked or started is None:
-            return False
-        done = live.num_steps
-        if done < min(20, asked):
-            return False
-        now = time.monotonic()
-        projected = (started - self.began) + (now - started) * asked / done
-        return projected > 3 * STREAM_GRACE_S
-
-    def view(self) -> TrainedRun | None:
-        """A frozen view of the steps trained so far (reused for :data:`VIEW_REFRESH_S`), or ``None``
-        before the trainer has built its tables."""
-        live, now = self.live, time.monotonic()
-        if live is None:
-            return None
-        view = self._view
-        if view is None or (now - self._view_at >= VIEW_REFRESH_S and live.num_steps > view.num_steps):
-            view = self._view = live.view()
-            self._view_at = now
-        return view
-
-
-class RunCache:
-    """A thread-safe LRU of finished runs, bounded by entry count and by estimated bytes.
-
-    Args:
-        max_entries: most runs kept.
-        max_bytes: most estimated bytes kept (a run larger than this on its own is returned to
-            its caller but not kept).
-        max_parallel: most trainings running at once (the server has few cores).
-    """
-
-    def __init__(self, max_entries: int = 12, max_bytes: int = 512_000_000, max_parallel: int = 2):
-        self.max_entries = max_entries
-        self.max_bytes = max_bytes
-        self._lock = threading.Lock()
-        self._runs: OrderedDict[Hashable, tuple[TrainedRun, int]] = OrderedDict()
-        self._jobs: dict[Hashable, _Job] = {}
-        self._slots = threading.Semaphore(max_parallel)
-        self.trainings = 0  # how many runs were trained (tests check "once")
-
-    # ------------------------------------------------------------------------------ lookups
-    def get(self, key: Hashable) -> TrainedRun | None:
-        """The cached run for ``key`` (marking it recently used), or ``None``."""
-        with self._lock:
-            hit = self._runs.get(key)
-            if hit is None:
-                return None
-            self._runs.move_to_end(key)
-            return hit[0]
-
-    @property
-    def total_bytes(self) -> int:
-        """Estimated bytes held now."""
-        with self._lock:
-            return sum(size for _, size in self._runs.values())
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._runs)
-
-    def clear(self) -> None:
-        """Forget every cached run (running jobs finish and are stored)."""
-        with self._lock:
-            self._runs.clear()
-
-    # ------------------------------------------------------------------------------ training
-    def start(
-        self,
-        key: Hashable,
-        make_run: Callable[[_Job], TrainedRun],
-        input_bytes: int = 0,
-        asked: int | None = None,
-    ) -> _Job:
-        """Return the job training ``key``, starting it unless one is already running.
-
-        Args:
-            key: cache key (hashable), e.g. ``(sha256_hex, TrainConfig)``.
-            make_run: trains and returns the run; called in a background thread with the job, which
-                takes progress reports (``job(merges_done)``) and the growing run (``job.started(run)``).
-            input_bytes: size of the input in bytes, added to the run's size estimate.
-            asked: merges asked for (for progress display), or ``None`` when unknown.
-
-        The returned job may already be finished (``job.finished.is_set()``) when the run was cached.
-        """
-        with self._lock:
-            hit = self._runs.get(key)
-            if hit is not None:
-                self._runs.move_to_end(key)
-                job = _Job(asked=asked, run=hit[0])
-                job.finished.set()
-                return job
-            job = self._jobs.get(key)
-            if job is not None:
-                return job
-            job = self._jobs[key] = _Job(asked=asked)
-
-        def work() -> None:
-            try:
-                with self._slots:
-                    job.began = time.monotonic()
-                    run = make_run(job)
-                job.run = run
-                size = run.memory_bytes() + int(input_bytes)
-                with self._lock:
-                    self.trainings += 1
-                    self._store(key, run, size)
-            except BaseException as err:  # handed to every waiting session
-                job.error = err
-            finally:
-                with self._lock:
-                    self._jobs.pop(key, None)
-                job.finished.set()
-
-        threading.Thread(target=work, name=f"bpe-train-{id(job):x}", daemon=True).start()
-        return job
-
-    def _store(self, key: Hashable, run: TrainedRun, size: int) -> None:
-        if size > self.max_bytes:
-            return
-        self._runs[key] = (run, size)
-        self._runs.move_to_end(key)
-        total = sum(s for _, s in self._runs.values())
-        while self._runs and (len(self._runs) > self.max_entries or total > self.max_bytes):
-            _, (_, old_size) = self._runs.popitem(last=False)
-            total -= old_size
 
 
 @st.cache_resource(show_spinner=False)
@@ -298,11 +101,6 @@ class Live:
 
 #: Seconds from the start of a training before a page shows the merges trained so far: a run done by
 #: then is shown finished, without a "so far" that would flash for a moment. A run whose pace says it
-#: will take far longer is shown without waiting them out (:meth:`_Job.ready_early`).
-STREAM_GRACE_S = 0.3
-
-#: Most seconds a training pauses while the first page to show it draws (:meth:`_Job.hold`).
-HOLD_MAX_S = 1.0
 
 
 def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 1) -> Live | None:

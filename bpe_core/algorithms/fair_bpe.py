@@ -27,13 +27,15 @@ per language. Two rules choose the next merge:
 Merges apply to all occurrences of the pair in a word, left to right, without overlap (``a a a`` -> ``aa a``),
 as in :mod:`bpe_core.trainer`. Pair counts are kept per language and updated only for the words a merge
 touches; each rule finds its best pair through a lazily cleaned heap. This trainer keeps no per-step
-snapshots: it returns the merges and, per merge, the language served. :func:`stepper_run` turns such a training
-into a :class:`~bpe_core.run.TrainedRun` with snapshots, for the stepper, by replaying its merges through
-:mod:`bpe_core.trainer` (a subclass that only replaces the choice of pair).
+snapshots: it returns the merges and, per merge, the language served. :class:`LanguageMix` (an algorithm of
+:mod:`bpe_core.algorithms.seam`) and :func:`stepper_run` turn such a training into a :class:`~bpe_core.run.TrainedRun`
+with snapshots, for the stepper, by replaying its merges through the ordinary trainer
+(:class:`~bpe_core.trainer.Trainer`'s ``merges`` argument); what only a mix has goes in ``run.extras``.
 """
 
 from __future__ import annotations
 
+import gettext
 import heapq
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -42,7 +44,7 @@ from ..config import TrainConfig
 from ..encoding.encoder import Tokenizer
 from ..pretokenize import word_counts
 from .run import TrainedRun
-from .run_records import _SHIFT
+from .seam import StepWhy, run_training
 from .trainer import Trainer
 
 RULES = ("plain", "fair")
@@ -91,8 +93,14 @@ def byte_share_weights(texts: dict) -> dict:
     return {lang: top / size for lang, size in sizes.items()}
 
 
-def train_mix(texts: dict, num_merges: int, rule: str = "plain", weights: dict | None = None,
-              pretokenizer: str = "gpt2", min_frequency: int = 2) -> FairRun:  # fmt: skip
+def train_mix(
+    texts: dict,
+    num_merges: int,
+    rule: str = "plain",
+    weights: dict | None = None,
+    pretokenizer: str = "gpt2",
+    min_frequency: int = 2,
+) -> FairRun:
     """Train byte-level BPE on ``texts``.
 
     Args:
@@ -233,48 +241,109 @@ class _Trainer:
 
 
 # ------------------------------------------------------------------------------- the stepper's run
-class _Replay(Trainer):
-    """:class:`~bpe_core.trainer.Trainer` made to take the given merges in order instead of its best pair. The
-    trainer itself is not touched (the plain path stays as fast as it is); only the choice is replaced, so the run
-    has the same snapshots as any other: each step's pair table still lists the most frequent pairs of the whole
-    mix, with the chosen pair first (under the fair rule it is often not the most frequent one)."""
-
-    def __init__(self, words, config, merges):
-        super().__init__(words, config)
-        self._forced = merges
-
-    def _peek(self, want, max_tied):
-        top = super()._peek(want, max_tied)
-        k = self.run.num_steps
-        if k >= len(self._forced):
-            return top
-        ids = self.run.value_to_id
-        left, right = self._forced[k]
-        entry = None
-        if left in ids and right in ids:
-            # (0, 0, pair): a placeholder the exact count and tie-break value replace (None: the pair is absent).
-            entry = self._exact((0, 0, ids[left] << _SHIFT | ids[right]))
-        if entry is None:
-            self._top = []
-            return []  # cannot happen for merges learnt on these words; stops as "no pairs" rather than guess
-        self._top = [entry, *(e for e in top if e[2] != entry[2])]  # _peek's next call drops _top[0]
-        return self._top
-
-    def _merge(self, step, top):
-        snap = super()._merge(step, top)
-        # The pair was chosen by the rule, not by a tie-break among equal counts: say so in the snapshot.
-        snap = snap._replace(ties=1, tied_entries=(top[0],))
-        self.run._replace_last(snap)
-        return snap
+_ENGLISH = gettext.NullTranslations()
 
 
-def stepper_run(texts: dict, config: TrainConfig, rule: str = "plain", weights: dict | None = None,
-                progress=None, on_start=None) -> TrainedRun:  # fmt: skip
-    """The language-mix training as a :class:`~bpe_core.run.TrainedRun` the stepper draws: :func:`train_mix`
-    chooses the merges (``rule``, ``weights``; ``config.num_merges`` of them, default 2,000), then the ordinary
-    trainer replays them on the mix's words (every language's word counts summed: the same string in two
-    languages is one word type) and keeps its snapshots. ``run.mix_rule`` is ``rule``; ``run.served[k - 1]`` is the language merge ``k``
-    served; ``run.word_languages[i]`` the languages word type ``i`` comes from (a tuple, in ``texts`` order).
+class LanguageMix:
+    """The language-mix training as an algorithm of the seam (:class:`bpe_core.algorithms.seam.Algorithm`): the mix
+    rule (:func:`train_mix`) chooses the merges, then the ordinary trainer takes them in order
+    (:class:`~bpe_core.trainer.Trainer`'s ``merges``) and keeps its snapshots: each step's pair table still lists
+    the most frequent pairs of the whole mix, with the chosen pair first (under the fair rule it is often not the
+    most frequent one), and says the rule chose it (``ties`` 1). Not registered by name: it is made for its texts.
+
+    The run's ``extras``: ``"rule"`` (``rule``), ``"served"`` (``served[k - 1]``: the language merge ``k``
+    served) and ``"word_languages"`` (``[i]``: the languages word type ``i`` comes from, a tuple in ``texts``
+    order).
+
+    Args:
+        texts: ``{language: training text}``.
+        rule, weights: as for :func:`train_mix`.
+    """
+
+    def __init__(self, texts: dict, rule: str = "plain", weights: dict | None = None):
+        self.texts, self.rule, self.weights = texts, rule, weights
+        self._counted: tuple | None = None
+
+    @staticmethod
+    def check(config: TrainConfig) -> None:
+        """Raise ``ValueError`` unless ``config`` is byte-level with GPT-2's pre-tokenizer (the mix trainer's)."""
+        if config.variant != "byte" or config.resolved_pretokenizer != "gpt2":
+            raise ValueError("a language-mix training is byte-level BPE with GPT-2's pre-tokenizer")
+
+    def _languages(self) -> tuple:
+        """The languages in the mix: a positive weight and some text, in ``texts`` order (as :func:`train_mix`)."""
+        weights = self.weights or {}
+        return tuple(k for k, t in self.texts.items() if t and (self.weights is None or weights.get(k, 0) > 0))
+
+    def _word_languages(self) -> tuple[dict, dict]:
+        """``({word: frequency summed over the languages}, {word: [languages]})`` with GPT-2's pre-tokenizer
+        (counted once per mix)."""
+        if self._counted is None:
+            words: dict = {}
+            langs: dict = {}
+            for lang in self._languages():
+                for word, f in word_counts(self.texts[lang], "gpt2").items():
+                    words[word] = words.get(word, 0) + f
+                    langs.setdefault(word, []).append(lang)
+            self._counted = words, langs
+        return self._counted
+
+    def words(self) -> dict:
+        """The mix's words, every language's counts summed (the same string in two languages is one word type):
+        what :meth:`start` trains on."""
+        return dict(self._word_languages()[0])
+
+    def start(self, words: dict, config: TrainConfig) -> Trainer:
+        """Choose the merges with the mix rule (``config.num_merges`` of them, default 2,000), then a trainer that
+        takes them on ``words`` (:meth:`words`). Raises ``ValueError``: another variant or pre-tokenizer, or what
+        :func:`train_mix` raises."""
+        self.check(config)
+        merges = 2_000 if config.num_merges is None else config.num_merges
+        mix = train_mix(self.texts, merges, self.rule, self.weights, "gpt2", config.min_frequency)
+        # min_frequency 1: the rule already applied its own (per language); the summed count is never lower.
+        trainer = Trainer(words, replace(config, num_merges=len(mix.merges), min_frequency=1), merges=mix.merges)
+        run = trainer.run
+        langs = self._word_languages()[1]
+        run.algorithm = self
+        run.extras = {
+            "rule": self.rule,
+            "served": list(mix.served),
+            "word_languages": [tuple(langs[w]) for w in run.words],
+        }
+        return trainer
+
+    def why(
+        self, run: TrainedRun, step: int, tr: gettext.NullTranslations | None = None, language_name=None
+    ) -> StepWhy | None:
+        """The language merge ``step`` served: under the fair rule that is the reason (``"rule"``), under the plain
+        rule a note beside the count (``"note"``). ``None`` outside the merges."""
+        served = run.extras.get("served") or ()
+        if not 1 <= step <= len(served):
+            return None
+        tr = tr or _ENGLISH
+        name = (language_name or str)(served[step - 1])
+        if run.extras.get("rule") == "fair":
+            text = tr.gettext(
+                "This merge served {language}: fair BPE takes the most frequent pair of the language whose text is "
+                "then the longest in tokens (the count is the pair's count in the whole mix)."
+            )
+            return StepWhy("rule", text.format(language=name))
+        text = tr.gettext("Plain BPE: the pair with the highest count in the whole mix, most frequent in {language}.")
+        return StepWhy("note", text.format(language=name))
+
+
+def stepper_run(
+    texts: dict,
+    config: TrainConfig,
+    rule: str = "plain",
+    weights: dict | None = None,
+    progress=None,
+    on_start=None,
+) -> TrainedRun:
+    """The language-mix training as a :class:`~bpe_core.run.TrainedRun` the stepper draws (:class:`LanguageMix`:
+    :func:`train_mix` chooses the merges, the ordinary trainer replays them and keeps its snapshots).
+    ``run.extras["rule"]`` is ``rule``; ``run.extras["served"][k - 1]`` is the language merge ``k`` served;
+    ``run.extras["word_languages"][i]`` the languages word type ``i`` comes from (a tuple, in ``texts`` order).
 
     Args:
         texts: ``{language: training text}``.
@@ -284,26 +353,6 @@ def stepper_run(texts: dict, config: TrainConfig, rule: str = "plain", weights: 
     Raises:
         ValueError: another variant or pre-tokenizer, or what :func:`train_mix` raises.
     """
-    pre = config.resolved_pretokenizer
-    if config.variant != "byte" or pre != "gpt2":
-        raise ValueError("a language-mix training is byte-level BPE with GPT-2's pre-tokenizer")
-    mix = train_mix(texts, 2_000 if config.num_merges is None else config.num_merges, rule, weights, pre,
-                    config.min_frequency)  # fmt: skip
-    words, langs = {}, {}
-    for lang in mix.languages:
-        for word, f in word_counts(texts[lang], pre).items():
-            words[word] = words.get(word, 0) + f
-            langs.setdefault(word, []).append(lang)
-    # min_frequency 1: the rule already applied its own (per language); the summed count is never lower.
-    replay = _Replay(words, replace(config, num_merges=len(mix.merges), min_frequency=1), mix.merges)
-    run = replay.run
-    run.mix_rule, run.served = rule, list(mix.served)
-    run.word_languages = [tuple(langs[w]) for w in run.words]
-    if on_start is not None:
-        on_start(run)
-    for snap in replay.steps():
-        if progress is not None and snap.step % 100 == 0:
-            progress(snap.step)
-    if progress is not None:
-        progress(run.num_steps)
-    return run
+    mix = LanguageMix(texts, rule, weights)
+    mix.check(config)
+    return run_training(mix.start(mix.words(), config), progress, on_start)

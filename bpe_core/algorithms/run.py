@@ -45,11 +45,12 @@ class TrainedRun(PairQueries):
         self.created_step: list[int] = []
         self.created_from: list = []
         self.view_of: TrainedRun | None = None  # the run a view was cut from (see view)
-        # A training on a language mix (bpe_core.fair_bpe.stepper_run): its rule ("plain" or "fair"), per step the
-        # language the merge served, and per word type the languages it comes from. None for any other run.
-        self.mix_rule: str | None = None
-        self.served: list | None = None
-        self.word_languages: list | None = None
+        # What belongs to the algorithm that made the run alone (e.g. the language mix's rule and the language
+        # each merge served: bpe_core.algorithms.fair_bpe), in one mapping; empty for plain BPE.
+        self.extras: dict = {}
+        # The algorithm object that made the run when it is not the one registered as config.algorithm (see
+        # bpe_core.algorithms.seam.step_why); None for a registered one.
+        self.algorithm = None
 
     # ------------------------------------------------------------------------- filled by the trainer
     def _init_corpus(self, words, freqs, word_start, values, base_ids) -> None:

@@ -35,6 +35,8 @@ class MergeStep(NamedTuple):
             (each word type's token count times its frequency); occurrences: positions rewritten
             (unweighted); words_changed: word types rewritten.
         stop_reason: on the last snapshot, why training stopped; ``None`` otherwise.
+        kind (property): ``"merge"``, the kind of step (renderers dispatch on it when algorithms with other
+            kinds of step come).
     """
 
     step: int
@@ -52,6 +54,11 @@ class MergeStep(NamedTuple):
     occurrences: int
     words_changed: int
     stop_reason: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """What the step does: ``"merge"`` (see :data:`bpe_core.algorithms.seam.STEP_KINDS`)."""
+        return "merge"
 
     @property
     def tied(self) -> tuple:

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import mistakes
+from ..algorithms.seam import train
 from ..algorithms.tiebreak import TIE_BREAKS, TieKey, base_alphabet
-from ..algorithms.trainer import Trainer
 from ..byte_display import from_gpt2, to_gpt2
 from ..config import TrainConfig
 from ..pretokenize import PRETOKENIZERS, word_counts
@@ -286,10 +286,7 @@ def _alternatives(words: dict, config: TrainConfig, text: str | None):
 # ------------------------------------------------------------------------------------ the check
 def reference_merges(words: dict, config: TrainConfig) -> tuple[list, object]:
     """``(merges as wire pairs, the TrainedRun)`` of the reference trainer under ``config``."""
-    trainer = Trainer(words, config)
-    for _snap in trainer.steps():
-        pass
-    run = trainer.run
+    run = train(words, config)  # (through the algorithm registry: config.algorithm)
     return [(run.token_wire(a), run.token_wire(b)) for a, b in run.merges()], run
 
 

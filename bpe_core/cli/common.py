@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from ..algorithms.seam import algorithm_names
 from ..algorithms.tiebreak import TIE_BREAKS
 from ..config import TrainConfig
 from ..inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
@@ -33,7 +34,8 @@ class Parser(argparse.ArgumentParser):
 
 # ------------------------------------------------------------------------------------------ training options
 def add_train_options(p: argparse.ArgumentParser) -> None:
-    """The training settings (``--variant`` ... ``--eow-marker``), shared by ``train`` and ``handout``."""
+    """The training settings (``--variant`` ... ``--eow-marker``, ``--algorithm``), shared by ``train``, ``handout``
+    and ``check``."""
     p.add_argument(
         "--variant",
         choices=VARIANTS,
@@ -81,6 +83,12 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
         help="eow marker as its own symbol or attached to the last character (default: separate)",
     )
     p.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
+    p.add_argument(
+        "--algorithm",
+        default="bpe",
+        metavar="NAME",
+        help=f"the training algorithm, by registered name: {', '.join(algorithm_names())} (default: bpe)",
+    )
 
 
 def config_from_args(args, **overrides) -> TrainConfig:
@@ -99,6 +107,7 @@ def config_from_args(args, **overrides) -> TrainConfig:
         eow_style=args.eow_style,
         eow_marker=args.eow_marker,
         pattern=args.pattern,
+        algorithm=args.algorithm,
     )
     fields.update(overrides)
     try:

@@ -45,7 +45,7 @@ def _translations(lang: str):
 def run(args, out=None, err=None) -> int:
     """Train the first ``--merges`` merges of ``args.file`` and write the handout; returns the exit status."""
     out = out or sys.stdout
-    from ..algorithms.trainer import Trainer  # (imported when used: see cli/train.py)
+    from ..algorithms.seam import train  # (the trainer is imported when used: see cli/train.py)
     from ..teaching.handout import handout_html
 
     merges = 10 if args.merges is None else args.merges
@@ -54,10 +54,8 @@ def run(args, out=None, err=None) -> int:
     tr = _translations(args.lang)
     cfg = config_from_args(args, num_merges=merges)
     words, _source = read_words(args.file, cfg)
-    trainer = Trainer(words, cfg)
-    for _snap in trainer.steps():
-        pass
-    page = handout_html(trainer.run, merges, tr=tr, lang=args.lang)
+    run = train(words, cfg)
+    page = handout_html(run, merges, tr=tr, lang=args.lang)
     if args.out == "-":
         out.write(page)
         out.flush()
@@ -67,6 +65,6 @@ def run(args, out=None, err=None) -> int:
             fh.write(page)
     except OSError as exc:
         raise InputError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
-    n = trainer.run.num_steps
+    n = run.num_steps
     print(f"# wrote {args.out}: {n} merge{'s' if n != 1 else ''}", file=err or sys.stderr)
     return 0

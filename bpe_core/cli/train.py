@@ -47,15 +47,15 @@ def run(args, out=None, err=None) -> int:
     """Train on ``args.file`` and print the merges to ``out`` (default stdout); returns the exit status."""
     # Imported here, not at the top: building the parser imports every command's module, and the other
     # commands start faster without the trainer (start-up is most of a short command's time).
-    from ..algorithms.trainer import Trainer
+    from ..algorithms.seam import get_algorithm
     from ..formats.snapshots import jsonl_line, merge_record
 
     out = out or sys.stdout
     err = err or sys.stderr
     cfg = config_from_args(args)
     words, source = read_words(args.file, cfg)
-    trainer = Trainer(words, cfg)
-    run = trainer.run
+    training = get_algorithm(cfg.algorithm).start(words, cfg)
+    run = training.run
     if not args.jsonl:
         print(
             f"# {len(words)} word types from the {source}, {run.num_base} base symbols; variant {cfg.variant}, "
@@ -78,7 +78,7 @@ def run(args, out=None, err=None) -> int:
     batch: list[str] = []
     due = time.monotonic() + LINE_BATCH_SECONDS
     try:
-        for snap in trainer.steps():
+        for snap in training.steps():
             if args.jsonl:
                 batch.append(jsonl_line(merge_record(run, snap)) + "\n")
             else:
