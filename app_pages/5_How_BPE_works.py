@@ -18,10 +18,11 @@ from bpe_core.i18n import format_number
 from ui import training
 from ui.chips import chip_html
 from ui.corpus import text_corpus, words_corpus
+from ui.corpus_panel import corpus_table_html
 from ui.explain import merge_reason, stop_reason_text
 from ui.i18n import _, current_language, join_list, ngettext, tr
 from ui.page import page_title, start_page
-from ui.panels import corpus_table_html, merge_line_html, pair_table_html
+from ui.panels import merge_line_html, pair_table_html
 from ui.presets import PRESETS
 from ui.sidebar import write_url
 from ui.text import esc_raw

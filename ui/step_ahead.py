@@ -53,8 +53,9 @@ def ahead_html(key: str, step: int, n: int, pieces: Callable[[int], dict[str, st
     )
 
 
-def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]], run=None,
-               variant: tuple = ()) -> None:  # fmt: skip
+def draw_ahead(
+    key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]], run=None, variant: tuple = ()
+) -> None:
     """Draw :func:`ahead_html` (hidden; its container takes no room, see ``app.css``). The JSON block is
     data, not code, but it is a script element, which Streamlit keeps only with ``unsafe_allow_javascript``.
 
@@ -64,6 +65,10 @@ def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, st
     if run is None:
         block = ahead_html(key, step, n, pieces)
     else:
-        block = memo.cached_html(run, "step_ahead", (key, int(step), int(n), *variant, current_language()),
-                            lambda: ahead_html(key, step, n, pieces))  # fmt: skip
+        block = memo.cached_html(
+            run,
+            "step_ahead",
+            (key, int(step), int(n), *variant, current_language()),
+            lambda: ahead_html(key, step, n, pieces),
+        )
     st.html(block, unsafe_allow_javascript=True)
