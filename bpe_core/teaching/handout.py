@@ -119,16 +119,17 @@ def _corpus_before(run, t, max_words: int) -> str:
 
 class _Segments:
     """Segmentations of word types, each computed once: a handout asks for a changed word at two or three
-    steps, and a text without pre-tokenization is one word type of half a million symbols."""
+    steps, and a text without pre-tokenization is one word type of half a million symbols. Kept as tuples,
+    which :mod:`~bpe_core.teaching.step_view`'s chips hold as they are (a list would be copied)."""
 
     def __init__(self, run):
         self.run = run
         self.memo: dict = {}
 
-    def __call__(self, index: int, step: int) -> list[int]:
+    def __call__(self, index: int, step: int) -> tuple[int, ...]:
         seg = self.memo.get((index, step))
         if seg is None:
-            seg = self.memo[(index, step)] = self.run.segmentation(index, step)
+            seg = self.memo[(index, step)] = tuple(self.run.segmentation(index, step))
         return seg
 
     def changed(self, step: int, limit: int | None = None):
@@ -145,12 +146,13 @@ def _count_changes(segs: _Segments, step: int) -> dict:
     delta: dict = defaultdict(int)
     if step < 1:
         return delta
-    for row in segs.changed(step):
-        before, after = row.before.ids, row.after.ids
+    run = segs.run
+    for i in run.changed_word_indices(step):
+        before, after, freq = segs(i, step - 1), segs(i, step), run.freqs[i]
         for a, b in zip(before, before[1:]):
-            delta[(a, b)] -= row.freq
+            delta[(a, b)] -= freq
         for a, b in zip(after, after[1:]):
-            delta[(a, b)] += row.freq
+            delta[(a, b)] += freq
     return delta
 
 
