@@ -175,9 +175,15 @@ def chip_html(
     return _chip_maker(source_of(tokens), mode, presentation)(tid, css, title)
 
 
+def chip_maker(tokens, mode: str = "utf8", presentation: bool = False):
+    """:func:`chip_html` for many chips of one source (a run or a :class:`TokenSource`), mode and language:
+    ``chip(tid, css="", title=None)``, the same HTML, with the memo table and the language looked up once
+    for a whole table of chips, not once per chip."""
+    return _chip_maker(source_of(tokens), mode, presentation)
+
+
 def _chip_maker(src, mode: str, presentation: bool):
-    """``chip(tid, css="", title=None)`` for one source, mode and language: the memo table and the
-    language are looked up once for a whole row of chips, not once per chip."""
+    """:func:`chip_maker` of a :class:`TokenSource`."""
     # The tooltip is in the reader's language and runs are shared by every session: the language is in the key.
     lang = current_language()
     table = memo.memo(src.owner)

@@ -15,7 +15,7 @@ from bpe_core.explain import rule_name
 from bpe_core.teaching.step_view import CHOSEN, MARKED, TIED, PairRows, StepView, pair_rows, step_view
 
 from . import memo
-from .chips import chip_html, chips_html, merge_html, run_rtl_note
+from .chips import chip_html, chip_maker, chips_html, merge_html, run_rtl_note
 from .corpus_panel import CLIP_TOKENS, ROW_TOKENS, counted, word_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import _, current_language, ngettext, tr
@@ -218,6 +218,7 @@ def pair_table_html(
 
 def _pair_table(run: TrainedRun, pairs: PairRows, step: int, mode: str, presentation: bool, marks: dict) -> str:
     """:func:`pair_table_html` of the rows ``pairs``."""
+    chip = chip_maker(run, mode, presentation)
     chosen_label = esc_raw(_("chosen") if step >= 1 else _("next"))
     tied_label = esc_raw(_("tied"))
     body = []
@@ -234,7 +235,7 @@ def _pair_table(run: TrainedRun, pairs: PairRows, step: int, mode: str, presenta
         else:
             badge = ""
         width = max(1.0, 100.0 * c / pairs.scale)
-        pair = f"{chip_html(run, left, mode, presentation)} + {chip_html(run, right, mode, presentation)}"
+        pair = f"{chip(left)} + {chip(right)}"
         body.append(
             f"<tr class='{css}'><td class='num'>{'' if row.rank is None else row.rank}</td>"
             f"<td class='pair'>{pair}</td>"
