@@ -8,7 +8,8 @@ those panels for the steps just before and after it in a hidden element (``#bpe-
 script (``static/text_box_guard.js``, part 4) swaps them in the moment ← / → or First / Prev / Next /
 Last is pressed; the press still goes to the server as before, and its rerun brings the other panels
 (corpus, vocabulary, charts) and the next window. The server's own render of a step is the same HTML,
-so nothing changes again when it arrives.
+so nothing changes again when it arrives: the pieces are :func:`ui.panels.step_panels`, drawn from the
+step's one value (:func:`bpe_core.teaching.step_view.step_view`) and kept per step in the run's memo.
 """
 
 from __future__ import annotations
