@@ -10,6 +10,7 @@ from ui import (
     charts,
     class_round,
     class_view,
+    corpus_panel,
     downloads,
     merges_view,
     page,
@@ -63,7 +64,7 @@ def step_pieces(run, mode: str, present: bool, training: bool, beat: float | Non
 def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
     """The corpus table, the vocabulary with its merge tree, and the charts over all steps."""
     st.subheader(_("Corpus"))
-    panels.corpus_table(run, step, mode, present)
+    corpus_panel.corpus_table(run, step, mode, present)
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.subheader(_("Vocabulary"))

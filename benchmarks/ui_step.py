@@ -69,7 +69,7 @@ def bench_render(run, steps: int) -> None:
     from streamlit import config
     from streamlit.logger import set_log_level
 
-    from ui import charts, chips, panels, vocabulary
+    from ui import charts, chips, corpus_panel, panels, vocabulary
 
     # Bare mode (no script run) warns at every element. Streamlit's loggers do not propagate to a parent,
     # and reading its config (on first use) sets their level again: so read it first, then quiet them.
@@ -86,7 +86,7 @@ def bench_render(run, steps: int) -> None:
             st.html(html)
         parts["merge card and pair table"].append(time.perf_counter() - t)
         t = time.perf_counter()
-        st.html(panels.corpus_table_html(run, step, mode, present, 25))
+        st.html(corpus_panel.corpus_table_html(run, step, mode, present, 25))
         parts["corpus"].append(time.perf_counter() - t)
         t = time.perf_counter()
         size = run.vocab_size_at(step)

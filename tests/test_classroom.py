@@ -10,7 +10,7 @@ import pytest
 from textbook import TEXTBOOK_MERGES, TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
-from ui import charts, panels
+from ui import charts, corpus_panel, panels
 from ui.chips import chip_html, chips_html
 from ui.explain import quote_word
 from ui.merges_view import merges_frame
@@ -76,10 +76,10 @@ def test_long_segmentation_folds_its_rest(runs):
 
 def test_word_cell_and_quote_are_clipped():
     word = "红" * 2000
-    html = panels.word_html(word)
-    assert html.startswith("红" * panels.WORD_CHARS + "<details")
-    assert "2,000 characters" in html and html.count("红") == panels.WORD_CHARS + panels.WORD_MORE
-    assert panels.word_html("<b>") == "&lt;b&gt;"
+    html = corpus_panel.word_html(word)
+    assert html.startswith("红" * corpus_panel.WORD_CHARS + "<details")
+    assert "2,000 characters" in html and html.count("红") == corpus_panel.WORD_CHARS + corpus_panel.WORD_MORE
+    assert corpus_panel.word_html("<b>") == "&lt;b&gt;"
     quoted = quote_word("a b" * 100)
     assert quoted.startswith("a␣ba␣b") and quoted.endswith("… (300 characters)")
     assert quote_word("low") == "low"

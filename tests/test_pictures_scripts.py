@@ -80,11 +80,11 @@ def test_arabic_and_hebrew_have_their_own_fonts():
 def test_rtl_words_read_right_to_left_in_the_steppers_tables():
     # The word cells take their direction from their text (dir='auto'): an Arabic word reads right to left,
     # the chips beside it stay in logical order.
-    from ui import panels
+    from ui import corpus_panel, panels
 
     cfg = TrainConfig(variant="char", num_merges=3)
     run = train(corpus_words(decl.load("arb").sections[1], cfg), cfg)
-    table = panels.corpus_table_html(run, 1)
+    table = corpus_panel.corpus_table_html(run, 1)
     assert "<td class='word' dir='auto'>" in table
     changed = panels.changed_words_html(run, 1)
     assert "<span class='word' dir='auto'>" in changed

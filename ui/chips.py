@@ -166,17 +166,24 @@ def _title(src: TokenSource, tid: int) -> str:
 
 
 # ------------------------------------------------------------------------------------------- chips
-def chip_html(tokens, tid: int, mode: str = "utf8", presentation: bool = False, css: str = "",
-              title: str | None = None) -> str:  # fmt: skip
+def chip_html(
+    tokens, tid: int, mode: str = "utf8", presentation: bool = False, css: str = "", title: str | None = None
+) -> str:
     """One token as an HTML chip (escaped): colour by its value (:func:`ui.palette.colour_index`), a dashed hatched border for partial UTF-8
     byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
     points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
     return _chip_maker(source_of(tokens), mode, presentation)(tid, css, title)
 
 
+def chip_maker(tokens, mode: str = "utf8", presentation: bool = False):
+    """:func:`chip_html` for many chips of one source (a run or a :class:`TokenSource`), mode and language:
+    ``chip(tid, css="", title=None)``, the same HTML, with the memo table and the language looked up once
+    for a whole table of chips, not once per chip."""
+    return _chip_maker(source_of(tokens), mode, presentation)
+
+
 def _chip_maker(src, mode: str, presentation: bool):
-    """``chip(tid, css="", title=None)`` for one source, mode and language: the memo table and the
-    language are looked up once for a whole row of chips, not once per chip."""
+    """:func:`chip_maker` of a :class:`TokenSource`."""
     # The tooltip is in the reader's language and runs are shared by every session: the language is in the key.
     lang = current_language()
     table = memo.memo(src.owner)
@@ -205,8 +212,19 @@ def _chip_maker(src, mode: str, presentation: bool):
     return chip
 
 
-def merge_html(tokens, left: int, right: int, token: int, mode: str = "utf8", presentation: bool = False, *,
-               label: str = "", badge: str = "", new_css: str = "new", attrs: str = "") -> str:  # fmt: skip
+def merge_html(
+    tokens,
+    left: int,
+    right: int,
+    token: int,
+    mode: str = "utf8",
+    presentation: bool = False,
+    *,
+    label: str = "",
+    badge: str = "",
+    new_css: str = "new",
+    attrs: str = "",
+) -> str:
     """The head of every merge display, one line of chips: ``label  left + right → token  badge``
     (``.bpe-merge``), on the stepper's merge card, the quiz, Side by side, How BPE works, the Encode
     page's replay and the GPT tokenizers' replay.
@@ -224,9 +242,17 @@ def merge_html(tokens, left: int, right: int, token: int, mode: str = "utf8", pr
     )
 
 
-def chips_html(tokens, ids, mode: str = "utf8", new_token: int | None = None, presentation: bool = False,
-               css: str = "", max_chips: int = MAX_CHIPS, clip_at: int | None = None,
-               total: int | None = None) -> str:  # fmt: skip
+def chips_html(
+    tokens,
+    ids,
+    mode: str = "utf8",
+    new_token: int | None = None,
+    presentation: bool = False,
+    css: str = "",
+    max_chips: int = MAX_CHIPS,
+    clip_at: int | None = None,
+    total: int | None = None,
+) -> str:
     """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline).
 
     At most ``max_chips`` chips are drawn, then ``… N more tokens``. With ``clip_at`` (a number of
@@ -270,9 +296,17 @@ def _code_points(text: str) -> str:
     return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
-def tokens_html(tokens, ids, mode: str = "utf8", presentation: bool = False, with_ids: bool = True,
-                unknown: list[str] | None = None, new_token: int | None = None, limit: int = 1500,
-                css_id: str = "") -> str:  # fmt: skip
+def tokens_html(
+    tokens,
+    ids,
+    mode: str = "utf8",
+    presentation: bool = False,
+    with_ids: bool = True,
+    unknown: list[str] | None = None,
+    new_token: int | None = None,
+    limit: int = 1500,
+    css_id: str = "",
+) -> str:
     """An encoding as chips, each with its id underneath. ``<unk>`` chips get a red frame, a tooltip
     and the symbol they stand for underneath (``unknown``, from :func:`bpe_core.replay.unknown_symbols`).
     Chips equal to ``new_token`` are highlighted. At most ``limit`` tokens are drawn."""

@@ -10,9 +10,10 @@ from bpe_core.facts import tie_agreement_text
 
 from .blocks import table_html
 from .chips import chip_html
+from .corpus_panel import corpus_table_html
 from .explain import merge_reason
 from .i18n import _, tr
-from .panels import corpus_table_html, merge_line_html, pair_table_html
+from .panels import merge_line_html, pair_table_html
 from .text import esc_raw
 
 

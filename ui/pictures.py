@@ -5,7 +5,8 @@ merge (pair → new token, its count), why it won (the tie and its rule), the mo
 it with the chosen and tied ones marked, and the words it changed, before → after. Token colours are
 the app's (:func:`ui.palette.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
 
-No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run.
+No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run. What a picture shows of a
+step is :func:`bpe_core.teaching.step_view.step_view`'s value, as in the app's panels.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import io
 from PIL import Image, ImageDraw
 
 from bpe_core.explain import rule_summary
+from bpe_core.teaching.step_view import CHOSEN, TIED, StepView, pair_rows, step_view, word_views
 from ui.fonts import FontSet, Writer, find_fonts
 from ui.palette import colour_index, palette
 from ui.text import visible
@@ -133,16 +135,20 @@ def _pair_text(run, left: int, right: int) -> str:
     return f"{_short(run.token_text(left, 'utf8'))} + {_short(run.token_text(right, 'utf8'))}"
 
 
-def _headline(c: _Canvas, step: int, t) -> int:
+def _headline(c: _Canvas, view: StepView, t) -> int:
     """Step label, the merge line and the reason; returns the y where the columns start."""
-    run = c.run
+    run, step = c.run, view.step
     c.text(
-        c.px(56), c.px(62), t.gettext("Step {step} of {n}").format(step=f"{step:,}", n=f"{run.num_steps:,}"), 32, _MUTED
+        c.px(56),
+        c.px(62),
+        t.gettext("Step {step} of {n}").format(step=f"{step:,}", n=f"{view.num_steps:,}"),
+        32,
+        _MUTED,
     )
     if step == 0:
         c.text(c.px(56), c.px(160), t.gettext("Before the first merge"), 64, bold=True)
         return c.px(250)
-    snap = run.snapshot(step)
+    snap = view.merge
     x, base = c.px(56), c.px(165)
     x += c.chip(x, base, snap.left, 64)
     x += c.text(x + c.px(18), base, "+", 64) + c.px(36)
@@ -173,23 +179,20 @@ def _headline(c: _Canvas, step: int, t) -> int:
     return y + c.px(10)
 
 
-def _pairs(c: _Canvas, step: int, top: int, x: int, y: int, width: int, t) -> None:
-    run = c.run
+def _pairs(c: _Canvas, view: StepView, top: int, x: int, y: int, width: int, t) -> None:
+    """The pair rows before the merge, the chosen and tied ones marked; at step 0 the pairs now, unmarked."""
+    step = view.step
     heading = t.gettext("Most frequent pairs before this merge") if step else t.gettext("Most frequent pairs")
     c.text(x, y + c.px(40), heading, 32, bold=True)
     y += c.px(60)
-    if step:
-        snap = run.snapshot(step)
-        rows, best = snap.top_pairs, snap.count
-    else:
-        rows = run.pair_table(0, top)
-        best = None
+    rows = view.pairs.rows if step else pair_rows(c.run, 0, top, exact=True).rows
     row_h = c.px(66)
-    for rank, (a, b, count) in enumerate(rows[:top], 1):
+    for row in rows:
+        rank, a, b, count = row.rank, row.left, row.right, row.count
         mark, bg = "", None
-        if best is not None and rank == 1:
+        if step and row.mark == CHOSEN:
             mark, bg = t.gettext("chosen"), _CHOSEN
-        elif best is not None and count == best:
+        elif step and row.mark == TIED:
             mark, bg = t.gettext("tied"), _TIED
         if bg:
             c.draw.rectangle((x - c.px(8), y, x + width, y + row_h), fill=bg)
@@ -208,23 +211,26 @@ def _pairs(c: _Canvas, step: int, top: int, x: int, y: int, width: int, t) -> No
         y += row_h
 
 
-def _words(c: _Canvas, step: int, x: int, y: int, width: int, bottom: int, t) -> None:
-    run = c.run
+def _words(c: _Canvas, view: StepView, x: int, y: int, width: int, bottom: int, t) -> None:
+    """The word types the merge changed, before → after; at step 0 the first word types of the corpus."""
+    run, step = c.run, view.step
     if step:
-        total = run.snapshot(step).words_changed
+        total = view.words_changed
         title = t.ngettext("The word type this merge changed", "The {n} word types this merge changed", total)
-        rows = run.changed_words(step, limit=8)
-        new = run.snapshot(step).token
+        words = view.changed
+        new = view.merge.token
     else:
         total = run.num_words
         title = t.ngettext("The corpus: {n} word type", "The corpus: {n} word types", total)
-        rows = [(i, run.words[i], run.freqs[i], None, run.segmentation(i, 0)) for i in range(min(8, total))]
+        words = word_views(run, 0, range(min(8, total)))
         new = None
     c.text(x, y + c.px(40), title.format(n=f"{total:,}"), 32, bold=True)
     y += c.px(64)
     block = c.px(138 if step else 96)
     shown = 0
-    for _i, word, freq, before, after in rows:
+    for row in words:
+        word, freq, after = row.word, row.freq, row.after.ids
+        before = row.before.ids if row.before is not None else None
         if y + block > bottom - c.px(34):
             break
         head = t.ngettext("{word}, {count} time", "{word}, {count} times", freq).format(
@@ -251,14 +257,15 @@ def _words(c: _Canvas, step: int, x: int, y: int, width: int, bottom: int, t) ->
 
 def _draw_step(run, step: int, t, fonts: FontSet, presentation: bool, size, top: int) -> Image.Image:
     c = _Canvas(run, size, fonts, presentation)
-    y = _headline(c, step, t)
+    view = step_view(run, step, pairs=top, words=8)
+    y = _headline(c, view, t)
     c.draw.line((c.px(56), y, c.img.width - c.px(56), y), fill=_RULE_LINE, width=max(1, c.px(3)))
     left_w = c.px(700)
-    _pairs(c, step, top, c.px(64), y + c.px(10), left_w, t)
+    _pairs(c, view, top, c.px(64), y + c.px(10), left_w, t)
     right_x = c.px(64) + left_w + c.px(60)
-    _words(c, step, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(56), t)
+    _words(c, view, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(56), t)
     if step:
-        snap = run.snapshot(step)
+        snap = view.merge
         sizes = t.gettext("Vocabulary: {vocab} tokens · corpus: {tokens} tokens after this merge.").format(
             vocab=f"{snap.vocab_size:,}", tokens=f"{snap.corpus_tokens:,}"
         )

@@ -142,8 +142,9 @@ def corpus_html(run: TrainedRun, step: int, mode: str, presentation: bool, limit
     return f"<table class='bpe-table' id='bpe-quiz-corpus'>{head}<tbody>{body}</tbody></table>{more}"
 
 
-def options_html(run: TrainedRun, q: Question, pick: int | None, revealed: bool, show_counts: bool, mode: str,
-                 presentation: bool) -> str:  # fmt: skip
+def options_html(
+    run: TrainedRun, q: Question, pick: int | None, revealed: bool, show_counts: bool, mode: str, presentation: bool
+) -> str:
     """The pairs offered, numbered 1-9 as the keys that pick them. Counts are ``?`` until the reveal
     unless ``show_counts``. After the reveal the rule's pair, the tied ones and the pick are marked."""
     # Outside the f-strings below: the message extractor does not look inside them.
@@ -191,8 +192,10 @@ def verdict_html(run: TrainedRun, q: Question, pick: int | None, mode: str, pres
 
 def _score_html() -> str:
     s = session_score()
-    return f"<div class='bpe-quiz-score' id='bpe-quiz-score' data-right='{s.right}' data-tied='{s.tied}' " \
-           f"data-wrong='{s.wrong}' data-asked='{s.asked}'>{esc_raw(score_text(s, tr()))}</div>"  # fmt: skip
+    return (
+        f"<div class='bpe-quiz-score' id='bpe-quiz-score' data-right='{s.right}' data-tied='{s.tied}' "
+        f"data-wrong='{s.wrong}' data-asked='{s.asked}'>{esc_raw(score_text(s, tr()))}</div>"
+    )
 
 
 def panel(run: TrainedRun, step: int, display: Display) -> None:
@@ -204,8 +207,13 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
     merge = step + 1
     top = st.columns([4.4, 2.6, 2.2, 2.6], vertical_alignment="center")
     with top[3]:
-        show_counts = st.toggle(_("Show counts"), key=persist.seeded(K_COUNTS, False), on_change=persist.keep,
-                                args=(K_COUNTS,), help=_("Hidden counts make the question harder."))  # fmt: skip
+        show_counts = st.toggle(
+            _("Show counts"),
+            key=persist.seeded(K_COUNTS, False),
+            on_change=persist.keep,
+            args=(K_COUNTS,),
+            help=_("Hidden counts make the question harder."),
+        )
     with top[1]:
         st.html(_score_html())
     if merge > run.num_steps:
@@ -225,8 +233,16 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
     pick = answer[0] if revealed else _table(K_PICKS).get(key)
 
     with top[2]:
-        st.button(_("Reveal"), key="quiz-reveal", shortcut="Enter", on_click=_reveal, args=(key, q), type="primary",
-                  disabled=revealed, help=_("Show the answer (Enter key)"))  # fmt: skip
+        st.button(
+            _("Reveal"),
+            key="quiz-reveal",
+            shortcut="Enter",
+            on_click=_reveal,
+            args=(key, q),
+            type="primary",
+            disabled=revealed,
+            help=_("Show the answer (Enter key)"),
+        )
 
     left, right = st.columns([9, 8], gap="medium")
     with right:
@@ -235,9 +251,16 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
                 pair = _("{left} + {right}").format(
                     left=token_label(run, o.left, mode), right=token_label(run, o.right, mode)
                 )
-                st.button(str(i + 1), key=f"quiz-pick-{i + 1}", shortcut=str(i + 1), on_click=_pick, args=(key, i),
-                          disabled=revealed, type="primary" if i == pick else "secondary",
-                          help=md_escape(_("Pick {pair} (key {key})").format(pair=pair, key=i + 1)))  # fmt: skip
+                st.button(
+                    str(i + 1),
+                    key=f"quiz-pick-{i + 1}",
+                    shortcut=str(i + 1),
+                    on_click=_pick,
+                    args=(key, i),
+                    disabled=revealed,
+                    type="primary" if i == pick else "secondary",
+                    help=md_escape(_("Pick {pair} (key {key})").format(pair=pair, key=i + 1)),
+                )
         st.html(options_html(run, q, pick, revealed, show_counts, mode, present))
         if not revealed and pick is None:
             st.caption(_("Pick a pair with its button or number key, then Reveal (Enter)."))

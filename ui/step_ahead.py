@@ -8,7 +8,8 @@ those panels for the steps just before and after it in a hidden element (``#bpe-
 script (``static/stepper.js``, part 3) swaps them in the moment ← / → or First / Prev / Next /
 Last is pressed; the press still goes to the server as before, and its rerun brings the other panels
 (corpus, vocabulary, charts) and the next window. The server's own render of a step is the same HTML,
-so nothing changes again when it arrives.
+so nothing changes again when it arrives: the pieces are :func:`ui.panels.step_panels`, drawn from the
+step's one value (:func:`bpe_core.teaching.step_view.step_view`) and kept per step in the run's memo.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def ahead_html(key: str, step: int, n: int, pieces: Callable[[int], dict[str, st
     )
 
 
-def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]], run=None,
-               variant: tuple = ()) -> None:  # fmt: skip
+def draw_ahead(
+    key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]], run=None, variant: tuple = ()
+) -> None:
     """Draw :func:`ahead_html` (hidden; its container takes no room, see ``app.css``). The JSON block is
     data, not code, but it is a script element, which Streamlit keeps only with ``unsafe_allow_javascript``.
 
@@ -64,6 +66,10 @@ def draw_ahead(key: str, step: int, n: int, pieces: Callable[[int], dict[str, st
     if run is None:
         block = ahead_html(key, step, n, pieces)
     else:
-        block = memo.cached_html(run, "step_ahead", (key, int(step), int(n), *variant, current_language()),
-                            lambda: ahead_html(key, step, n, pieces))  # fmt: skip
+        block = memo.cached_html(
+            run,
+            "step_ahead",
+            (key, int(step), int(n), *variant, current_language()),
+            lambda: ahead_html(key, step, n, pieces),
+        )
     st.html(block, unsafe_allow_javascript=True)

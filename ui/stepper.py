@@ -307,9 +307,16 @@ def step_controls(
     with st.container(key=f"{key}.stepbar"):
         cols = st.columns(widths, vertical_alignment="center")
         for col, which in zip(cols, BUTTONS):
-            col.button(texts[which], key=f"{key}.{which}", on_click=_go, args=(which, last, store),
-                       disabled=locked or off[which], shortcut=keys.get(which), width="stretch",
-                       help=helps[which])  # fmt: skip
+            col.button(
+                texts[which],
+                key=f"{key}.{which}",
+                on_click=_go,
+                args=(which, last, store),
+                disabled=locked or off[which],
+                shortcut=keys.get(which),
+                width="stretch",
+                help=helps[which],
+            )
         beat = autoplay_speed(key) if autoplay else None
         cols[4].html(label(step) if label else step_label_html(step, n, training, beat))
         if with_row:
@@ -323,11 +330,27 @@ def step_controls(
         if last > 0 and jump:
             slider_key, box_key = jump_keys(key, step, last)
             jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
-            cols[0].slider(jump, 0, last, value=step, key=slider_key, on_change=_from_widget,
-                           args=(slider_key, last, key, store, step), disabled=locked)  # fmt: skip
-            cols[1].number_input(_("Step"), min_value=0, max_value=last, value=step, step=1, key=box_key,
-                                 on_change=_from_widget, args=(box_key, last, key, store, step),
-                                 disabled=locked)  # fmt: skip
+            cols[0].slider(
+                jump,
+                0,
+                last,
+                value=step,
+                key=slider_key,
+                on_change=_from_widget,
+                args=(slider_key, last, key, store, step),
+                disabled=locked,
+            )
+            cols[1].number_input(
+                _("Step"),
+                min_value=0,
+                max_value=last,
+                value=step,
+                step=1,
+                key=box_key,
+                on_change=_from_widget,
+                args=(box_key, last, key, store, step),
+                disabled=locked,
+            )
         if autoplay:
             with cols[2]:
                 _autoplay_controls(key, step, last, presentation, training, locked)
@@ -338,10 +361,20 @@ def _autoplay_controls(key: str, step: int, last: int, presentation: bool, train
     """The autoplay toggle and (normal mode) its speed, kept in the session (:func:`autoplay_speed`
     reads them)."""
     auto, speed_name = f"{key}.autoplay", f"{key}.speed"
-    st.toggle(_("Autoplay"), key=persist.seeded(auto, False), disabled=locked or (step >= last and not training),
-              on_change=persist.keep, args=(auto,))  # fmt: skip
+    st.toggle(
+        _("Autoplay"),
+        key=persist.seeded(auto, False),
+        disabled=locked or (step >= last and not training),
+        on_change=persist.keep,
+        args=(auto,),
+    )
     if not presentation:
-        st.select_slider(_("Seconds per step"), _SPEEDS, key=persist.seeded(speed_name, 1.0),
-                         label_visibility="collapsed",
-                         format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
-                         on_change=persist.keep, args=(speed_name,))  # fmt: skip
+        st.select_slider(
+            _("Seconds per step"),
+            _SPEEDS,
+            key=persist.seeded(speed_name, 1.0),
+            label_visibility="collapsed",
+            format_func=lambda s: _("{seconds} s / step").format(seconds=f"{s:g}"),
+            on_change=persist.keep,
+            args=(speed_name,),
+        )

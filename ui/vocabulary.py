@@ -17,8 +17,9 @@ from .text import esc_raw
 _NEW = -1  # picker option: "this step's new token"
 
 
-def vocabulary(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
-               recent: int = 60, key: str = "vocab") -> None:  # fmt: skip
+def vocabulary(
+    run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, recent: int = 60, key: str = "vocab"
+) -> None:
     """The vocabulary at ``step``: merged tokens (newest first, this step's token marked; at most
     ``recent`` of them), the base alphabet folded away, then a picker and the merge tree of the
     chosen token (default: this step's token)."""
@@ -61,8 +62,9 @@ def find_token(run: TrainedRun, label: str, mode: str = "utf8", step: int | None
     return breplay.find_token(run, label, index, step)
 
 
-def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False,
-                      candidates=(), key: str = "vocab") -> None:  # fmt: skip
+def merge_tree_picker(
+    run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, candidates=(), key: str = "vocab"
+) -> None:
     """A token picker (a list of ``candidates`` ids; any other token can be typed) and the merge
     tree of the picked token; by default this step's new token."""
     name = f"{key}.tree"
@@ -106,8 +108,9 @@ def merge_tree_picker(run: TrainedRun, step: int, mode: str = "utf8", presentati
         st.html(merge_tree_html(run, tid, mode, presentation))
 
 
-def merge_tree_html(run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool = False,
-                    max_leaves: int = 48) -> str:  # fmt: skip
+def merge_tree_html(
+    run: TrainedRun, tid: int, mode: str = "utf8", presentation: bool = False, max_leaves: int = 48
+) -> str:
     """How token ``tid`` was built (:meth:`bpe_core.TrainedRun.merge_tree`), as a tree of chips (root on
     top, each node labelled with the step that made it). A token of more than ``max_leaves`` symbols is only named, not drawn."""
     if run.symbol_length(tid) > max_leaves:

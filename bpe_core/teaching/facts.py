@@ -228,8 +228,9 @@ def tie_agreement_text(t: TieAgreement, tr: gettext.NullTranslations | None = No
 
 
 # ------------------------------------------------------------------------------ captions from settings
-def rediscovery_caption(run, corpus: str, words_source: bool, gpt2_merges: int,
-                        tr: gettext.NullTranslations | None = None) -> str:  # fmt: skip
+def rediscovery_caption(
+    run, corpus: str, words_source: bool, gpt2_merges: int, tr: gettext.NullTranslations | None = None
+) -> str:
     """What the GPT-2 rediscovery comparison actually ran, from the run itself (plain text).
 
     Args:

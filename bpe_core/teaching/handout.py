@@ -8,7 +8,8 @@ chose it, the words it changed before → after -- and the merge table at the en
 between blocks, never inside a merge (CSS ``break-inside: avoid``).
 
 Every piece of user text (words, tokens) goes through ``html.escape``; every sentence goes through a
-``gettext`` translations object with named placeholders.
+``gettext`` translations object with named placeholders. What a merge block shows is
+:mod:`bpe_core.teaching.step_view`'s values, as in the app's panels and pictures.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .handout_parts import (
     tr_or_english,
     word_table,
 )
+from .step_view import CHOSEN, TIED, MergeCard, changed_words, merge_card, pair_rows, word_views
 
 #: Messages written inside f-strings below, which the extractor cannot see there: listed once here.
 _F_STRING_MESSAGES = (
@@ -102,8 +104,8 @@ def _settings(run, n: int, t) -> str:
 
 def _corpus_before(run, t, max_words: int) -> str:
     shown = min(run.num_words, max_words)
-    rows = [(i, run.words[i], run.freqs[i], None, run.segmentation(i, 0)) for i in range(shown)]
-    out = f"<h2>{esc(t.gettext('The corpus before the first merge'))}</h2>" + word_table(run, rows, t, None)
+    rows = word_views(run, 0, range(shown))
+    out = f"<h2>{esc(t.gettext('The corpus before the first merge'))}</h2>" + word_table(run, rows, t)
     rest = run.num_words - shown
     if rest > 0:
         more = t.ngettext(
@@ -117,23 +119,22 @@ def _corpus_before(run, t, max_words: int) -> str:
 
 class _Segments:
     """Segmentations of word types, each computed once: a handout asks for a changed word at two or three
-    steps, and a text without pre-tokenization is one word type of half a million symbols."""
+    steps, and a text without pre-tokenization is one word type of half a million symbols. Kept as tuples,
+    which :mod:`~bpe_core.teaching.step_view`'s chips hold as they are (a list would be copied)."""
 
     def __init__(self, run):
         self.run = run
         self.memo: dict = {}
 
-    def __call__(self, index: int, step: int) -> list[int]:
+    def __call__(self, index: int, step: int) -> tuple[int, ...]:
         seg = self.memo.get((index, step))
         if seg is None:
-            seg = self.memo[(index, step)] = self.run.segmentation(index, step)
+            seg = self.memo[(index, step)] = tuple(self.run.segmentation(index, step))
         return seg
 
-    def changed(self, step: int, limit: int | None = None) -> list[tuple]:
-        """Like :meth:`TrainedRun.changed_words`: ``[(index, word, freq, before_ids, after_ids)]``."""
-        run = self.run
-        idx = run.changed_word_indices(step)[:limit]
-        return [(i, run.words[i], run.freqs[i], self(i, step - 1), self(i, step)) for i in idx]
+    def changed(self, step: int, limit: int | None = None):
+        """:func:`~bpe_core.teaching.step_view.changed_words` of ``step``, from the segmentations kept."""
+        return changed_words(self.run, step, limit, segment=self)
 
     def forget_before(self, step: int) -> None:
         self.memo = {k: v for k, v in self.memo.items() if k[1] >= step}
@@ -145,7 +146,9 @@ def _count_changes(segs: _Segments, step: int) -> dict:
     delta: dict = defaultdict(int)
     if step < 1:
         return delta
-    for _i, _w, freq, before, after in segs.changed(step):
+    run = segs.run
+    for i in run.changed_word_indices(step):
+        before, after, freq = segs(i, step - 1), segs(i, step), run.freqs[i]
         for a, b in zip(before, before[1:]):
             delta[(a, b)] -= freq
         for a, b in zip(after, after[1:]):
@@ -167,7 +170,6 @@ def _change_cell(count: int, change: int | None, t) -> str:
 
 def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
     run = segs.run
-    snap = run.snapshot(step)
     changes = _count_changes(segs, step - 1) if step > 1 else None
     head = f"<tr><th class='num'>#</th><th>{esc(t.gettext('Pair'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
     if changes is not None:
@@ -175,10 +177,11 @@ def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
         head += f"<th class='num'>{esc(since)}</th>"
     head += "<th></th></tr>"
     body = []
-    for rank, (a, b, count) in enumerate(snap.top_pairs[:top], 1):
-        if rank == 1:
+    for row in pair_rows(run, step, top).rows:
+        rank, a, b, count = row.rank, row.left, row.right, row.count
+        if row.mark == CHOSEN:
             cls, mark = "chosen", t.gettext("chosen")
-        elif count == snap.count:
+        elif row.mark == TIED:
             cls, mark = "tied", t.gettext("tied")
         else:
             cls, mark = "", ""
@@ -190,8 +193,7 @@ def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
     return f"<table class='pairs'>{head}{''.join(body)}</table>"
 
 
-def _why(run, step: int, t) -> str:
-    snap = run.snapshot(step)
+def _why(run, snap: MergeCard, t) -> str:
     pair = pair_html(run, snap.left, snap.right)
     count = num(snap.count)
     if snap.ties > 1:
@@ -215,29 +217,25 @@ def _why(run, step: int, t) -> str:
         text += " " + fmt(
             t.gettext("{token} is already in the vocabulary (made at merge {made}), so the vocabulary does not grow."),
             token=token_box(run, snap.token, t),
-            made=num(run.created_step[snap.token]),
+            made=num(snap.made_at),
         )
     return f"<p>{text}</p>"
 
 
-def _corpus_after(segs: _Segments, step: int, t, max_words: int) -> str:
-    run = segs.run
-    snap = run.snapshot(step)
+def _corpus_after(segs: _Segments, snap: MergeCard, t, max_words: int) -> str:
+    run, step = segs.run, snap.step
     if run.num_words <= SMALL_CORPUS:
         changed = set(run.changed_word_indices(step))
-        rows = []
-        for i in range(run.num_words):
-            before = segs(i, step - 1) if i in changed else None
-            rows.append((i, run.words[i], run.freqs[i], before, segs(i, step)))
+        rows = word_views(run, step, range(run.num_words), changed, segment=segs)
         title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=num(step))
-        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
+        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t)
     rows = segs.changed(step, limit=max_words)
     title = t.ngettext(
         "The {n} word type this merge changed, before → after",
         "The {n} word types this merge changed, before → after",
         snap.words_changed,
     ).format(n=num(snap.words_changed))
-    out = f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, step)
+    out = f"<h3>{esc(title)}</h3>" + word_table(run, rows, t)
     rest = snap.words_changed - len(rows)
     if rest > 0:
         more = t.ngettext("…and {n} more changed word type.", "…and {n} more changed word types.", rest)
@@ -247,7 +245,7 @@ def _corpus_after(segs: _Segments, step: int, t, max_words: int) -> str:
 
 def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str:
     run = segs.run
-    snap = run.snapshot(step)
+    snap = merge_card(run, step)
     heading = t.gettext("Merge {step}").format(step=num(step))
     headline = fmt(
         t.ngettext("{pair} → {token} ({count} time)", "{pair} → {token} ({count} times)", snap.count),
@@ -262,7 +260,7 @@ def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str
         f"<section class='merge'><h2>{esc(heading)}</h2><p class='headline'>{headline}</p>"
         f"<p class='note'>{esc(sizes)}</p>"
         f"<h3>{esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
-        f"{_why(run, step, t)}{_corpus_after(segs, step, t, max_words)}</section>"
+        f"{_why(run, snap, t)}{_corpus_after(segs, snap, t, max_words)}</section>"
     )
 
 

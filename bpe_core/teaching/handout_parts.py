@@ -119,18 +119,20 @@ def _word_cell(word: str, t) -> str:
     return f"<span class='word'>{esc(_clip(word, 60, t))}</span>"
 
 
-def word_table(run, rows: list[tuple], t, step: int | None) -> str:
-    """``rows``: ``(index, word, freq, before_ids or None, after_ids)``; before → after when before is given."""
-    new = run.snapshot(step).token if step else None
+def word_table(run, rows, t) -> str:
+    """``rows``: :class:`~bpe_core.teaching.step_view.WordView` values; before → after when a row has ``before``
+    (the token its ``after`` highlights marked new)."""
     head = f"<tr><th>{esc(t.gettext('Word'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
     head += f"<th>{esc(t.gettext('Tokens'))}</th></tr>"
     body = []
-    for _i, word, freq, before, after in rows:
-        if before is None:
-            cells = tokens_html(run, after, t)
+    for row in rows:
+        if row.before is None:
+            cells = tokens_html(run, row.after.ids, t)
             cls = ""
         else:
-            cells = f"{tokens_html(run, before, t)}<span class='arrow'>→</span>{tokens_html(run, after, t, new=new)}"
+            after = tokens_html(run, row.after.ids, t, new=row.after.new)
+            cells = f"{tokens_html(run, row.before.ids, t)}<span class='arrow'>→</span>{after}"
             cls = " class='changed'"
-        body.append(f"<tr{cls}><td>{_word_cell(word, t)}</td><td class='num'>{num(freq)}</td><td>{cells}</td></tr>")
+        cell = _word_cell(row.word, t)
+        body.append(f"<tr{cls}><td>{cell}</td><td class='num'>{num(row.freq)}</td><td>{cells}</td></tr>")
     return f"<table class='words'>{head}{''.join(body)}</table>"

@@ -174,8 +174,13 @@ def reveal_text(
             "Tied: {picked} occurs {count} times, as often as {chosen}, and the {rule} rule picks {chosen} "
             "because {why}. Counted as tied, apart from right and wrong.",
             n,
-        ).format(chosen=pair(chosen), picked=pair(q.options[pick]), count=f"{n:,}", rule=rule_name(q.tie_break, tr),
-                 why=_why(q.tie_break, tr))  # fmt: skip
+        ).format(
+            chosen=pair(chosen),
+            picked=pair(q.options[pick]),
+            count=f"{n:,}",
+            rule=rule_name(q.tie_break, tr),
+            why=_why(q.tie_break, tr),
+        )
     if verdict == WRONG:
         picked = q.options[pick]
         return tr.ngettext(
@@ -184,8 +189,13 @@ def reveal_text(
             "Not this one: {picked} occurs {picked_count} times, but merge {merge} joins {chosen}, which occurs "
             "{count} times.",
             picked.count,
-        ).format(picked=pair(picked), picked_count=f"{picked.count:,}", merge=f"{q.merge:,}", chosen=pair(chosen),
-                 count=f"{n:,}")  # fmt: skip
+        ).format(
+            picked=pair(picked),
+            picked_count=f"{picked.count:,}",
+            merge=f"{q.merge:,}",
+            chosen=pair(chosen),
+            count=f"{n:,}",
+        )
     return tr.ngettext(
         "No pick, not scored. Merge {merge} joins {pair}, which occurs {count} time.",
         "No pick, not scored. Merge {merge} joins {pair}, which occurs {count} times.",
