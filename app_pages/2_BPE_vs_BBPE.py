@@ -9,7 +9,7 @@ import dataclasses
 import streamlit as st
 
 from bpe_core import InputError, clean_text
-from bpe_core.facts import UTF8_UNUSED_BYTES
+from bpe_core.encoding.replay import unknown_symbols
 from bpe_core.measures import (
     bytes_per_token,
     corpus_size,
@@ -25,7 +25,7 @@ from bpe_core.measures import (
     unknown_tokens,
     used_bytes,
 )
-from bpe_core.replay import unknown_symbols
+from bpe_core.teaching.facts import UTF8_UNUSED_BYTES
 from ui import bbpe_view, charts, memo, page, persist, sidebar, training
 from ui.bbpe_view import BYTE, CHAR
 from ui.chips import tokens_html

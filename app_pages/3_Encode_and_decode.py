@@ -8,7 +8,7 @@ Inputs (the sidebar, k, the text, ids) -> a tokenizer and its traces (bpe_core) 
 import streamlit as st
 
 from bpe_core import InputError
-from bpe_core.replay import (
+from bpe_core.encoding.replay import (
     encoding_summary,
     parse_ids,
     round_trip,

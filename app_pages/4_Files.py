@@ -7,9 +7,9 @@ Inputs (the sidebar, k; two uploaded files and a text) -> file texts and an enco
 import streamlit as st
 
 from bpe_core import InputError, clean_text
-from bpe_core import files as bfiles
+from bpe_core.formats import files as bfiles
+from bpe_core.formats.snapshots import snapshots_csv, snapshots_jsonl
 from bpe_core.inputs import format_size
-from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
 from ui import files_view, memo, page, persist, sidebar, stepper, training, uploads
 from ui.encoding import tokenizer_at
 from ui.i18n import N_, _, tr

@@ -8,8 +8,8 @@ Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core
 import streamlit as st
 
 from bpe_core import InputError, clean_text, load_gpt
-from bpe_core.facts import rediscovery_caption, vocabulary_size, vocabulary_text
 from bpe_core.measures import graphemes
+from bpe_core.teaching.facts import rediscovery_caption, vocabulary_size, vocabulary_text
 from ui import page, persist, sidebar, training, uploads
 from ui.blocks import items_html
 from ui.encoding import tokenizer_at

@@ -2,7 +2,7 @@
 the first place they part from the reference, and why.
 
 Inputs (the sidebar's corpus and settings; a merges file or pasted merges; a text and ids) -> a
-:class:`bpe_core.check.CheckReport` / :class:`bpe_core.check_encoder.EncoderReport` -> the report.
+:class:`bpe_core.checking.check.CheckReport` / :class:`bpe_core.checking.check_encoder.EncoderReport` -> the report.
 """
 
 import dataclasses
@@ -11,9 +11,9 @@ import hashlib
 import streamlit as st
 
 from bpe_core import InputError, load_gpt
-from bpe_core.check import check_merges, corpus_text
-from bpe_core.check_encoder import check_encoding, parse_tokens_or_ids
-from bpe_core.merge_lists import read_merge_list
+from bpe_core.checking.check import check_merges, corpus_text
+from bpe_core.checking.check_encoder import check_encoding, parse_tokens_or_ids
+from bpe_core.formats.merge_lists import read_merge_list
 from ui import check_view, page, persist, sidebar, training, uploads
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import _
@@ -29,7 +29,7 @@ SAMPLE_TEXT = "the lowest price"
 
 @st.cache_resource(show_spinner=False, max_entries=8)
 def cached_check(digest: str, config, yours: tuple, _words: dict, _text: str | None):
-    """:func:`bpe_core.check.check_merges`, kept per (corpus, settings, merges) for every session."""
+    """:func:`bpe_core.checking.check.check_merges`, kept per (corpus, settings, merges) for every session."""
     return check_merges(_words, config, list(yours), _text)
 
 

@@ -2,15 +2,15 @@
 sidebar's BPE -- characters, UTF-8 bytes, tokens, the token tax (tokens ÷ English tokens), the spread and Gini
 per tokenizer; a language read as token chips; the same table for the learner's own parallel texts.
 
-Inputs (sidebar, article, measure, language) -> bpe_core.token_tax (cached per server / per run) -> sections.
+Inputs (sidebar, article, measure, language) -> bpe_core.languages.token_tax (cached per server / per run) -> sections.
 """
 
 import streamlit as st
 
 from bpe_core import InputError, clean_text
-from bpe_core import declaration as decl
+from bpe_core.languages import declaration as decl
 from bpe_core.languages.mix import mix_weights
-from bpe_core.token_tax import tax_table
+from bpe_core.languages.token_tax import tax_table
 from ui import language_links as ll
 from ui import language_training as lt
 from ui import languages as lg

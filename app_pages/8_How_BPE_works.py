@@ -9,9 +9,9 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe_core import TrainConfig
-from bpe_core.explain import TIE_RULES, merge_explanation
-from bpe_core.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
 from bpe_core.i18n import format_number
+from bpe_core.teaching.explain import TIE_RULES, merge_explanation
+from bpe_core.teaching.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
 from ui import how_reference, how_view, training
 from ui.blocks import items_html
 from ui.corpus import text_corpus, words_corpus

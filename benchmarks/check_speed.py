@@ -23,9 +23,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the library; the helpers shar
 
 from machine import cpu_model  # noqa: E402
 
-from bpe_core.check import check_merges  # noqa: E402
+from bpe_core.algorithms.trainer import corpus_words  # noqa: E402
+from bpe_core.checking.check import check_merges  # noqa: E402
 from bpe_core.config import TrainConfig  # noqa: E402
-from bpe_core.trainer import corpus_words  # noqa: E402
 from tests.corpus_excerpts import named_excerpt  # noqa: E402
 from tests.student_trainers import MISTAKES, Settings, train_correct  # noqa: E402
 

@@ -50,7 +50,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 LOAD_SNIPPET = """
 import json, sys, time
 t0 = time.perf_counter()
-from bpe_core.files import load_model
+from bpe_core.formats.files import load_model
 from bpe_core.models import load_gpt
 t1, c1 = time.perf_counter(), time.process_time()
 load_model(sys.argv[2]) if sys.argv[1] == "folder" else load_gpt(sys.argv[1])
@@ -75,7 +75,7 @@ def english_200k() -> str:
 
 def write_gpt2_folder(path: Path) -> Path:
     """GPT-2 as a model folder: ``vocab.json`` (with ``<|endoftext|>`` as 50256) and ``merges.txt``."""
-    from bpe_core.files import merges_txt, vocab_dict
+    from bpe_core.formats.files import merges_txt, vocab_dict
     from bpe_core.models import load_gpt
 
     tok = load_gpt("gpt2")
@@ -109,7 +109,7 @@ def time_encode(text: str, folder: Path, repeat: int) -> dict:
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    from bpe_core.files import load_model
+    from bpe_core.formats.files import load_model
     from bpe_core.models import HERE, MODELS, load_gpt
 
     pre = importlib.import_module("bpe_core.pretokenize")

@@ -27,10 +27,10 @@ def main() -> None:
     args = parser.parse_args()
     from machine import cpu_model
 
-    from bpe_core import declaration as decl
     from bpe_core import load_gpt
-    from bpe_core.fair_bpe import byte_share_weights, train_mix
-    from bpe_core.token_tax import tax_table
+    from bpe_core.algorithms.fair_bpe import byte_share_weights, train_mix
+    from bpe_core.languages import declaration as decl
+    from bpe_core.languages.token_tax import tax_table
 
     print(f"CPU: {cpu_model()}; load average {os.getloadavg()[0]:.1f}")
     train = decl.texts(range(0, 21))

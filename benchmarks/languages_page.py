@@ -44,9 +44,9 @@ def main() -> None:
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     from machine import cpu_model
 
-    from bpe_core import declaration as decl
     from bpe_core import load_gpt
-    from bpe_core.token_tax import tax_table
+    from bpe_core.languages import declaration as decl
+    from bpe_core.languages.token_tax import tax_table
 
     print(f"CPU: {cpu_model()}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()

@@ -136,7 +136,7 @@ def word_counts(text: str, name: str, pattern: str | None = None) -> dict[str, i
 # ------------------------------------------------------------------------------ custom pattern
 #: The pre-tokenizer name of a user's own pattern (not in :data:`PRETOKENIZERS`: it needs a pattern).
 REGEX = "regex"
-#: Every name a :class:`~bpe_core.trainer.TrainConfig` may carry.
+#: Every name a :class:`~bpe_core.algorithms.trainer.TrainConfig` may carry.
 PRETOKENIZER_CHOICES = (*PRETOKENIZERS, REGEX)
 
 #: A simplified, ASCII-only GPT-2 pattern offered as an example: contractions, letters with an optional

@@ -27,7 +27,7 @@ import functools
 import json
 from collections.abc import Sequence
 
-from bpe_core import quiz
+from bpe_core.teaching import quiz
 from bpe_core.teaching.class_results import GRADES, RIGHT, TIED, WRONG, StudentScore, Summary, Tally
 
 from . import class_db, corpus_store
@@ -90,7 +90,7 @@ __all__ = [
 
 def option_grades(q: quiz.Question) -> tuple[str, ...]:
     """The grade of each option of a quiz question, in the order shown: :data:`RIGHT` for the rule's pair,
-    :data:`TIED` for another pair at the top count, :data:`WRONG` otherwise (:func:`bpe_core.quiz.grade`).
+    :data:`TIED` for another pair at the top count, :data:`WRONG` otherwise (:func:`bpe_core.teaching.quiz.grade`).
 
     The one place the class reads the quiz's grading: a class stores these grades when it opens a round, so its
     tallies never need the trained run."""

@@ -90,7 +90,7 @@ def find(node, tag: str | None = None, cls: str | None = None) -> list[dict]:
 
 
 def merge_headlines(doc: Doc) -> list[tuple]:
-    """The handout's merges (``bpe_core.handout``): ``(left, right, new token, count)`` of every merge block,
+    """The handout's merges (``bpe_core.teaching.handout``): ``(left, right, new token, count)`` of every merge block,
     read from the token boxes and the text."""
     out = []
     for section in find(doc.root, "section", "merge"):

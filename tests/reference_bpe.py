@@ -1,7 +1,7 @@
-"""The slow reference for the trainer tests, built on :mod:`bpe_core.reference` (the textbook loop).
+"""The slow reference for the trainer tests, built on :mod:`bpe_core.algorithms.reference` (the textbook loop).
 
 :func:`reference_for` runs that loop and derives from its steps everything a
-:class:`~bpe_core.trainer.MergeStep` reports (ties, the ranked pairs, occurrences, words changed, corpus
+:class:`~bpe_core.algorithms.trainer.MergeStep` reports (ties, the ranked pairs, occurrences, words changed, corpus
 tokens); :func:`run_differences` lists every way a fast run differs from it. :func:`replay_merges` applies
 a given list of merges (it learns nothing) and :func:`base_set` names the base alphabet as a set, for
 the run-query tests.
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bpe_core import reference, train
-from bpe_core.reference import count_pairs, merge
+from bpe_core import train
+from bpe_core.algorithms import reference
+from bpe_core.algorithms.reference import count_pairs, merge
 from bpe_core.variants import Variant
 
 __all__ = [
@@ -186,7 +187,7 @@ def replay_merges(
     words: dict, merges: list, variant: str = "byte", eow_style: str = "separate", eow_marker: str = "</w>"
 ) -> list:
     """The segmentation of every word type after each of the given merges (values), applied in order
-    with :func:`bpe_core.reference.merge`: ``[step][word type] -> tuple of values`` for steps 0..len(merges)."""
+    with :func:`bpe_core.algorithms.reference.merge`: ``[step][word type] -> tuple of values`` for steps 0..len(merges)."""
     v = Variant(variant, eow_style, eow_marker)
     segs = [v.symbols(w) for w in words]
     out = [[tuple(s) for s in segs]]

@@ -1,7 +1,7 @@
 """Students' BPE trainers for the checker tests: one correct (minbpe-style), and one per known mistake.
 
 Each trainer is the same short loop as :func:`train_correct` with exactly one thing done wrong, written
-here independently of ``bpe_core.mistakes`` (the checker's own copies), so a test compares two separate
+here independently of ``bpe_core.checking.mistakes`` (the checker's own copies), so a test compares two separate
 implementations of each slip. Tokens are wire strings: text for char/eow, GPT-2 byte aliases for bytes
 (what ``train --jsonl`` prints), so their output is what a student would paste.
 

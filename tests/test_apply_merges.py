@@ -1,4 +1,4 @@
-"""bpe_core.apply_merges: the rank algorithms agree, and BPE-dropout's properties (Provilkov et al. 2020)."""
+"""bpe_core.encoding.apply_merges: the rank algorithms agree, and BPE-dropout's properties (Provilkov et al. 2020)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TrainConfig, corpus_words, load_gpt, train
-from bpe_core.apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
+from bpe_core.encoding.encoder import Tokenizer
 
 
 def trained(variant: str, pretokenizer: str, text: str, merges: int = 300) -> Tokenizer:

@@ -1,14 +1,14 @@
-"""The merge checker (bpe_core.check): students' trainers with one known mistake each, on four corpora."""
+"""The merge checker (bpe_core.checking.check): students' trainers with one known mistake each, on four corpora."""
 
 from __future__ import annotations
 
 import pytest
 
-from bpe_core import reference
-from bpe_core.check import check_merges, corpus_text
+from bpe_core.algorithms import reference
+from bpe_core.algorithms.tiebreak import TIE_BREAKS
+from bpe_core.algorithms.trainer import corpus_words
+from bpe_core.checking.check import check_merges, corpus_text
 from bpe_core.config import TrainConfig
-from bpe_core.tiebreak import TIE_BREAKS
-from bpe_core.trainer import corpus_words
 from tests.corpus_excerpts import named_excerpt
 from tests.student_trainers import MISTAKES, Settings, train_correct
 from tests.textbook import TEXTBOOK_WORDS
@@ -28,7 +28,7 @@ def config_of(settings: Settings, **kw) -> TrainConfig:
 
 
 def wire_merges(text: str, cfg: TrainConfig) -> list:
-    """The textbook loop's merges (bpe_core.reference, not the fast trainer), as wire strings."""
+    """The textbook loop's merges (bpe_core.algorithms.reference, not the fast trainer), as wire strings."""
     words = corpus_words(text, cfg)
     steps, _stop = reference.train(words, cfg)
     variant = cfg.make_variant()

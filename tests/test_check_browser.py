@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from bpe_core import Tokenizer, corpus_words, train
 from bpe_core.config import TrainConfig
-from bpe_core.files import merges_txt, vocab_json
+from bpe_core.formats.files import merges_txt, vocab_json
 
 # Word types counted once (not once per occurrence) on the textbook corpus: l o (in low and lower) comes
 # first, where the reference merges e s (9 times).

@@ -1,5 +1,5 @@
-"""The checker's inputs: every merge-list format (bpe_core.merge_lists), merges exported by this project
-and by Hugging Face ``tokenizers``, and the encoder check (bpe_core.check_encoder)."""
+"""The checker's inputs: every merge-list format (bpe_core.formats.merge_lists), merges exported by this project
+and by Hugging Face ``tokenizers``, and the encoder check (bpe_core.checking.check_encoder)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 from hf_reference import hf_setup
 
 from bpe_core import InputError, load_gpt, save_model, train
+from bpe_core.algorithms.trainer import corpus_words
 from bpe_core.byte_display import from_gpt2
-from bpe_core.check import check_merges
-from bpe_core.check_encoder import check_encoding, parse_tokens_or_ids
+from bpe_core.checking.check import check_merges
+from bpe_core.checking.check_encoder import check_encoding, parse_tokens_or_ids
 from bpe_core.config import TrainConfig
-from bpe_core.encoder import Tokenizer as OurTokenizer
-from bpe_core.merge_lists import read_merge_list
-from bpe_core.snapshots import snapshots_jsonl
-from bpe_core.trainer import corpus_words
+from bpe_core.encoding.encoder import Tokenizer as OurTokenizer
+from bpe_core.formats.merge_lists import read_merge_list
+from bpe_core.formats.snapshots import snapshots_jsonl
 from tests.corpus_excerpts import named_excerpt
 from tests.student_trainers import Settings, train_correct
 

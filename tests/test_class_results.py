@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import quiz
 from bpe_core.teaching import class_results as cr
+from bpe_core.teaching import quiz
 from bpe_core.teaching.class_results import (
     RIGHT,
     TIED,

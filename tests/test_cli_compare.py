@@ -10,7 +10,7 @@ import pytest
 from cli_process import assert_clean_error, cli, write
 from tiktoken_offline import get_encodings
 
-from bpe_core import declaration as decl
+from bpe_core.languages import declaration as decl
 
 
 @pytest.fixture(scope="module")

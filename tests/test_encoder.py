@@ -1,4 +1,4 @@
-"""Tests of bpe_core.encoder: the rank encoder, the longest-match encoder, traces and decoding."""
+"""Tests of bpe_core.encoding.encoder: the rank encoder, the longest-match encoder, traces and decoding."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core.encoder import UNK_TOKEN, Tokenizer
+from bpe_core.encoding.encoder import UNK_TOKEN, Tokenizer
 from bpe_core.variants import Variant
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

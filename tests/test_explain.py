@@ -1,4 +1,4 @@
-"""bpe_core.explain: merge and stop explanations as values and as sentences, without Streamlit."""
+"""bpe_core.teaching.explain: merge and stop explanations as values and as sentences, without Streamlit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 import re
 
 from bpe_core import RULES, TIE_BREAKS, TrainConfig, train
-from bpe_core.explain import (
+from bpe_core.teaching.explain import (
     TIE_RULES,
     merge_explanation,
     merge_text,
@@ -141,7 +141,7 @@ def test_sentences_go_through_the_translations():
 
 def test_one_table_of_tie_break_wording():
     assert set(TIE_RULES) == set(TIE_BREAKS)
-    trainer = importlib.import_module("bpe_core.trainer")
+    trainer = importlib.import_module("bpe_core.algorithms.trainer")
     assert trainer.RULES is RULES
     for name, rule in TIE_RULES.items():
         assert RULES[name] == rule.rule

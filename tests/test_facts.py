@@ -1,4 +1,4 @@
-"""The computed teaching facts (bpe_core.facts) against the shipped rank files, tiktoken, Hugging Face
+"""The computed teaching facts (bpe_core.teaching.facts) against the shipped rank files, tiktoken, Hugging Face
 tokenizers and the textbook corpus."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from textbook import TEXTBOOK_WORDS
 from tiktoken.load import load_tiktoken_bpe
 
 from bpe_core import TrainConfig, corpus_words, load_gpt, train
-from bpe_core.facts import (
+from bpe_core.i18n import translations
+from bpe_core.models import HERE
+from bpe_core.teaching.facts import (
     NUM_BYTES,
     SPECIAL_TOKENS,
     UTF8_UNUSED_BYTES,
@@ -28,8 +30,6 @@ from bpe_core.facts import (
     vocabulary_size,
     vocabulary_text,
 )
-from bpe_core.i18n import translations
-from bpe_core.models import HERE
 
 ENCODINGS = {"gpt2": "r50k_base", "cl100k": "cl100k_base", "o200k": "o200k_base"}
 
@@ -70,7 +70,7 @@ def test_merge_k_is_rank_255_plus_k_in_the_rank_files():
 
 def test_merge_k_is_the_kth_line_of_merges_txt(tmp_path):
     """The same merges written as a Hugging Face merges.txt: line k after ``#version`` is merge k."""
-    from bpe_core.files import save_model
+    from bpe_core.formats.files import save_model
 
     run = train(TEXTBOOK_WORDS, TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=5))
     written = {p.name: p for p in save_model(run, tmp_path)}

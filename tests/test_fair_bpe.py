@@ -1,13 +1,13 @@
-"""bpe_core.fair_bpe: the plain and parity-aware ("fair-max") rules on a mix checked by hand, and on the Declaration
+"""bpe_core.algorithms.fair_bpe: the plain and parity-aware ("fair-max") rules on a mix checked by hand, and on the Declaration
 (trained on the preamble and articles 1-20, measured on 21-30) the fair rule's spread is lower at equal merges."""
 
 from __future__ import annotations
 
 import pytest
 
-from bpe_core import declaration as decl
-from bpe_core.fair_bpe import byte_share_weights, train_mix
-from bpe_core.token_tax import tax_table
+from bpe_core.algorithms.fair_bpe import byte_share_weights, train_mix
+from bpe_core.languages import declaration as decl
+from bpe_core.languages.token_tax import tax_table
 
 # "en": ab x10 (20 byte tokens), cd x5 (10): 30 tokens; pairs ab 10, cd 5.
 # "zz": xyz x6: 18 tokens; pairs xy 6, yz 6.

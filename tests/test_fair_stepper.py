@@ -1,4 +1,4 @@
-"""The language-mix training as a stepper run (bpe_core.fair_bpe.stepper_run): the same merges as the mix trainer,
+"""The language-mix training as a stepper run (bpe_core.algorithms.fair_bpe.stepper_run): the same merges as the mix trainer,
 snapshots like any run, and every merge and word type labelled by language (in ``run.extras``)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import TrainConfig
-from bpe_core.fair_bpe import byte_share_weights, stepper_run, train_mix
+from bpe_core.algorithms.fair_bpe import byte_share_weights, stepper_run, train_mix
 
 TEXTS = {
     "eng": "the cat sat on the mat. the cat ate the rat. the hat is on the cat.",

@@ -1,4 +1,4 @@
-"""Tests of bpe_core.files: merges.txt / vocab.json / tokenizer.json / bpe_explorer.json, and loading
+"""Tests of bpe_core.formats.files: merges.txt / vocab.json / tokenizer.json / bpe_explorer.json, and loading
 GPT-2-style files. tokenizer.json is checked against Hugging Face ``tokenizers`` itself."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import InputError, TrainConfig, corpus_words, train
 from bpe_core.byte_display import to_gpt2
-from bpe_core.encoder import Tokenizer
-from bpe_core.files import (
+from bpe_core.encoding.encoder import Tokenizer
+from bpe_core.formats.files import (
     load_gpt2_files,
     load_model,
     merges_txt,
@@ -279,7 +279,7 @@ def _gpt2_vocab() -> dict:
 
 
 def _model_error(vocab_text, merges_text) -> InputError:
-    from bpe_core.files import load_gpt2_files
+    from bpe_core.formats.files import load_gpt2_files
 
     with pytest.raises(InputError) as info:
         load_gpt2_files(vocab_text, merges_text)
@@ -314,7 +314,7 @@ def test_malformed_or_inconsistent_gpt2_files(vocab, merges, needle):
 
 
 def test_consistent_gpt2_files_load():
-    from bpe_core.files import load_gpt2_files
+    from bpe_core.formats.files import load_gpt2_files
 
     vocab = _gpt2_vocab()
     vocab["ab"] = 256
@@ -323,7 +323,7 @@ def test_consistent_gpt2_files_load():
 
 
 def test_saved_model_damaged_on_disk(tmp_path):
-    from bpe_core.files import load_model, save_model
+    from bpe_core.formats.files import load_model, save_model
 
     run = train(TEXTBOOK_WORDS, cfg_for("eow", num_merges=5))
     out = tmp_path / "model"

@@ -9,10 +9,10 @@ import json
 import pytest
 from tiktoken_offline import TEXTS, ref
 
-from bpe_core.apply_merges import bpe_leftmost
 from bpe_core.byte_display import from_gpt2, from_gpt2_many, to_gpt2, to_gpt2_many
-from bpe_core.files import load_model, merges_txt, vocab_dict
-from bpe_core.gpt2_files import layout_vocab, merge_ids, parse_merges, parse_vocab
+from bpe_core.encoding.apply_merges import bpe_leftmost
+from bpe_core.formats.files import load_model, merges_txt, vocab_dict
+from bpe_core.formats.gpt2_files import layout_vocab, merge_ids, parse_merges, parse_vocab
 from bpe_core.inputs import InputError
 from bpe_core.models import KNOWN_MERGES, MODELS, load_gpt, mark_known_merges
 

@@ -1,4 +1,4 @@
-"""bpe_core.handout: the print-ready HTML handout, read back with html.parser; the `handout` CLI."""
+"""bpe_core.teaching.handout: the print-ready HTML handout, read back with html.parser; the `handout` CLI."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from html_doc import Doc, classes, find, merge_headlines, text
 from textbook import TEXTBOOK_HANDOUT_ROWS
 
 from bpe_core import TrainConfig, train
-from bpe_core.handout import handout_html
+from bpe_core.teaching.handout import handout_html
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_core import declaration as decl
+from bpe_core.languages import declaration as decl
 from bpe_core.scripts import has_right_to_left
 from ui import language_links as ll
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bpe_core import TrainConfig, corpus_words
-from bpe_core import declaration as decl
-from bpe_core.fair_bpe import byte_share_weights
+from bpe_core.algorithms.fair_bpe import byte_share_weights
+from bpe_core.languages import declaration as decl
 from bpe_core.languages.mix import (
     HELD_OUT,
     TRAIN_SECTIONS,

@@ -9,10 +9,10 @@ from app_helpers import APP, TIMEOUT, bodies, body_with, no_exception
 from babel import Locale
 from streamlit.testing.v1 import AppTest
 
-from bpe_core import declaration as decl
 from bpe_core import load_gpt
-from bpe_core.fair_bpe import byte_share_weights, train_mix
-from bpe_core.token_tax import tax_table
+from bpe_core.algorithms.fair_bpe import byte_share_weights, train_mix
+from bpe_core.languages import declaration as decl
+from bpe_core.languages.token_tax import tax_table
 
 PAGE = "app_pages/7_Languages.py"
 
@@ -89,7 +89,7 @@ def test_own_parallel_texts_first_is_the_reference():
 
 
 def test_training_plain_and_fair_side_by_side_on_held_out_articles():
-    from bpe_core.fair_bpe import byte_share_weights, train_mix
+    from bpe_core.algorithms.fair_bpe import byte_share_weights, train_mix
 
     at = open_languages("en")
     at.number_input(key="lang.train.n").set_value(150).run()

@@ -212,3 +212,36 @@ def test_bpe_server_imports_no_ui_translates_nothing_and_imports_streamlit_only_
         wrong += [f"{name} calls {f}()" for f in sorted(called & TRANSLATORS)]
     assert len([n for n in modules if n.startswith("bpe_server.")]) >= 6
     assert not wrong, wrong
+
+
+# -------------------------------------------------------------------------------- bpe_core's layout
+CORE = REPO / "bpe_core"
+
+
+def _aliases() -> dict[str, Path]:
+    """The top-level modules of bpe_core that only stand for a moved module (``sys.modules[__name__] = ...``)."""
+    return {p.stem: p for p in CORE.glob("*.py") if "sys.modules[__name__] = " in p.read_text(encoding="utf-8")}
+
+
+def test_bpe_core_top_level_holds_at_most_15_modules_besides_its_aliases():
+    # The library is grouped by concern (algorithms/, encoding/, formats/, teaching/, languages/, checking/, cli/,
+    # models/); its top level keeps what every concern uses (settings, inputs, pre-tokenizers, variants...).
+    real = sorted(p.name for p in CORE.glob("*.py") if p.stem not in _aliases())
+    assert len(real) <= 15, real
+
+
+def test_each_alias_is_its_moved_module_and_nothing_else():
+    import importlib
+
+    aliases = _aliases()
+    assert {"trainer", "encoder", "files", "check", "explain"} <= set(aliases)  # the paths docs/API.md names
+    for name, path in aliases.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert len(lines) <= 10, f"{path.name} is an alias: it only imports the moved module and stands for it"
+        moved = next(line.split()[1] for line in lines if line.startswith("from ."))
+        assert importlib.import_module(f"bpe_core.{name}") is importlib.import_module(f"bpe_core{moved}.{name}")
+
+
+def test_no_bpe_core_module_is_over_450_lines():
+    long = {str(p.relative_to(REPO)): n for p in CORE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 450}
+    assert not long, long

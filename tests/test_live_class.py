@@ -15,7 +15,7 @@ import pytest
 from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
-from bpe_core.quiz import question
+from bpe_core.teaching.quiz import question
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import (
     ALPHABET,

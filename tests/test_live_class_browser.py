@@ -27,7 +27,7 @@ from browser import (
 from playwright.sync_api import expect
 
 from bpe_core import train
-from bpe_core.quiz import question
+from bpe_core.teaching.quiz import question
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import Classes, option_grades
 from ui.class_join import PUBLIC_URL_ENV, qr_img

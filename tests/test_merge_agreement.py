@@ -1,4 +1,4 @@
-"""bpe_core.merge_agreement: the overlap of two merge lists (a training run against GPT-2)."""
+"""bpe_core.checking.merge_agreement: the overlap of two merge lists (a training run against GPT-2)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from corpus_excerpts import ENGLISH, corpus_slice
 
 from bpe_core import TrainConfig, corpus_words, load_gpt, train
-from bpe_core.merge_agreement import merge_overlap
+from bpe_core.checking.merge_agreement import merge_overlap
 
 
 def brute(ours, theirs, k):

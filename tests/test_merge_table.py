@@ -1,4 +1,4 @@
-"""bpe_core.merge_table: the merges so far as rows, Markdown and CSV."""
+"""bpe_core.formats.merge_table: the merges so far as rows, Markdown and CSV."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gettext
 import io
 
 from bpe_core import TrainConfig, train
-from bpe_core.merge_table import merge_rows, to_csv, to_markdown
+from bpe_core.formats.merge_table import merge_rows, to_csv, to_markdown
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 EXPECTED = [
@@ -90,7 +90,7 @@ def test_csv_round_trip_and_translated_headers():
 
 
 def test_visible_whitespace_in_markdown():
-    from bpe_core.merge_table import visible_whitespace
+    from bpe_core.formats.merge_table import visible_whitespace
 
     assert visible_whitespace(" a\tb\r\n\u3000") == "␣a→b\\r↵␣"
     run = train({"\u3000x": 3}, TrainConfig(variant="char", pretokenizer="none", num_merges=1))

@@ -12,7 +12,7 @@ from tiktoken.load import load_tiktoken_bpe
 from tiktoken_offline import SHA256, TEXTS, ref
 
 import bpe_core
-from bpe_core.apply_merges import bpe_simple
+from bpe_core.encoding.apply_merges import bpe_simple
 from bpe_core.models import HERE, MODELS, load_gpt, load_rank_file, write_pairs
 
 PRE = importlib.import_module("bpe_core.pretokenize")

@@ -1,4 +1,4 @@
-"""bpe_core.notebook: ``_repr_html_`` of a run and of a merge step, escaped."""
+"""bpe_core.teaching.notebook: ``_repr_html_`` of a run and of a merge step, escaped."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     assert Path(package_dir).is_relative_to(venv)
     assert (Path(package_dir) / "locales" / "xx_Test" / "LC_MESSAGES" / "bpe_explorer_test.po").is_file()
     assert (Path(package_dir) / "models" / "package_data_test.tiktoken").is_file()
-    # The Declaration in 20 languages (bpe_core.declaration) with its provenance.
+    # The Declaration in 20 languages (bpe_core.languages.declaration) with its provenance.
     assert len(list((Path(package_dir) / "data" / "udhr").glob("udhr_*.xml"))) == 20
     assert (Path(package_dir) / "data" / "udhr" / "README.md").is_file()
 

@@ -19,7 +19,7 @@ from corpora import ZH_EMOJI, textbook_run
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.encoder import Tokenizer
 from ui.presets import PRESETS
 from ui.stepper import script_html as stepper_script_html
 from ui.uploads import text_box_guard_html
@@ -400,7 +400,7 @@ def test_how_bpe_works_states_the_trainers_rules_and_computes_the_examples():
     no_exception(at)
     markdown = " ".join(m.value for m in at.markdown)
     # The rules come from the trainer's own docstring and RULES, not a copy (in the developers' part).
-    trainer_doc = __import__("importlib").import_module("bpe_core.trainer").__doc__
+    trainer_doc = __import__("importlib").import_module("bpe_core.algorithms.trainer").__doc__
     for phrase in ("Overlapping windows all count", "**Choosing.**", "**Stopping.**", "karpathy/minbpe"):
         assert phrase in trainer_doc and phrase in markdown, phrase
     joined = " ".join(text_of(b) for b in bodies(at))

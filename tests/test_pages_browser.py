@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.encoder import Tokenizer
 from ui.presets import PRESETS
 
 pytestmark = pytest.mark.browser

@@ -9,11 +9,11 @@ from app_helpers import body_with, errors, jump_widget, no_exception, open_page,
 from corpora import TEXTBOOK, ZH_EMOJI, textbook_run
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core import files as bfiles
 from bpe_core.cli import build_parser
 from bpe_core.cli.train import run as cmd_train
-from bpe_core.encoder import Tokenizer
-from bpe_core.snapshots import snapshots_csv, snapshots_jsonl
+from bpe_core.encoding.encoder import Tokenizer
+from bpe_core.formats import files as bfiles
+from bpe_core.formats.snapshots import snapshots_csv, snapshots_jsonl
 
 
 # ---------------------------------------------------------------------------------- files

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, features
 
 from bpe_core import TrainConfig, corpus_words, train
-from bpe_core import declaration as decl
+from bpe_core.languages import declaration as decl
 from ui.fonts import Writer, find_fonts, has_glyph
 from ui.pictures import step_png
 

@@ -17,8 +17,8 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import InputError, TrainConfig, corpus_words, train
 from bpe_core.cli import main
-from bpe_core.encoder import Tokenizer
-from bpe_core.files import load_model, save_model, tokenizer_json
+from bpe_core.encoding.encoder import Tokenizer
+from bpe_core.formats.files import load_model, save_model, tokenizer_json
 from bpe_core.pretokenize import (
     EXAMPLE_PATTERN,
     PatternError,

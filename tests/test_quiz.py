@@ -1,4 +1,4 @@
-"""bpe_core.quiz: the questions, grades, reveal sentences and score of "Predict the next merge", without Streamlit."""
+"""bpe_core.teaching.quiz: the questions, grades, reveal sentences and score of "Predict the next merge", without Streamlit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from textbook import textbook_words
 
 from bpe_core import TrainConfig, train
 from bpe_core.i18n import translations
-from bpe_core.quiz import (
+from bpe_core.teaching.quiz import (
     MAX_OPTIONS,
     NO_PICK,
     RIGHT,

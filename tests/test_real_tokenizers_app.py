@@ -12,7 +12,7 @@ from app_helpers import body_with, flat_text, new_app, no_exception, token_ids
 from tiktoken.load import load_tiktoken_bpe
 
 from bpe_core import TrainConfig, corpus_words, load_gpt, merge_overlap, train
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.encoder import Tokenizer
 from bpe_core.i18n import translations
 from bpe_core.models import HERE, MODELS
 from bpe_core.pretokenize import PATTERNS

@@ -1,4 +1,4 @@
-"""bpe_core.reference: the textbook loop on its own (the trainer is compared with it in test_trainer_parity.py)."""
+"""bpe_core.algorithms.reference: the textbook loop on its own (the trainer is compared with it in test_trainer_parity.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import inspect
 import pytest
 from textbook import TEXTBOOK_WORDS
 
-from bpe_core import TrainConfig, reference
+from bpe_core import TrainConfig
+from bpe_core.algorithms import reference
 
 
 def test_count_pairs_counts_overlaps_and_weights_by_frequency():

@@ -1,4 +1,4 @@
-"""bpe_core.replay: an encoding's summary, the words the two encoders split differently, parsing ids and
+"""bpe_core.encoding.replay: an encoding's summary, the words the two encoders split differently, parsing ids and
 decoding them back, unknown symbols, token lookup; the replay of an encoding (Tokenizer.replay)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import InputError, TrainConfig, train
-from bpe_core.encoder import Tokenizer
-from bpe_core.replay import (
+from bpe_core.encoding.encoder import Tokenizer
+from bpe_core.encoding.replay import (
     UNK_LOST,
     WHITESPACE_ONE_SPACE,
     encoding_summary,

@@ -12,9 +12,9 @@ import pytest
 from app_helpers import body_with, new_app, no_exception, shown_step, text_of
 
 from bpe_core import TrainConfig, Trainer, train
+from bpe_core.algorithms.reference import count_pairs, merge
 from bpe_core.algorithms.seam import STEP_KINDS, StepWhy, algorithm_names, get_algorithm, register, step_why
 from bpe_core.cli import main
-from bpe_core.reference import count_pairs, merge
 
 NAME = "least-frequent"
 WHY = "The least frequent pair seen at least twice wins (a made-up rule, to test the seam)."

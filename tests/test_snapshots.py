@@ -1,4 +1,4 @@
-"""bpe_core.snapshots: history rows, CSV and JSON lines; the CLI prints the same lines."""
+"""bpe_core.formats.snapshots: history rows, CSV and JSON lines; the CLI prints the same lines."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.cli import build_parser
 from bpe_core.cli.train import run as cmd_train
-from bpe_core.snapshots import SNAPSHOT_COLUMNS, snapshot_rows, snapshots_csv, snapshots_jsonl
+from bpe_core.formats.snapshots import SNAPSHOT_COLUMNS, snapshot_rows, snapshots_csv, snapshots_jsonl
 
 TEXT = 'low lower, newest "widest" 你好 你好 a,b\n'
 

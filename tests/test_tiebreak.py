@@ -1,4 +1,4 @@
-"""bpe_core.tiebreak: the one definition of the tie-break rules, and the trainer's inline copy of it."""
+"""bpe_core.algorithms.tiebreak: the one definition of the tie-break rules, and the trainer's inline copy of it."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from corpus_excerpts import named_excerpt
 
 from bpe_core import TrainConfig, corpus_words, train
+from bpe_core.algorithms.tiebreak import TIE_BREAKS, TieKey, base_alphabet, hf_base_ranks, rev_key
 from bpe_core.byte_display import bytes_to_unicode
-from bpe_core.tiebreak import TIE_BREAKS, TieKey, base_alphabet, hf_base_ranks, rev_key
 from bpe_core.variants import Variant
 
 VARIANTS = [("char", "separate"), ("eow", "separate"), ("eow", "attached"), ("byte", "separate")]

@@ -1,4 +1,4 @@
-"""The Declaration in 20 languages (bpe_core.declaration) and the token tax (bpe_core.token_tax): counts equal
+"""The Declaration in 20 languages (bpe_core.languages.declaration) and the token tax (bpe_core.languages.token_tax): counts equal
 tiktoken's on every file, English pays 1.0, character-level tokenizers report <unk>, byte-level never."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from babel import Locale
 from tiktoken_offline import ENCODINGS, get_encodings
 
 from bpe_core import Tokenizer, TrainConfig, corpus_words, load_gpt, train
-from bpe_core import declaration as decl
-from bpe_core.token_tax import count_tokens, gini, spread, tax_table
+from bpe_core.languages import declaration as decl
+from bpe_core.languages.token_tax import count_tokens, gini, spread, tax_table
 
 ROOT = Path(__file__).resolve().parents[1]
 

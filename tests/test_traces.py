@@ -1,4 +1,4 @@
-"""bpe_core.traces: replaying a tokenizer's merges on a text, and the merge tree of a token."""
+"""bpe_core.encoding.traces: replaying a tokenizer's merges on a text, and the merge tree of a token."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from corpus_excerpts import CHINESE, ENGLISH, corpus_slice
 
 from bpe_core import TrainConfig, load_gpt, train
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.encoder import Tokenizer
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 

@@ -1,7 +1,7 @@
 """Known answers: the textbook examples, exactly, and the edge cases of the trainer.
 
 Every expected value here is written out by hand (worked through in the comments), and each run is
-also checked against the slow reference trainer in ``bpe_core/reference.py`` (through ``tests/reference_bpe.py``).
+also checked against the slow reference trainer in ``bpe_core/algorithms/reference.py`` (through ``tests/reference_bpe.py``).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_aaabdaaabac_byte_level():
 
 
 def test_aaabdaaabac_encodes_end_to_end():
-    # Needs bpe_core.encoder (being written alongside this test).
+    # Needs bpe_core.encoding.encoder (being written alongside this test).
     words, cfg, run = aaabdaaabac_run()
     tok = run.tokenizer()
     assert tok.encode("aaabdaaabac") == [258, 100, 258, 97, 99]

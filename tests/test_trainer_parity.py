@@ -4,7 +4,7 @@
 * byte-level ``hf`` == Hugging Face ``tokenizers`` (``BpeTrainer``, ``ByteLevel`` pre-tokenizer);
 * eow attached ``lexical`` == subword-nmt's ``learn_bpe`` (the trainer docstring names it);
 * every variant (char, eow separate, eow attached, byte) and every tie-break == the textbook loop
-  ``bpe_core/reference.py`` (compared through ``tests/reference_bpe.py``), on excerpts of the real
+  ``bpe_core/algorithms/reference.py`` (compared through ``tests/reference_bpe.py``), on excerpts of the real
   corpora (English, Chinese, emoji) and on hypothesis-generated small corpora.
 
 All with minimum frequency 1 on real text (so every tie among count-1 pairs is exercised too).

@@ -99,7 +99,7 @@ def test_byte_level_roundtrip_trained_on_generated_text(train_text, text, tie_br
 
 @pytest.mark.parametrize("variant,style", VARIANTS)
 def test_encoding_a_training_word_gives_its_training_segmentation(variant, style):
-    # The rank encoder replays training on one word (bpe_core.encoder's docstring).
+    # The rank encoder replays training on one word (bpe_core.encoding.encoder's docstring).
     text = named_excerpt("english", 4_000) + named_excerpt("emoji", 2_000)
     cfg = TrainConfig(variant=variant, eow_style=style, min_frequency=1, num_merges=200)
     run = train(corpus_words(text, cfg), cfg)

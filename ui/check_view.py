@@ -1,4 +1,4 @@
-"""Drawing a merge check (:mod:`bpe_core.check`) and an encoder check (:mod:`bpe_core.check_encoder`):
+"""Drawing a merge check (:mod:`bpe_core.checking.check`) and an encoder check (:mod:`bpe_core.checking.check_encoder`):
 the cause in plain words with a link to its rule on *How BPE works*, the pair table with both rows
 marked, the words involved, and an encoder's first difference with its merge order.
 
@@ -56,7 +56,7 @@ def _settings_name(detail: dict) -> str:
 
 
 def cause_sentence(report, config) -> str:
-    """The cause of a parting :class:`bpe_core.check.CheckReport` in plain words (plain text, not escaped)."""
+    """The cause of a parting :class:`bpe_core.checking.check.CheckReport` in plain words (plain text, not escaped)."""
     d, cause = report.detail, report.cause
     if cause == "settings":
         if "symbol" in d:

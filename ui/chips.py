@@ -3,7 +3,7 @@ hatched border for byte tokens that are not whole UTF-8 characters.
 
 Chips draw from a :class:`TokenSource`: the few questions a chip asks about a token. A finished
 :class:`bpe_core.TrainedRun` answers them through :class:`RunTokens` (made for you: every function
-here takes a run or a source), a :class:`bpe_core.encoder.Tokenizer` through
+here takes a run or a source), a :class:`bpe_core.encoding.encoder.Tokenizer` through
 :class:`TokenizerTokens` (encodings with ``<unk>``, uploaded GPT-2 models).
 
 User text goes into HTML only through :func:`ui.text.esc_raw` / :func:`ui.text.esc`.
@@ -75,7 +75,7 @@ class RunTokens:
 
 
 class TokenizerTokens:
-    """The :class:`TokenSource` of a :class:`bpe_core.encoder.Tokenizer`.
+    """The :class:`TokenSource` of a :class:`bpe_core.encoding.encoder.Tokenizer`.
 
     Args:
         tok: the tokenizer.
@@ -308,7 +308,7 @@ def tokens_html(
     css_id: str = "",
 ) -> str:
     """An encoding as chips, each with its id underneath. ``<unk>`` chips get a red frame, a tooltip
-    and the symbol they stand for underneath (``unknown``, from :func:`bpe_core.replay.unknown_symbols`).
+    and the symbol they stand for underneath (``unknown``, from :func:`bpe_core.encoding.replay.unknown_symbols`).
     Chips equal to ``new_token`` are highlighted. At most ``limit`` tokens are drawn."""
     src = source_of(tokens)
     unk = src.unk_id

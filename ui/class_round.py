@@ -1,6 +1,6 @@
 """A live class's question, its live histogram, the reveal and the end-of-class summary (drawn on the step page).
 
-The question is the quiz's (:func:`bpe_core.quiz.question`: the same shuffled pairs on every screen, as the seed is
+The question is the quiz's (:func:`bpe_core.teaching.quiz.question`: the same shuffled pairs on every screen, as the seed is
 the merge); the picks and tallies are the class's (:mod:`bpe_server.live_class`). Students pick with large buttons (at
 least 44 px tall, the first :data:`FIRST_SCREEN` pairs, the rest under "More pairs"); the projector shows how many
 answered and, when the teacher chooses, a bar per pair.
@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainedRun
-from bpe_core.quiz import question
 from bpe_core.teaching.class_results import ranking
+from bpe_core.teaching.quiz import question
 from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
 from bpe_server.store_db import StoreUnavailable
 

@@ -36,7 +36,7 @@ class Corpus:
     size_bytes: int
     label: str
     _load: Callable[[TrainConfig], dict] | None = field(default=None, repr=False, compare=False)
-    # A corpus trained its own way (a language mix: bpe_core.fair_bpe.stepper_run), else None.
+    # A corpus trained its own way (a language mix: bpe_core.algorithms.fair_bpe.stepper_run), else None.
     _train: Callable[..., TrainedRun] | None = field(default=None, repr=False, compare=False)
 
     def words(self, config: TrainConfig) -> dict[str, int]:

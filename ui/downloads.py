@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import TrainedRun
-from bpe_core.handout import handout_html
+from bpe_core.teaching.handout import handout_html
 
 from . import persist
 from .chips import run_rtl_note

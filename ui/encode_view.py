@@ -1,17 +1,17 @@
 """The Encode and decode page's HTML: the text's tokens with their summary, the merges the text uses in
 rank order, the words that merge rank and longest match split differently, and ids decoded back to text.
-The page computes (:mod:`bpe_core.replay`); these functions lay it out, user text escaped."""
+The page computes (:mod:`bpe_core.encoding.replay`); these functions lay it out, user text escaped."""
 
 from __future__ import annotations
 
-from bpe_core.replay import UNK_LOST, WHITESPACE_DROPPED, WHITESPACE_ONE_SPACE, unknown_symbols
+from bpe_core.encoding.replay import UNK_LOST, WHITESPACE_DROPPED, WHITESPACE_ONE_SPACE, unknown_symbols
 
 from .blocks import table_html
 from .chips import chip_html, tokens_html
 from .i18n import N_, _, ngettext
 from .text import esc, esc_raw
 
-#: Why a text's own ids may decode to another text (:data:`bpe_core.replay.RoundTrip.reasons`).
+#: Why a text's own ids may decode to another text (:data:`bpe_core.encoding.replay.RoundTrip.reasons`).
 REASONS = {
     WHITESPACE_ONE_SPACE: N_(
         "the whitespace pre-tokenizer drops whitespace (the end-of-word marker brings back one space between words)"
@@ -23,7 +23,7 @@ REASONS = {
 
 def summary_html(summary, src, ids: list[int], unknown: list[str], mode: str, present: bool) -> str:
     """Characters, tokens, characters per token and ``<unk>`` of an encoding (``#enc-summary``,
-    ``data-tokens``, ``data-unk``; ``summary``: :func:`bpe_core.replay.encoding_summary`), then its tokens
+    ``data-tokens``, ``data-unk``; ``summary``: :func:`bpe_core.encoding.replay.encoding_summary`), then its tokens
     (``#enc-tokens``)."""
     numbers = dict(
         chars=f"{summary.chars:,}",
@@ -46,7 +46,7 @@ def summary_html(summary, src, ids: list[int], unknown: list[str], mode: str, pr
 
 
 def plan_table_html(src, replay, j: int, mode: str) -> str:
-    """The table ``#enc-plan``: every merge of ``replay`` (:meth:`bpe_core.encoder.Tokenizer.replay`) in
+    """The table ``#enc-plan``: every merge of ``replay`` (:meth:`bpe_core.encoding.encoder.Tokenizer.replay`) in
     rank order, with the places it applies; the one of replay step ``j`` marked ``chosen``."""
     rows = []
     for i, step in enumerate(replay.steps, start=1):
@@ -60,7 +60,7 @@ def plan_table_html(src, replay, j: int, mode: str) -> str:
 
 def diffs_html(tok, src, diffs: list, shown: int, mode: str, present: bool) -> str:
     """The words split differently by merge rank and by longest match (``diffs``:
-    :func:`bpe_core.replay.split_differences`), the first ``shown`` in the table ``#enc-diffs``; when there
+    :func:`bpe_core.encoding.replay.split_differences`), the first ``shown`` in the table ``#enc-diffs``; when there
     are none, a line saying so (``#enc-diffs-none``)."""
     if not diffs:
         same = _("Both methods split every word of this text the same way.")
@@ -96,7 +96,7 @@ def diffs_html(tok, src, diffs: list, shown: int, mode: str, present: bool) -> s
 
 def decoded_html(src, wanted: list[int], back, mode: str, present: bool) -> str:
     """Ids ``wanted`` as tokens (``#enc-decode-tokens``), whether they give the text back (``back``:
-    :func:`bpe_core.replay.round_trip`, with why not) and the decoded text (``#enc-decoded``)."""
+    :func:`bpe_core.encoding.replay.round_trip`, with why not) and the decoded text (``#enc-decoded``)."""
     if back.exact:
         exact = _("Exactly the text above.")
         verdict = f"<span class='bpe-ok'>{esc_raw(exact)}</span>"

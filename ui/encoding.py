@@ -4,7 +4,7 @@ with their chip sources."""
 from __future__ import annotations
 
 from bpe_core import TrainedRun
-from bpe_core.encoder import Tokenizer
+from bpe_core.encoding.encoder import Tokenizer
 
 from . import memo
 from .chips import TokenizerTokens

@@ -1,10 +1,10 @@
-"""The merge and stop explanations of :mod:`bpe_core.explain`, worded with the app's token labels in
+"""The merge and stop explanations of :mod:`bpe_core.teaching.explain`, worded with the app's token labels in
 the session's language and memoised per run."""
 
 from __future__ import annotations
 
 from bpe_core import TrainedRun
-from bpe_core.explain import RULES, TIE_RULES, merge_explanation, merge_text, stop_explanation, stop_text
+from bpe_core.teaching.explain import RULES, TIE_RULES, merge_explanation, merge_text, stop_explanation, stop_text
 
 from . import memo
 from .chips import token_label
@@ -50,7 +50,7 @@ def tie_short(rule: str) -> str:
 
 
 def rules_html(run: TrainedRun) -> str:
-    """The trainer's rules (:data:`bpe_core.explain.RULES`) as HTML, the run's tie-break rule named."""
+    """The trainer's rules (:data:`bpe_core.teaching.explain.RULES`) as HTML, the run's tie-break rule named."""
     rule = run.config.tie_break
     items = [
         (_("Counting"), RULES["counting"]),

@@ -1,6 +1,6 @@
 """The How BPE works page's reference part: byte-level BPE beside its relatives (SentencePiece, WordPiece,
 BPE-dropout), the page's sources, and for developers the code names, the trainer's rules from its own
-documentation (``bpe_core/trainer.py``, ``variants.py``, ``pretokenize.py``), the rules in one sentence each
+documentation (``bpe_core/algorithms/trainer.py``, ``variants.py``, ``pretokenize.py``), the rules in one sentence each
 with the stop codes, and the reference trainer's source."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .how_view import rules_html
 from .i18n import _
 
 # bpe_core re-exports a function named `pretokenize`, which hides the module attribute.
-TRAINER_DOC = importlib.import_module("bpe_core.trainer").__doc__
+TRAINER_DOC = importlib.import_module("bpe_core.algorithms.trainer").__doc__
 VARIANTS_DOC = importlib.import_module("bpe_core.variants").__doc__
 PRETOKENIZE_DOC = importlib.import_module("bpe_core.pretokenize").__doc__
 
@@ -81,7 +81,9 @@ def for_developers(stopped: list) -> None:
                 "`bpe_core.trainer`, which the tests compare with a short, readable reference trainer."
             )
         )
-        st.markdown(_("The trainer's rules, from its own documentation (`bpe_core/trainer.py`, in English):"))
+        st.markdown(
+            _("The trainer's rules, from its own documentation (`bpe_core/algorithms/trainer.py`, in English):")
+        )
         docs = (
             doc_section(TRAINER_DOC, "1. "),
             doc_section(VARIANTS_DOC, "* ", "Token values are"),
@@ -102,4 +104,4 @@ def for_developers(stopped: list) -> None:
             + "\n- [minbpe](https://github.com/karpathy/minbpe): "
             + _("the worked example aaabdaaabac")
         )
-        st.code(inspect.getsource(importlib.import_module("bpe_core.reference")), language="python")
+        st.code(inspect.getsource(importlib.import_module("bpe_core.algorithms.reference")), language="python")

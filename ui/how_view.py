@@ -5,8 +5,8 @@ trainer's rules and stop codes. The page trains its fixed examples; these functi
 from __future__ import annotations
 
 from bpe_core import RULES
-from bpe_core.explain import TIE_RULES
-from bpe_core.facts import tie_agreement_text
+from bpe_core.teaching.explain import TIE_RULES
+from bpe_core.teaching.facts import tie_agreement_text
 
 from .blocks import table_html
 from .chips import chip_html
@@ -62,7 +62,7 @@ def ties_table_html(runs: dict, steps: range, merge_heads: list[str], mode: str,
 
 def tie_agreement_html(agree) -> str:
     """How far first-seen and Hugging Face order agree on the textbook example (``#how-tie-agreement``;
-    ``agree``: :func:`bpe_core.facts.tie_agreement`)."""
+    ``agree``: :func:`bpe_core.teaching.facts.tie_agreement`)."""
     lead = _("First seen and Hugging Face order on the textbook example, trained until no pair is left:")
     return (
         f"<p class='bpe-note' id='how-tie-agreement' data-same='{agree.same_step}' data-steps='{agree.steps}'>"

@@ -9,7 +9,7 @@ default, never a traceback.
 
 from __future__ import annotations
 
-from bpe_core import declaration as decl
+from bpe_core.languages import declaration as decl
 
 from .i18n import _
 from .text import md_escape

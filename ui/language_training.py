@@ -1,5 +1,5 @@
 """The Languages page's training part: byte-level BPE trained on the Declaration in a chosen language mix with the
-plain and the parity-aware ("fair") merge rule (:mod:`bpe_core.fair_bpe`), measured on held-out articles beside the
+plain and the parity-aware ("fair") merge rule (:mod:`bpe_core.algorithms.fair_bpe`), measured on held-out articles beside the
 GPT tokenizers: every language's tax, the spread and Gini per tokenizer, and which language each fair merge served.
 
 Trainings are kept once per server per mix, merge count and rule (``st.cache_resource``): a class that asks for the
@@ -11,10 +11,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bpe_core import declaration as decl
 from bpe_core import train
+from bpe_core.algorithms.fair_bpe import FairRun, stepper_run, train_mix
 from bpe_core.byte_display import to_gpt2
-from bpe_core.fair_bpe import FairRun, stepper_run, train_mix
+from bpe_core.languages import declaration as decl
 from bpe_core.languages.mix import (
     HELD_OUT,
     TRAIN_SECTIONS,
@@ -24,7 +24,7 @@ from bpe_core.languages.mix import (
     summed_words,
     training_texts,
 )
-from bpe_core.token_tax import tax_table
+from bpe_core.languages.token_tax import tax_table
 
 from .corpus import Corpus, digest_of
 from .i18n import N_, _
@@ -56,7 +56,7 @@ RULE_LABELS = {"plain": N_("Plain BPE"), "fair": N_("Fair BPE (parity-aware)")}
 
 def mix_corpus(spec: str) -> Corpus:
     """The Declaration's training articles in the mix ``spec`` (:func:`bpe_core.languages.mix.mix_spec`) as a
-    corpus: trained byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.fair_bpe.stepper_run` (the number
+    corpus: trained byte-level with GPT-2's pre-tokenizer, it is :func:`bpe_core.algorithms.fair_bpe.stepper_run` (the number
     of merges from the settings); with other settings (pages that compare variants) it is the languages' words
     summed, trained the ordinary way. Raises ``ValueError`` for a bad spec."""
     rule, weights = parse_mix_spec(spec)

@@ -2,7 +2,7 @@
 the tax, the spread per tokenizer), a language read as token chips, and the same table for the learner's own
 parallel texts.
 
-The numbers come from :mod:`bpe_core.token_tax` on :mod:`bpe_core.declaration`'s texts; language names come
+The numbers come from :mod:`bpe_core.languages.token_tax` on :mod:`bpe_core.languages.declaration`'s texts; language names come
 from Babel's CLDR locale data in the interface language. The GPT tables are computed once per server and
 article choice (:func:`gpt_table`), the sidebar run's once per run (:mod:`ui.memo`).
 """
@@ -17,9 +17,9 @@ import pandas as pd
 import streamlit as st
 from babel import Locale
 
-from bpe_core import declaration as decl
-from bpe_core.replay import unknown_symbols
-from bpe_core.token_tax import TaxTable, count_tokens, tax_table
+from bpe_core.encoding.replay import unknown_symbols
+from bpe_core.languages import declaration as decl
+from bpe_core.languages.token_tax import TaxTable, count_tokens, tax_table
 
 from . import memo
 from .chips import tokens_html

@@ -1,5 +1,5 @@
 """The merges so far: every merge up to the current step as the table tutorials print (rank, pair,
-new token, count, vocabulary size, corpus tokens), from :func:`bpe_core.merge_table.merge_rows`,
+new token, count, vocabulary size, corpus tokens), from :func:`bpe_core.formats.merge_table.merge_rows`,
 shown as a table and ready to copy as Markdown or CSV (code blocks with a copy button, downloads).
 
 The expander tracks whether it is open, so a closed one costs a step nothing: a book's 5,000-row
@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainedRun
-from bpe_core.merge_table import csv_headers, merge_rows, to_csv, to_markdown
+from bpe_core.formats.merge_table import csv_headers, merge_rows, to_csv, to_markdown
 
 from .i18n import _, ngettext, tr
 from .page import lazy_expander

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bpe_core import TrainedRun
 from bpe_core.algorithms.seam import step_why
-from bpe_core.explain import rule_name
+from bpe_core.teaching.explain import rule_name
 from bpe_core.teaching.step_view import CHOSEN, MARKED, TIED, PairRows, StepView, pair_rows, step_view
 
 from . import memo

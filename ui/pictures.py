@@ -16,7 +16,7 @@ import io
 
 from PIL import Image, ImageDraw
 
-from bpe_core.explain import rule_summary
+from bpe_core.teaching.explain import rule_summary
 from bpe_core.teaching.step_view import CHOSEN, TIED, StepView, pair_rows, step_view, word_views
 from ui.fonts import FontSet, Writer, find_fonts
 from ui.palette import colour_index, palette

@@ -1,12 +1,12 @@
 """Predict the next merge: the stepper page's quiz mode (``?quiz=1`` or the toggle).
 
 At step ``s`` the class sees the corpus after ``s`` merges and the pairs merge ``s + 1`` chooses from
-(:func:`bpe_core.quiz.question`: shuffled, counts shown or hidden). A pick is a click on a pair's
+(:func:`bpe_core.teaching.quiz.question`: shuffled, counts shown or hidden). A pick is a click on a pair's
 button or its number key (1-9, the buttons' ``shortcut``); Reveal (or Enter) grades it, shows the
-true counts, the tied pairs and the rule that chose (:func:`bpe_core.quiz.reveal_text` and the merge
+true counts, the tied pairs and the rule that chose (:func:`bpe_core.teaching.quiz.reveal_text` and the merge
 explanation of :func:`ui.explain.merge_reason`); the stepper's Next (→) goes on. Grades stay in the
 session, one per run and merge, so going back to an answered merge shows it answered and the score
-(right, tied, wrong: :func:`bpe_core.quiz.score`) counts each merge once.
+(right, tied, wrong: :func:`bpe_core.teaching.quiz.score`) counts each merge once.
 
 The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``). :func:`ui.sidebar.write_url`
 rewrites the whole query string without it, so :func:`panel` puts it back after that call (see
@@ -20,7 +20,7 @@ from pathlib import Path
 import streamlit as st
 
 from bpe_core import TrainedRun
-from bpe_core.quiz import Question, grade, question, reveal_text, score, score_text
+from bpe_core.teaching.quiz import Question, grade, question, reveal_text, score, score_text
 
 from . import persist
 from .chips import MAX_CHIPS, chip_html, chips_html, token_label
@@ -115,7 +115,7 @@ def _reveal(key: tuple, q: Question) -> None:
 
 
 def session_score():
-    """The session's :class:`bpe_core.quiz.Score` (every run and merge answered so far)."""
+    """The session's :class:`bpe_core.teaching.quiz.Score` (every run and merge answered so far)."""
     return score(g for _, g in _table(K_ANSWERS).values())
 
 

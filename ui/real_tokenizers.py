@@ -34,7 +34,7 @@ MAX_CHIPS = 600
 
 class Model(NamedTuple):
     """One tokenizer on the page: ``key`` (``"yours"`` or a :data:`bpe_core.MODEL_NAMES` name), its
-    label, the :class:`bpe_core.encoder.Tokenizer` and its chip source."""
+    label, the :class:`bpe_core.encoding.encoder.Tokenizer` and its chip source."""
 
     key: str
     label: str

@@ -11,8 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
-from bpe_core.facts import numbering_legend, rank_of_merge
-from bpe_core.traces import Replay
+from bpe_core.encoding.traces import Replay
+from bpe_core.teaching.facts import numbering_legend, rank_of_merge
 
 from . import persist, stepper
 from .chips import chip_html, merge_html, token_label, tokens_html
@@ -47,13 +47,13 @@ def replay_steps(
     Used by the GPT tokenizers' replay (``key="rt"``) and the Encode page's (``"enc"``).
 
     Args:
-        replay: :meth:`bpe_core.encoder.Tokenizer.replay` of the text (at least one merge).
+        replay: :meth:`bpe_core.encoding.encoder.Tokenizer.replay` of the text (at least one merge).
         src: the chip source of its tokenizer (:mod:`ui.chips`).
         start: the sentence shown at step 0.
         merge_label: the label before a merge's chips, from its number k (from 1;
             ``"GPT-2's merge 12 (rank and id 267):"``).
         note: a line under the merge, from its merge number (optional).
-        unknown: the symbols ``<unk>`` stands for (:func:`bpe_core.replay.unknown_symbols`).
+        unknown: the symbols ``<unk>`` stands for (:func:`bpe_core.encoding.replay.unknown_symbols`).
 
     Returns the step j (0..len(replay)). Element ids: ``<key>-replay-label``, ``-merge`` (``data-merge``: its merge number),
     ``-tokens`` and ``-count`` (``data-tokens``)."""
@@ -99,7 +99,7 @@ def replay_steps(
 
 @st.cache_resource(show_spinner=False, max_entries=24)
 def gpt_replay(name: str, text: str):
-    """:meth:`bpe_core.encoder.Tokenizer.replay` of a shipped model on ``text``, kept for the last texts
+    """:meth:`bpe_core.encoding.encoder.Tokenizer.replay` of a shipped model on ``text``, kept for the last texts
     asked (a 5,000-character text takes about half a second; every click of the step controls reruns)."""
     return load_gpt(name).replay(text)
 
@@ -116,7 +116,7 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
 
     def merge_label(rank: int) -> str:
-        # Merge k is rank and id 255 + k in the rank file (bpe_core.facts): both numbers, as the legend says.
+        # Merge k is rank and id 255 + k in the rank file (bpe_core.teaching.facts): both numbers, as the legend says.
         return _("{model}'s merge {number} (rank and id {rank}):").format(
             model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
         )

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
 from bpe_core.algorithms.seam import algorithm_names
-from bpe_core.explain import TIE_RULES
 from bpe_core.inputs import env_positive_int
 from bpe_core.pretokenize import REGEX
+from bpe_core.teaching.explain import TIE_RULES
 
 from .i18n import N_, _, tr
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset

@@ -3,7 +3,7 @@ their change) and the words table (each word as each run splits it at a step).""
 
 from __future__ import annotations
 
-from bpe_core.replay import unknown_symbols
+from bpe_core.encoding.replay import unknown_symbols
 
 from .blocks import col_title_html, stat_html, table_html
 from .chips import MAX_CHIPS, chips_html, tokens_html

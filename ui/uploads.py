@@ -106,10 +106,10 @@ def upload_to_lf() -> None:
 
 @st.cache_resource(max_entries=4, show_spinner="Loading the uploaded model…")
 def load_gpt2_tokens(digest: str, _vocab_data: bytes, _merges_data: bytes):
-    """The :class:`ui.chips.TokenizerTokens` of :func:`bpe_core.files.load_gpt2_files` (vocab.json +
+    """The :class:`ui.chips.TokenizerTokens` of :func:`bpe_core.formats.files.load_gpt2_files` (vocab.json +
     merges.txt bytes), shared by every session that uploads the same pair (``digest``: a hash of both
     files; the last four models are kept). Raises ``InputError`` for files that cannot be loaded."""
-    from bpe_core.files import load_gpt2_files
+    from bpe_core.formats.files import load_gpt2_files
 
     from .chips import TokenizerTokens
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import MergeTree, TrainedRun
-from bpe_core import replay as breplay
+from bpe_core.encoding import replay as breplay
 
 from . import memo, persist
 from .chips import chip_html, chips_html, token_label

@@ -25,12 +25,12 @@ per language. Two rules choose the next merge:
   the largest pair of strings); the plain rule uses the same tie-break, so the two differ only in the rule.
 
 Merges apply to all occurrences of the pair in a word, left to right, without overlap (``a a a`` -> ``aa a``),
-as in :mod:`bpe_core.trainer`. Pair counts are kept per language and updated only for the words a merge
+as in :mod:`bpe_core.algorithms.trainer`. Pair counts are kept per language and updated only for the words a merge
 touches; each rule finds its best pair through a lazily cleaned heap. This trainer keeps no per-step
 snapshots: it returns the merges and, per merge, the language served. :class:`LanguageMix` (an algorithm of
-:mod:`bpe_core.algorithms.seam`) and :func:`stepper_run` turn such a training into a :class:`~bpe_core.run.TrainedRun`
+:mod:`bpe_core.algorithms.seam`) and :func:`stepper_run` turn such a training into a :class:`~bpe_core.algorithms.run.TrainedRun`
 with snapshots, for the stepper, by replaying its merges through the ordinary trainer
-(:class:`~bpe_core.trainer.Trainer`'s ``merges`` argument); what only a mix has goes in ``run.extras``.
+(:class:`~bpe_core.algorithms.trainer.Trainer`'s ``merges`` argument); what only a mix has goes in ``run.extras``.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class FairRun:
     pretokenizer: str
 
     def tokenizer(self, step: int | None = None) -> Tokenizer:
-        """A byte-level :class:`~bpe_core.encoder.Tokenizer` with the first ``step`` merges (default: all)."""
+        """A byte-level :class:`~bpe_core.encoding.encoder.Tokenizer` with the first ``step`` merges (default: all)."""
         merges = self.merges[: len(self.merges) if step is None else step]
         vocab = {bytes((b,)): b for b in range(256)}
         for left, right in merges:
@@ -247,7 +247,7 @@ _ENGLISH = gettext.NullTranslations()
 class LanguageMix:
     """The language-mix training as an algorithm of the seam (:class:`bpe_core.algorithms.seam.Algorithm`): the mix
     rule (:func:`train_mix`) chooses the merges, then the ordinary trainer takes them in order
-    (:class:`~bpe_core.trainer.Trainer`'s ``merges``) and keeps its snapshots: each step's pair table still lists
+    (:class:`~bpe_core.algorithms.trainer.Trainer`'s ``merges``) and keeps its snapshots: each step's pair table still lists
     the most frequent pairs of the whole mix, with the chosen pair first (under the fair rule it is often not the
     most frequent one), and says the rule chose it (``ties`` 1). Not registered by name: it is made for its texts.
 
@@ -340,7 +340,7 @@ def stepper_run(
     progress=None,
     on_start=None,
 ) -> TrainedRun:
-    """The language-mix training as a :class:`~bpe_core.run.TrainedRun` the stepper draws (:class:`LanguageMix`:
+    """The language-mix training as a :class:`~bpe_core.algorithms.run.TrainedRun` the stepper draws (:class:`LanguageMix`:
     :func:`train_mix` chooses the merges, the ordinary trainer replays them and keeps its snapshots).
     ``run.extras["rule"]`` is ``rule``; ``run.extras["served"][k - 1]`` is the language merge ``k`` served;
     ``run.extras["word_languages"][i]`` the languages word type ``i`` comes from (a tuple, in ``texts`` order).
@@ -348,7 +348,7 @@ def stepper_run(
     Args:
         texts: ``{language: training text}``.
         config: byte-level with GPT-2's pre-tokenizer (the mix trainer's).
-        progress / on_start: as for :func:`bpe_core.trainer.train` (``on_start`` once the replay starts).
+        progress / on_start: as for :func:`bpe_core.algorithms.trainer.train` (``on_start`` once the replay starts).
 
     Raises:
         ValueError: another variant or pre-tokenizer, or what :func:`train_mix` raises.

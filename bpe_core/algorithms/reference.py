@@ -1,6 +1,6 @@
 """The textbook BPE trainer: short and slow, written to be read (Sennrich et al. 2016, Algorithm 1).
 
-Every merge recounts every pair from scratch. :mod:`bpe_core.trainer` makes the same merges in the same
+Every merge recounts every pair from scratch. :mod:`bpe_core.algorithms.trainer` makes the same merges in the same
 order, but updates the counts in place instead of starting over; the tests check the two agree.
 """
 
@@ -61,7 +61,7 @@ def rank_pairs(counts: dict, ids: dict, tie_key: TieKey) -> list:
 def train(words: dict[str, int], config: TrainConfig) -> tuple[list[Step], str]:
     """Learn merges from ``{word: frequency}`` (pre-tokenized, first-appearance order) under ``config``.
 
-    Returns the steps and why training stopped (one of :data:`bpe_core.trainer.STOP_REASONS`).
+    Returns the steps and why training stopped (one of :data:`bpe_core.algorithms.trainer.STOP_REASONS`).
     """
     variant = config.make_variant()
     freqs = list(words.values())

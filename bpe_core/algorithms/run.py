@@ -6,7 +6,7 @@ Per-step data is kept as deltas, never as a copy of the corpus per step:
   boundary in front of ``q`` disappeared (0: never). A word's segmentation after step ``k`` is its
   positions split at every boundary still present, so any step is answered in time linear in the word.
 * the positions rewritten at each step (to find the word types a step changed);
-* one :class:`~bpe_core.run_records.MergeStep` per step (the chart series are read from them).
+* one :class:`~bpe_core.algorithms.run_records.MergeStep` per step (the chart series are read from them).
 
 A run can be read while it is still training (the app shows step 1 while the rest trains): the trainer
 writes everything of step ``k`` before it appends step ``k``'s snapshot, so the first
@@ -28,8 +28,8 @@ from .run_records import VocabEntry, WordRow
 
 
 class TrainedRun(PairQueries):
-    """The state of a run, filled by :class:`~bpe_core.trainer.Trainer` and read by the app (the pair
-    queries, :meth:`pair_table` and :meth:`pair_windows`, are in :mod:`bpe_core.run_pairs`).
+    """The state of a run, filled by :class:`~bpe_core.algorithms.trainer.Trainer` and read by the app (the pair
+    queries, :meth:`pair_table` and :meth:`pair_windows`, are in :mod:`bpe_core.algorithms.run_pairs`).
 
     Steps are numbered from 1; "step k" means after merges 1..k, and step 0 is the starting
     segmentation. All token arguments and results are token ids unless a name says otherwise.
@@ -138,7 +138,7 @@ class TrainedRun(PairQueries):
         return len(self.words)
 
     def snapshot(self, step: int):
-        """The :class:`~bpe_core.trainer.MergeStep` of ``step`` (1-based). Raises ``IndexError``."""
+        """The :class:`~bpe_core.algorithms.trainer.MergeStep` of ``step`` (1-based). Raises ``IndexError``."""
         if not 1 <= step <= len(self.snapshots):
             raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
         return self.snapshots[step - 1]
@@ -352,7 +352,7 @@ class TrainedRun(PairQueries):
         return [(s.left, s.right) for s in snaps]
 
     def merge_tree(self, tid: int) -> MergeTree:
-        """How token ``tid`` was built (:class:`~bpe_core.traces.MergeTree`, the one tree type of
+        """How token ``tid`` was built (:class:`~bpe_core.encoding.traces.MergeTree`, the one tree type of
         ``bpe_core``): a base symbol has ``rank`` None and no children; a merged token has ``rank`` = the
         step whose merge first made it, and the trees of that merge's pair. Raises ``IndexError`` for an id
         outside the vocabulary."""
@@ -373,7 +373,7 @@ class TrainedRun(PairQueries):
         }
 
     def tokenizer(self, step: int | None = None):
-        """A :class:`~bpe_core.encoder.Tokenizer` with the merges of steps 1..``step`` (default: all)."""
+        """A :class:`~bpe_core.encoding.encoder.Tokenizer` with the merges of steps 1..``step`` (default: all)."""
         from ..encoding.encoder import Tokenizer
 
         return Tokenizer.from_run(self, step)

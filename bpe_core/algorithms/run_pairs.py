@@ -1,10 +1,10 @@
-"""The pair queries of a :class:`~bpe_core.run.TrainedRun`: every pair's count at a step, in the run's
+"""The pair queries of a :class:`~bpe_core.algorithms.run.TrainedRun`: every pair's count at a step, in the run's
 tie-break order (:meth:`PairQueries.pair_table`), and how many windows of a merged pair each word held
 (:meth:`PairQueries.pair_windows`, read from the positions the merge rewrote).
 
-:class:`PairQueries` is a part of :class:`~bpe_core.run.TrainedRun` kept in its own module: it reads the
+:class:`PairQueries` is a part of :class:`~bpe_core.algorithms.run.TrainedRun` kept in its own module: it reads the
 run's corpus tables (``_word_start``, ``_base``, ``_removed_at``, the rewritten positions ``_event_pos`` /
-``_event_start``) and its segmentations, and counts the way the trainer does (:mod:`bpe_core.trainer`: every
+``_event_start``) and its segmentations, and counts the way the trainer does (:mod:`bpe_core.algorithms.trainer`: every
 window counts, overlapping ones too; pairs never cross a word's edge).
 """
 
@@ -17,10 +17,10 @@ from .tiebreak import TieKey
 
 
 class PairQueries:
-    """Pair counts of a run at a step (mixed into :class:`~bpe_core.run.TrainedRun`)."""
+    """Pair counts of a run at a step (mixed into :class:`~bpe_core.algorithms.run.TrainedRun`)."""
 
     def tie_key(self) -> TieKey:
-        """The run's tie-break rule as a :class:`~bpe_core.tiebreak.TieKey` over its token ids so far."""
+        """The run's tie-break rule as a :class:`~bpe_core.algorithms.tiebreak.TieKey` over its token ids so far."""
         with self._lazy_lock:  # shared by the views of a run, which threads read at once
             key = self._lazy.get("key")
             if key is None:

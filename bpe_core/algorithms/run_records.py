@@ -1,4 +1,4 @@
-"""The values a :class:`~bpe_core.run.TrainedRun` hands out: one merge (:class:`MergeStep`), one vocabulary
+"""The values a :class:`~bpe_core.algorithms.run.TrainedRun` hands out: one merge (:class:`MergeStep`), one vocabulary
 entry (:class:`VocabEntry`), one word type at a step (:class:`WordRow`). Token fields are token ids."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ class MergeStep(NamedTuple):
     """One merge: what the app shows for step ``step``. Immutable (a named tuple: cheap to make,
     compared by value, so a replayed run's snapshots compare equal).
 
-    Token fields are token ids; turn them into text with :meth:`~bpe_core.run.TrainedRun.token_text`, and ask the
-    run for the word types a step changed (:meth:`~bpe_core.run.TrainedRun.changed_words`).
+    Token fields are token ids; turn them into text with :meth:`~bpe_core.algorithms.run.TrainedRun.token_text`, and ask the
+    run for the word types a step changed (:meth:`~bpe_core.algorithms.run.TrainedRun.changed_words`).
 
     Attributes:
         step: 1-based merge number (also the rank of the merge, counting from 1).
@@ -71,7 +71,7 @@ class MergeStep(NamedTuple):
         return tuple([(k >> _SHIFT, k & _MASK, -c) for c, _, k in self.top_entries])
 
     def _repr_html_(self) -> str:
-        """A small HTML table of this step, for notebooks (see :func:`bpe_core.notebook.step_html`)."""
+        """A small HTML table of this step, for notebooks (see :func:`bpe_core.teaching.notebook.step_html`)."""
         from ..teaching.notebook import step_html
 
         return step_html(self)
@@ -93,7 +93,7 @@ class VocabEntry:
 class WordRow:
     """One word type at a step: its index, text, frequency, token ids after the step, and whether this
     step changed it (``before`` holds its ids before the step when it did). ``tokens`` and ``before``
-    may be cut (see :meth:`~bpe_core.run.TrainedRun.corpus_view`'s ``max_tokens``); ``num_tokens`` and
+    may be cut (see :meth:`~bpe_core.algorithms.run.TrainedRun.corpus_view`'s ``max_tokens``); ``num_tokens`` and
     ``num_before`` count them all."""
 
     index: int

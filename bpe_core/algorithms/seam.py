@@ -145,16 +145,16 @@ def train(
     on_start: Callable[[TrainedRun], None] | None = None,
 ) -> TrainedRun:
     """Train with the algorithm ``config.algorithm`` names to the end and return the finished
-    :class:`~bpe_core.run.TrainedRun`.
+    :class:`~bpe_core.algorithms.run.TrainedRun`.
 
     Args:
-        words: ``{word: frequency}`` (see :func:`bpe_core.trainer.corpus_words` and
+        words: ``{word: frequency}`` (see :func:`bpe_core.algorithms.trainer.corpus_words` and
             :func:`bpe_core.inputs.parse_word_counts`).
         config: the settings.
         progress: called with the number of steps done, every 100 steps and at the end.
         on_start: called with the run once the trainer has built its tables, before step 1. The run
             then grows while this call trains: another thread reads it through
-            :meth:`~bpe_core.run.TrainedRun.view` (the app shows step 1 while the rest trains).
+            :meth:`~bpe_core.algorithms.run.TrainedRun.view` (the app shows step 1 while the rest trains).
 
     Raises:
         ValueError: bad settings, an unknown algorithm.

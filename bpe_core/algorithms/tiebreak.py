@@ -1,7 +1,7 @@
-"""Tie-breaking: which of several equally frequent pairs a merge picks (rule 2 of :mod:`bpe_core.trainer`).
+"""Tie-breaking: which of several equally frequent pairs a merge picks (rule 2 of :mod:`bpe_core.algorithms.trainer`).
 
-This module is the one definition of the three rules. The trainer, :meth:`bpe_core.run.TrainedRun.pair_table`
-and the reference trainer (:mod:`bpe_core.reference`) all order pairs by ``(-count, key)``, smaller first,
+This module is the one definition of the three rules. The trainer, :meth:`bpe_core.algorithms.run.TrainedRun.pair_table`
+and the reference trainer (:mod:`bpe_core.algorithms.reference`) all order pairs by ``(-count, key)``, smaller first,
 with ``key`` from :class:`TieKey`:
 
 * ``first-seen`` -- the pair's first position in the corpus (word types in order of first appearance,

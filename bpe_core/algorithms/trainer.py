@@ -87,7 +87,7 @@ class Trainer(_Tables, _BestPairs, _Merging):
             ``None`` (the default): the best pair at every step.
 
     Use ``for snap in trainer.steps(): ...``; :attr:`run` answers questions about the steps so far
-    (see :class:`bpe_core.run.TrainedRun`). Raises ``ValueError`` for bad settings.
+    (see :class:`bpe_core.algorithms.run.TrainedRun`). Raises ``ValueError`` for bad settings.
     """
 
     def __init__(self, words: dict[str, int], config: TrainConfig, merges: Iterable[tuple] | None = None):

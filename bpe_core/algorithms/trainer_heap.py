@@ -23,7 +23,7 @@ class _BestPairs:
     """The best pairs of the trainer's counts (``_peek``), kept in ``_heap`` and ``_low``."""
 
     def _tiebreak(self, pk: int):
-        """The pair's tie-break value (smaller wins): :class:`~bpe_core.tiebreak.TieKey`'s, except that for
+        """The pair's tie-break value (smaller wins): :class:`~bpe_core.algorithms.tiebreak.TieKey`'s, except that for
         first-seen it is read here from the candidate positions: the first candidate not known to be
         stale, a lower bound of the first live position (exact when nothing before it has gone stale)."""
         if self._packed_key is None:

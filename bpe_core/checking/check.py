@@ -1,10 +1,10 @@
 """Check your own BPE: the first merge where a student's list parts from the reference, and why.
 
-:func:`check_merges` trains the reference (:class:`~bpe_core.trainer.Trainer`) on the same words and
+:func:`check_merges` trains the reference (:class:`~bpe_core.algorithms.trainer.Trainer`) on the same words and
 settings under each tie-break rule, keeps the rule it agrees with longest (the settings' own rule when
 rules agree equally long), and at the first step where the lists differ names a *cause*. Each cause is
 recognised the same way: replay the merges both lists share under the alternative rule (a small loop
-from :mod:`bpe_core.mistakes`) and see whether the next merge it makes is the student's pair. The causes
+from :mod:`bpe_core.checking.mistakes`) and see whether the next merge it makes is the student's pair. The causes
 are tried in this order; the first that fits is *the* cause and the others that fit are "also possible".
 When several fit, each is also asked to make the student's next merges (up to :data:`LOOKAHEAD`), and the
 one that makes the most of them wins, the order settling equals: at the first parting step a boundary
@@ -23,7 +23,7 @@ slip and a counting slip can pick the same pair, but they rarely agree on the ne
 8. ``unknown`` -- none of these.
 
 Tokens are *wire* strings throughout (text for char/eow, GPT-2 byte aliases for bytes), the spelling of
-``train --jsonl`` and ``merges.txt``; :mod:`bpe_core.merge_lists` reads every input format into it.
+``train --jsonl`` and ``merges.txt``; :mod:`bpe_core.formats.merge_lists` reads every input format into it.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class CheckReport:
         words: the word types the two pairs occur in: ``[(word, frequency, tokens, has_yours, has_reference)]``
             (tokens: wire strings before ``step``), at most :data:`WORDS_SHOWN`.
         reference_merges: the reference list compared with (wire pairs).
-        run: the reference :class:`~bpe_core.run.TrainedRun` under ``tie_break`` (for drawing).
+        run: the reference :class:`~bpe_core.algorithms.run.TrainedRun` under ``tie_break`` (for drawing).
     """
 
     identical: bool
@@ -151,7 +151,7 @@ def _value(wire: str, variant: Variant):
 def pick(counts: dict, rule: str, variant: Variant, base: list, merges: list):
     """The pair a merge takes from ``counts`` (``{(left, right): count}`` in first-appearance order, wire
     strings) under tie-break ``rule``, after ``merges`` were made from the base symbols ``base`` (wire
-    strings). ``None`` when ``counts`` is empty. Uses :class:`~bpe_core.tiebreak.TieKey`, the rules' one
+    strings). ``None`` when ``counts`` is empty. Uses :class:`~bpe_core.algorithms.tiebreak.TieKey`, the rules' one
     definition."""
     tied = mistakes.best_pairs(counts)
     if len(tied) <= 1 or rule == "first-seen":
@@ -303,10 +303,10 @@ def check_merges(words: dict[str, int], config: TrainConfig, yours: list, text: 
     """Compare a student's merges with the reference trained on ``words`` under ``config``.
 
     Args:
-        words: ``{word: frequency}``, first-appearance order (:func:`bpe_core.trainer.corpus_words`).
+        words: ``{word: frequency}``, first-appearance order (:func:`bpe_core.algorithms.trainer.corpus_words`).
         config: the settings; with neither ``num_merges`` nor ``vocab_size`` the reference trains
             ``len(yours)`` merges, else as many as they say (a different length is a ``stop-rule`` difference).
-        yours: the student's merges, ``[(left, right)]`` wire strings (:func:`bpe_core.merge_lists.read_merge_list`).
+        yours: the student's merges, ``[(left, right)]`` wire strings (:func:`bpe_core.formats.merge_lists.read_merge_list`).
         text: the corpus text, re-split by the other pre-tokenizers (``None``: the words joined by spaces).
 
     Returns:

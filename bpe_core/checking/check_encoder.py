@@ -2,7 +2,7 @@
 merge order explains the tokenizer's answer there.
 
 An encoder applies a tokenizer's merges to each pre-token by rank: the lowest-ranked pair present first,
-every occurrence left to right, then again (GPT-2's ``bpe()``; :meth:`bpe_core.encoder.Tokenizer.encode_with_trace`
+every occurrence left to right, then again (GPT-2's ``bpe()``; :meth:`bpe_core.encoding.encoder.Tokenizer.encode_with_trace`
 records each merge). The first differing position falls in one pre-token; that pre-token's trace is the
 merge order the student's encoder should have followed.
 """
@@ -88,7 +88,7 @@ def _wire_ids(tok) -> dict:
 
 
 def check_encoding(tok, text: str, yours: list[int]) -> EncoderReport:
-    """Compare a student's ids for ``text`` with ``tok``'s (a :class:`~bpe_core.encoder.Tokenizer`: a run's,
+    """Compare a student's ids for ``text`` with ``tok``'s (a :class:`~bpe_core.encoding.encoder.Tokenizer`: a run's,
     a loaded model, or GPT-2 / GPT-4 / GPT-4o from :func:`bpe_core.models.load_gpt`)."""
     expected, traces = tok.encode_with_trace(text)
     yours = list(yours)

@@ -1,6 +1,6 @@
-"""The known ways a BPE trainer goes wrong, each written as a small textbook loop (see :mod:`bpe_core.reference`).
+"""The known ways a BPE trainer goes wrong, each written as a small textbook loop (see :mod:`bpe_core.algorithms.reference`).
 
-:mod:`bpe_core.check` asks, at the first merge where a student's list parts from the reference: had the
+:mod:`bpe_core.checking.check` asks, at the first merge where a student's list parts from the reference: had the
 merges so far been made under *this* other rule, would the next merge be the student's pair? Each function
 here is one rule, deliberately wrong, and as short and plain as the reference it departs from. They work on
 *wire* strings (text for char/eow, GPT-2 byte aliases for bytes): a token is a string, a merge glues two.

@@ -1,7 +1,7 @@
 """``python -m bpe_core check CORPUS YOURS [the train options] [--jsonl]``: where a student's merges part
-from the reference trained on CORPUS, and why (:mod:`bpe_core.check`).
+from the reference trained on CORPUS, and why (:mod:`bpe_core.checking.check`).
 
-YOURS is read in any format :mod:`bpe_core.merge_lists` knows (merges.txt, tokenizer.json, a minbpe
+YOURS is read in any format :mod:`bpe_core.formats.merge_lists` knows (merges.txt, tokenizer.json, a minbpe
 ``.model``, a JSON list of pairs, ``train --jsonl`` output). The reference trains as many merges as YOURS
 holds unless ``--merges N`` or ``--vocab-size V`` says otherwise. Exit status: 0 identical, 1 parted
 (a settings mismatch included), 2 bad input (one line on stderr).

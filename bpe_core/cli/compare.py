@@ -1,7 +1,7 @@
 """``python -m bpe_core compare FILE... --model gpt2,cl100k,o200k[,DIR] [--jsonl]``: what each file costs.
 
 For each FILE (UTF-8; ``-`` reads stdin): its characters (Unicode code points), UTF-8 bytes and tokens under
-each model (:mod:`bpe_core.token_tax`). Give the same content in several languages and the token tax can be
+each model (:mod:`bpe_core.languages.token_tax`). Give the same content in several languages and the token tax can be
 read off; the first file is the reference for the tax column of the plain table.
 
 * plain: a table, one row per file, then one line per model: the spread (largest tax over smallest) and

@@ -1,5 +1,5 @@
 """``handout FILE [train options] [--lang L] [--out FILE.html]``: a print-ready A4 HTML handout of the first
-merges (:func:`bpe_core.handout.handout_html` writes the page)."""
+merges (:func:`bpe_core.teaching.handout.handout_html` writes the page)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Applying merges to one pre-token: the algorithms behind :meth:`bpe_core.encoder.Tokenizer.encode`.
+"""Applying merges to one pre-token: the algorithms behind :meth:`bpe_core.encoding.encoder.Tokenizer.encode`.
 
 All work on token ids with ``ranks = {(left_id, right_id): index}`` (a merge's 0-based index in the merge
-list, its number - 1 in the app's numbering of :mod:`bpe_core.facts`: lower first) and
+list, its number - 1 in the app's numbering of :mod:`bpe_core.teaching.facts`: lower first) and
 ``pair_of_rank = [(left_id, right_id, new_id)]`` by that index, and give GPT-2's ``bpe()`` result: repeatedly take the adjacent pair with the lowest rank and
 merge *all* its occurrences, left to right without overlap, until no adjacent pair has a rank.
 

@@ -1,6 +1,6 @@
-"""Turning token ids back into text: the decoding methods of :class:`bpe_core.encoder.Tokenizer`.
+"""Turning token ids back into text: the decoding methods of :class:`bpe_core.encoding.encoder.Tokenizer`.
 
-A mix-in, as :class:`~bpe_core.longest_match.LongestMatchEncoder` is: it uses the tokenizer's ``variant``,
+A mix-in, as :class:`~bpe_core.encoding.longest_match.LongestMatchEncoder` is: it uses the tokenizer's ``variant``,
 ``values`` (``{id: value}``) and ``unk_id``. char/eow tokens are text; byte-level tokens are bytes, shown
 as UTF-8 (with ``\\xNN`` for bytes that are not whole characters) or written in GPT-2's byte alphabet in
 files and JSON lines.
@@ -15,7 +15,7 @@ UNK_TOKEN = "<unk>"
 
 
 class Decoder:
-    """The decoding methods of :class:`bpe_core.encoder.Tokenizer` (a mix-in)."""
+    """The decoding methods of :class:`bpe_core.encoding.encoder.Tokenizer` (a mix-in)."""
 
     def token_value(self, tid: int):
         """The value of a token id (``"<unk>"`` for the unknown token). Raises ``ValueError``."""

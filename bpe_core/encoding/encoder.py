@@ -8,20 +8,20 @@ Two encoders:
   training on one word, so a word seen in training gets exactly its training segmentation.
   :meth:`Tokenizer.encode_with_trace` returns every merge applied; :meth:`Tokenizer.replay` the merges
   that fire on a whole text in rank order; :meth:`Tokenizer.merge_tree` the merges that built a token
-  (:mod:`bpe_core.traces`). ``encode(text, dropout=p, seed=s)`` samples a BPE-dropout segmentation.
-  The merge loops themselves are in :mod:`bpe_core.apply_merges`.
+  (:mod:`bpe_core.encoding.traces`). ``encode(text, dropout=p, seed=s)`` samples a BPE-dropout segmentation.
+  The merge loops themselves are in :mod:`bpe_core.encoding.apply_merges`.
 * **Longest match** (:meth:`Tokenizer.encode_longest_match`), the classic ``</w>`` tutorial's
   ``tokenize_word``: vocabulary tokens sorted by length in base symbols (longest first), then by
   frequency (most frequent first); the first token in that order that occurs in the string splits it at
   each of its (non-overlapping, leftmost) occurrences, and the pieces in between are tokenized the same
   way with the tokens after it; a piece that contains no token becomes one unknown token. It ignores
   the merge order, so it can disagree with the rank encoder (see :meth:`Tokenizer.compare_methods`).
-  The search is in :mod:`bpe_core.longest_match`.
+  The search is in :mod:`bpe_core.encoding.longest_match`.
 
 The GPT-2, GPT-4 and GPT-4o tokenizers are :class:`Tokenizer` objects too (:func:`bpe_core.models.load_gpt`).
 
-The tables the encoders read (merge ranks, ids) are built and checked in :mod:`bpe_core.encoder_tables`;
-decoding ids back to text is in :mod:`bpe_core.decoding`.
+The tables the encoders read (merge ranks, ids) are built and checked in :mod:`bpe_core.encoding.encoder_tables`;
+decoding ids back to text is in :mod:`bpe_core.encoding.decoding`.
 
 char/eow map a base symbol the vocabulary lacks to ``<unk>`` (id: one after the last vocabulary id);
 byte-level never needs one (all 256 bytes are base tokens).
@@ -157,8 +157,8 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
         ``values`` is ``{id: bytes}`` and ``vocab`` its inverse, holding the 256 single bytes;
         ``pair_of_rank`` is ``[(left_id, right_id, new_id)]`` in merge order and ``ranks`` its
-        ``{(left_id, right_id): index}`` (:mod:`bpe_core.encoder_tables`). Used by
-        :func:`bpe_core.models.load_rank_file` and :func:`bpe_core.gpt2_files.byte_tokenizer`.
+        ``{(left_id, right_id): index}`` (:mod:`bpe_core.encoding.encoder_tables`). Used by
+        :func:`bpe_core.models.load_rank_file` and :func:`bpe_core.formats.gpt2_files.byte_tokenizer`.
         """
         tok = cls.__new__(cls)
         tok.variant = Variant("byte")
@@ -181,7 +181,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     @classmethod
     def from_run(cls, run, step: int | None = None) -> Tokenizer:
-        """The tokenizer of a :class:`~bpe_core.run.TrainedRun` after merges 1..``step`` (default: all).
+        """The tokenizer of a :class:`~bpe_core.algorithms.run.TrainedRun` after merges 1..``step`` (default: all).
 
         Ids are the run's ids. Token frequencies for the longest-match encoder are the tokens' counts in
         the run's corpus segmented at that step (computed on first use).
@@ -252,7 +252,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
             text: the input (characters).
             dropout: BPE-dropout probability ``p`` (0 <= p <= 1; Provilkov et al. 2020): at each step of
                 applying merges to a pre-token, each occurrence of each known pair is skipped with
-                probability ``p`` (see :func:`bpe_core.apply_merges.bpe_dropout`). 0 is the deterministic
+                probability ``p`` (see :func:`bpe_core.encoding.apply_merges.bpe_dropout`). 0 is the deterministic
                 encoding; 1 leaves the base symbols.
             seed: seed of the ``random.Random`` used for dropout (None: a fresh unpredictable one). The
                 same text, ``p`` and seed give the same ids.
@@ -361,7 +361,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     def replay(self, text: str) -> Replay:
         """The merges that fire on ``text`` in rank order, each with how often it applies, and the text's
-        ids after the first k of them (:class:`~bpe_core.traces.Replay`)."""
+        ids after the first k of them (:class:`~bpe_core.encoding.traces.Replay`)."""
         pieces = pretokenize(text, self.pretokenizer, self.pattern)
         traces = {}
         for piece in pieces:
@@ -370,14 +370,14 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         return Replay(pieces, traces)
 
     def merge_tree(self, tid: int) -> MergeTree:
-        """Which merges built token ``tid`` (:class:`~bpe_core.traces.MergeTree`). Raises ``ValueError``
+        """Which merges built token ``tid`` (:class:`~bpe_core.encoding.traces.MergeTree`). Raises ``ValueError``
         for an id not in the vocabulary."""
         self.token_value(tid)
         return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
     def merge_number(self, tid: int) -> int | None:
         """The number ``k`` (from 1) of the merge that made token ``tid``, or None for a base symbol. In a
-        byte-level rank file that token's rank and id is ``255 + k`` (:mod:`bpe_core.facts`)."""
+        byte-level rank file that token's rank and id is ``255 + k`` (:mod:`bpe_core.teaching.facts`)."""
         rank = self._token_ranks().get(tid)
         return None if rank is None else rank + 1
 

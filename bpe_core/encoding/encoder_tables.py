@@ -1,9 +1,9 @@
-"""The tables a :class:`~bpe_core.encoder.Tokenizer` encodes with, built and checked from a vocabulary
+"""The tables a :class:`~bpe_core.encoding.encoder.Tokenizer` encodes with, built and checked from a vocabulary
 ``{value: id}`` and a merge list ``[(left_value, right_value)]`` in merge order.
 
 * ``values``: ``{id: value}``, the vocabulary turned round (ids must be distinct non-negative integers).
 * ``ranks``: ``{(left_id, right_id): index}``, the merge's 0-based index in the list (merge number - 1,
-  :mod:`bpe_core.facts`). A pair merged twice keeps its *first* index.
+  :mod:`bpe_core.teaching.facts`). A pair merged twice keeps its *first* index.
 * ``pair_of_rank``: ``[(left_id, right_id, new_id)]`` by that index.
 
 Each check is first made for the whole table at once with C-speed maps (``map``, ``set``, ``dict``):

@@ -3,7 +3,7 @@
 Vocabulary tokens are sorted by length in base symbols (longest first), then by frequency; the first
 token in that order that occurs in a string splits it at each of its (non-overlapping, leftmost)
 occurrences, and the pieces in between are tokenized the same way with the tokens after it; a piece
-that contains no token becomes one unknown token. :meth:`bpe_core.encoder.Tokenizer.encode_longest_match`
+that contains no token becomes one unknown token. :meth:`bpe_core.encoding.encoder.Tokenizer.encode_longest_match`
 uses it.
 
 Instead of trying tokens one by one, a trie finds every token starting at every position once, and a
@@ -20,7 +20,7 @@ _MARKER_UNIT = "\udfff"
 
 
 class LongestMatchEncoder:
-    """The longest-match methods of :class:`bpe_core.encoder.Tokenizer` (a mix-in: it uses the tokenizer's
+    """The longest-match methods of :class:`bpe_core.encoding.encoder.Tokenizer` (a mix-in: it uses the tokenizer's
     ``variant``, ``values``, ``unk_id``, ``pretokenizer``, ``frequencies()`` and merge ranks)."""
 
     def symbol_length(self, value) -> int:

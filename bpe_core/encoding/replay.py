@@ -2,8 +2,8 @@
 encoders split differently, token ids typed by a user and whether they decode back to the text, the
 symbols a character-level model cannot encode, and finding a token by the way it is shown.
 
-The merges an encoding applies, one at a time, are :meth:`bpe_core.encoder.Tokenizer.replay`
-(:class:`bpe_core.traces.Replay`).
+The merges an encoding applies, one at a time, are :meth:`bpe_core.encoding.encoder.Tokenizer.replay`
+(:class:`bpe_core.encoding.traces.Replay`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class EncodingSummary:
 
 def encoding_summary(tok, text: str, ids: list[int]) -> EncodingSummary:
     """The :class:`EncodingSummary` of ``ids``, the encoding of ``text`` by ``tok`` (a
-    :class:`bpe_core.encoder.Tokenizer`)."""
+    :class:`bpe_core.encoding.encoder.Tokenizer`)."""
     unk = tok.unk_id
     return EncodingSummary(len(text), len(ids), 0 if unk is None else sum(1 for t in ids if t == unk))
 
@@ -45,7 +45,7 @@ def encoding_summary(tok, text: str, ids: list[int]) -> EncodingSummary:
 def split_differences(tok, text: str) -> list[tuple[str, list[int], list[int]]]:
     """The pre-tokens of ``text`` that the two encoders split differently, each once, in the order they
     first occur: ``[(pre_token, rank_ids, longest_match_ids)]`` (see
-    :meth:`bpe_core.encoder.Tokenizer.compare_methods`: GPT-2's merge order against the classic
+    :meth:`bpe_core.encoding.encoder.Tokenizer.compare_methods`: GPT-2's merge order against the classic
     tutorial's longest match first)."""
     seen: set[str] = set()
     out = []
@@ -67,7 +67,7 @@ class RoundTrip:
     """Decoding ids typed by a user, measured against the text they came from.
 
     Attributes:
-        decoded: the text the ids decode to (:meth:`bpe_core.encoder.Tokenizer.decode`).
+        decoded: the text the ids decode to (:meth:`bpe_core.encoding.encoder.Tokenizer.decode`).
         same_ids: the ids are exactly the text's own encoding.
         exact: ``same_ids`` and decoding gives the text back, character for character.
         reasons: when ``same_ids`` and not ``exact``, why (:data:`WHITESPACE_ONE_SPACE` or

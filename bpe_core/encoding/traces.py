@@ -20,7 +20,7 @@ class TraceStep:
 
     Attributes:
         merge_number: the merge's number k, from 1 (= the training step that learned it; the app's one
-            numbering, :mod:`bpe_core.facts`).
+            numbering, :mod:`bpe_core.teaching.facts`).
         left, right, token: ids of the pair and of the token it makes.
         positions: indices (into the segmentation *before* this step) where an occurrence started.
         tokens: the segmentation (ids) *after* this step.
@@ -79,7 +79,7 @@ class ReplayStep:
 
     Attributes:
         merge_number: the merge's number k, from 1 (for the rank-file models its new token's tiktoken rank and id
-            is ``255 + k``: :func:`bpe_core.facts.rank_of_merge`).
+            is ``255 + k``: :func:`bpe_core.teaching.facts.rank_of_merge`).
         left, right, token: ids of the pair and of the token it makes.
         count: how many times it applies in the whole text (each occurrence in each pre-token).
     """
@@ -94,9 +94,9 @@ class ReplayStep:
 class Replay:
     """The merges that fire on a text, lowest merge number first, and the text's ids after any number of them.
 
-    Built by :meth:`bpe_core.encoder.Tokenizer.replay`. ``steps[k - 1]`` is the k-th merge that fires;
+    Built by :meth:`bpe_core.encoding.encoder.Tokenizer.replay`. ``steps[k - 1]`` is the k-th merge that fires;
     :meth:`ids_at` ``(k)`` gives the ids after it (``ids_at(0)``: base symbols; ``ids_at(len(steps))``
-    equals :meth:`~bpe_core.encoder.Tokenizer.encode`).
+    equals :meth:`~bpe_core.encoding.encoder.Tokenizer.encode`).
     """
 
     def __init__(self, pieces: list[str], traces: dict):

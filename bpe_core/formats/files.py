@@ -211,7 +211,7 @@ def save_model(run_or_tokenizer, out_dir, step: int | None = None, strict: bool 
     ``bpe_explorer.json`` into ``out_dir`` (created if needed).
 
     Args:
-        run_or_tokenizer: a :class:`~bpe_core.run.TrainedRun` or a :class:`Tokenizer`.
+        run_or_tokenizer: a :class:`~bpe_core.algorithms.run.TrainedRun` or a :class:`Tokenizer`.
         step: for a run, save the model after merges 1..``step`` (default: all).
         strict: when ``merges.txt`` cannot hold a token (whitespace inside), raise ``ValueError``
             before writing anything (default), or (``False``) skip ``merges.txt`` and store the merges

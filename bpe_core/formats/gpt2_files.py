@@ -4,7 +4,7 @@ line, in merge order, after an optional ``#version`` line), as Hugging Face and 
 Byte-level tokens are written in GPT-2's ``bytes_to_unicode`` alphabet (``Ġthe`` is `` the``). A file of
 GPT-2's size (50,000 merges) is checked and turned into tables with C-speed operations over whole
 lists (``map``, ``str.translate``, ``dict(zip(...))``); a Python loop goes through the entries only when a
-quick check fails, to name the first bad line in the message. :func:`bpe_core.files.load_model` reads a
+quick check fails, to name the first bad line in the message. :func:`bpe_core.formats.files.load_model` reads a
 model directory with these.
 """
 

@@ -12,7 +12,7 @@ Five formats are recognised by their content (never by the file name):
 * ``json`` -- a JSON list of pairs: ``[["a", "b"], ...]`` (strings), or ``[[97, 98], ...]`` (ids, read as
   minbpe's: 0-255 bytes, then 256 + i for merge i); a ``bpe_explorer.json`` manifest's ``merges`` too.
 * ``merges.txt`` -- GPT-2 / Hugging Face: an optional ``#version`` first line, then ``left right`` per line
-  (read by :mod:`bpe_core.gpt2_files`).
+  (read by :mod:`bpe_core.formats.gpt2_files`).
 
 Every reader returns the merges as ``(left, right)`` pairs of *wire* strings, the spelling
 ``train --jsonl`` and ``merges.txt`` use: text for char/eow, GPT-2 ``bytes_to_unicode`` aliases for bytes

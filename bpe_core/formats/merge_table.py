@@ -54,7 +54,7 @@ def token_display(run, tid: int) -> str:
 
 
 def merge_rows(run, step: int | None = None) -> list[MergeRow]:
-    """The merges of steps 1..``step`` of a :class:`~bpe_core.run.TrainedRun` (default: every merge so far),
+    """The merges of steps 1..``step`` of a :class:`~bpe_core.algorithms.run.TrainedRun` (default: every merge so far),
     in rank order. A ``step`` beyond the run is clamped to the merges done; below 1 gives ``[]``."""
     n = run.num_steps if step is None else max(0, min(int(step), run.num_steps))
     rows = []

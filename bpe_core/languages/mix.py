@@ -2,9 +2,9 @@
 spec a link keeps), its training texts and words, and which language the fair rule's merges served.
 
 The Languages page trains byte-level BPE on the Declaration's preamble and articles 1-20 (:data:`TRAIN_SECTIONS`)
-in a chosen mix, with the plain or the parity-aware merge rule (:mod:`bpe_core.fair_bpe`), and measures it on
-articles 21-30 (:data:`HELD_OUT`). A mix's weights are per Declaration key (:data:`bpe_core.declaration.KEYS`);
-the equal mix gives every language the same share of UTF-8 bytes (:func:`bpe_core.fair_bpe.byte_share_weights`).
+in a chosen mix, with the plain or the parity-aware merge rule (:mod:`bpe_core.algorithms.fair_bpe`), and measures it on
+articles 21-30 (:data:`HELD_OUT`). A mix's weights are per Declaration key (:data:`bpe_core.languages.declaration.KEYS`);
+the equal mix gives every language the same share of UTF-8 bytes (:func:`bpe_core.algorithms.fair_bpe.byte_share_weights`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from bpe_core import corpus_words
-from bpe_core import declaration as decl
-from bpe_core.fair_bpe import RULES, byte_share_weights
+from bpe_core.algorithms.fair_bpe import RULES, byte_share_weights
+from bpe_core.languages import declaration as decl
 
 #: Trained on the preamble and articles 1-20, measured on 21-30 (held out).
 TRAIN_SECTIONS = tuple(range(0, 21))
@@ -99,5 +99,5 @@ def summed_words(texts: dict, config) -> dict[str, int]:
 
 def served_counts(served: Iterable[str]) -> dict[str, int]:
     """How many merges served each language: ``served`` is a fair training's language per merge
-    (:attr:`bpe_core.fair_bpe.FairRun.served`); ``{key: merges}`` in the order the languages were first served."""
+    (:attr:`bpe_core.algorithms.fair_bpe.FairRun.served`); ``{key: merges}`` in the order the languages were first served."""
     return dict(Counter(served))

@@ -9,7 +9,7 @@ taxes (0: every language pays the same; towards 1: one language pays for everyth
 The measure is Petrov, La Malfa, Torr & Bibi (2023), "Language Model Tokenizers Introduce Unfairness
 Between Languages" (NeurIPS), who call the tax *tokenization premium* and measure it on parallel text
 (FLORES-200) against English. Units: ``chars`` are Unicode code points (``len(text)``), ``bytes`` are
-UTF-8 bytes, ``tokens`` are what :meth:`bpe_core.encoder.Tokenizer.encode` returns -- for the shipped GPT
+UTF-8 bytes, ``tokens`` are what :meth:`bpe_core.encoding.encoder.Tokenizer.encode` returns -- for the shipped GPT
 tokenizers exactly ``len(tiktoken encoding.encode_ordinary(text))``. An ``<unk>`` (character-level
 tokenizers meet characters they never saw) is one token, and counted apart so a low tax that is only
 ``<unk>`` can be seen for what it is; byte-level tokenizers never produce one.
@@ -30,10 +30,10 @@ class Count:
 
 
 def count_tokens(tok, text: str) -> Count:
-    """Encode ``text`` (str) with ``tok`` (a :class:`bpe_core.encoder.Tokenizer`) and count.
+    """Encode ``text`` (str) with ``tok`` (a :class:`bpe_core.encoding.encoder.Tokenizer`) and count.
 
     Raises:
-        ValueError: as :meth:`~bpe_core.encoder.Tokenizer.encode` (never for byte-level tokenizers).
+        ValueError: as :meth:`~bpe_core.encoding.encoder.Tokenizer.encode` (never for byte-level tokenizers).
     """
     ids = tok.encode(text)
     unk = tok.unk_id

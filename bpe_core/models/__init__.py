@@ -180,7 +180,7 @@ def _read_pairs(rank_path: Path, data: bytes, tokens: list[bytes]) -> tuple[list
 
 
 def load_rank_file(path: str | Path, pretokenizer: str) -> Tokenizer:
-    """A byte-level :class:`~bpe_core.encoder.Tokenizer` from a tiktoken ``.tiktoken`` rank file.
+    """A byte-level :class:`~bpe_core.encoding.encoder.Tokenizer` from a tiktoken ``.tiktoken`` rank file.
 
     Ids are the file's ranks; merge k (1-based) makes token ``255 + k``. Encoding gives tiktoken's
     ``encode_ordinary`` ids when ``pretokenizer`` is the tiktoken pattern the file was made with.
@@ -218,7 +218,7 @@ def mark_known_merges(tok: Tokenizer, merges_text: str, new_ids: range | None = 
         merges_text: its merges as merges.txt lines, ``left right`` in GPT-2's byte alphabet, joined by
             newlines (no header, no final newline); :data:`KNOWN_MERGES` holds their sha256.
         new_ids: the ids the merges make, when they are known to be ``range(256, 256 + merges)`` (GPT-2's
-            layout, :func:`bpe_core.gpt2_files.merge_ids`); otherwise they are read from ``tok``.
+            layout, :func:`bpe_core.formats.gpt2_files.merge_ids`); otherwise they are read from ``tok``.
 
     The short cut (a pre-token that is a whole token is that token, as tiktoken assumes) is right only
     when every token encodes to itself through the merges. That holds for the shipped rank files, whose

@@ -6,7 +6,7 @@ the server reads those rows (:mod:`bpe_server.live_class`) and the page draws th
 
 Each option of a question has one grade, fixed when the question opens: :data:`RIGHT` (the pair the run's tie-break
 rule merges), :data:`TIED` (another pair at the top count) or :data:`WRONG`. They are the grades of
-:func:`bpe_core.quiz.grade` (the same strings; a test keeps them equal).
+:func:`bpe_core.teaching.quiz.grade` (the same strings; a test keeps them equal).
 """
 
 from __future__ import annotations

@@ -172,7 +172,7 @@ def merge_explanation(run, step: int, max_words: int = 3) -> MergeExplanation:
     """Explain merge ``step`` (1..``run.num_steps``) of a finished run.
 
     Counts come from the words the merge changed: in each, the (overlapping) windows of the pair
-    in its segmentation before the merge (:meth:`~bpe_core.run.TrainedRun.pair_windows`), times the
+    in its segmentation before the merge (:meth:`~bpe_core.algorithms.run.TrainedRun.pair_windows`), times the
     word's frequency. Raises ``IndexError`` for a step outside the run.
     """
     snap = run.snapshot(step)

@@ -289,7 +289,7 @@ def handout_html(
     """A print-ready handout (one self-contained HTML document, A4) of merges 1..``merges`` of ``run``.
 
     Args:
-        run: a :class:`~bpe_core.run.TrainedRun` with at least the merges wanted (fewer: the handout
+        run: a :class:`~bpe_core.algorithms.run.TrainedRun` with at least the merges wanted (fewer: the handout
             shows the merges there are and says why training stopped, if it did).
         merges: how many merges to show (clamped to ``0..run.num_steps``).
         tr: translations for every sentence (``None``: English).

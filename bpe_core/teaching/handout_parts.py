@@ -1,4 +1,4 @@
-"""The pieces of a handout page (:mod:`bpe_core.handout`): its print stylesheet and fonts, and tokens,
+"""The pieces of a handout page (:mod:`bpe_core.teaching.handout`): its print stylesheet and fonts, and tokens,
 pairs and words as escaped HTML. Every piece of user text goes through ``html.escape`` here."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ def _table(caption: str, header: list[str] | None, rows: list[list]) -> str:
 
 
 def step_html(step, tr: gettext.NullTranslations | None = None) -> str:
-    """An HTML table of one :class:`~bpe_core.trainer.MergeStep`: its fields, token ids as they are
+    """An HTML table of one :class:`~bpe_core.algorithms.trainer.MergeStep`: its fields, token ids as they are
     (a step does not know its run; ask the run for token text)."""
     tr = tr or gettext.NullTranslations()
     _ = tr.gettext
@@ -41,7 +41,7 @@ def step_html(step, tr: gettext.NullTranslations | None = None) -> str:
 
 
 def run_html(run, limit: int = 10, tr: gettext.NullTranslations | None = None) -> str:
-    """An HTML summary of a :class:`~bpe_core.run.TrainedRun`: its settings and totals, then its first
+    """An HTML summary of a :class:`~bpe_core.algorithms.run.TrainedRun`: its settings and totals, then its first
     ``limit`` merges with token text (byte-level tokens shown as UTF-8 where they decode)."""
     tr = tr or gettext.NullTranslations()
     _ = tr.gettext

@@ -7,7 +7,7 @@ in count order the answer would always be the first row.
 The tie rule decides: exactly one pair is right, the one the run's tie-break rule chose. A pick of another
 pair with the same count is graded ``"tied"``: as frequent as the rule's pick, which another tie-break rule
 could have chosen, so it is counted apart, neither right nor wrong; the reveal says which rule chose and
-why (the wording of :data:`bpe_core.explain.TIE_RULES`). Three grades, one :class:`Score` of three
+why (the wording of :data:`bpe_core.teaching.explain.TIE_RULES`). Three grades, one :class:`Score` of three
 tallies: the stepper's quiz and a live class's tallies both grade with :func:`grade` and add up with
 :func:`score`.
 """
@@ -147,7 +147,7 @@ def reveal_text(
 ) -> str:
     """The verdict on ``pick`` (an option index, ``None``: none) as one or two sentences (plain text,
     not escaped). ``label`` shows a token id as the reader sees it. Show it with the full reason for
-    the merge, :func:`bpe_core.explain.merge_text` (the words holding the count, the tied pairs and
+    the merge, :func:`bpe_core.teaching.explain.merge_text` (the words holding the count, the tied pairs and
     the rule that chose); a tied pick's verdict names the rule itself.
 
     E.g. ``"Tied: s + t occurs 9 times, as often as e + s, and the first-seen rule picks e + s because its

@@ -9,7 +9,7 @@ and, at step 0, the corpus it starts from.
 The values hold numbers and token ids, no words: each renderer words them in its own language and draws
 a token id in its own way (a chip, a box, a label). Every value is immutable: the aggregates are frozen
 dataclasses; the small values a step holds many of (pair rows, chips, changed words) and the merge card are
-named tuples, as :class:`~bpe_core.run.MergeStep` is, because they are made for every step drawn and a frozen
+named tuples, as :class:`~bpe_core.algorithms.run.MergeStep` is, because they are made for every step drawn and a frozen
 dataclass takes five times as long to make (about 2 µs against 0.4 µs each).
 
 A step is an event of a ``kind``; every step of a BPE run is a ``"merge"``. A renderer reads the fields of
@@ -80,7 +80,7 @@ class MergeCard(NamedTuple):
         left, right, token: the pair and the token it became (ids); ``is_new``: False when that token was
             already in the vocabulary, made at step ``made_at`` (``made_at == step`` for a new one).
         count: the pair's count when chosen; ``ties``: pairs with that count; ``tie_break``: the rule that
-            chose among them (a key of :data:`bpe_core.explain.TIE_RULES`).
+            chose among them (a key of :data:`bpe_core.teaching.explain.TIE_RULES`).
         occurrences: places rewritten; ``words_changed``: word types rewritten.
         corpus_tokens, corpus_tokens_before: tokens in the corpus after and before the merge.
         vocab_size: the vocabulary's size after it.
@@ -270,7 +270,7 @@ def step_view(run, step: int, pairs: int = 10, words: int = 0, max_tokens: int |
     """Step ``step`` (``0..run.num_steps``) of ``run`` as a :class:`StepView`.
 
     Args:
-        run: a :class:`~bpe_core.run.TrainedRun` (or a view of one still training).
+        run: a :class:`~bpe_core.algorithms.run.TrainedRun` (or a view of one still training).
         pairs: pair rows kept (at most the run's ``config.top_k``).
         words: changed word types kept (their count is whole); ``max_tokens``: tokens kept of each.
 
