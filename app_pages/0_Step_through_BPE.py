@@ -11,8 +11,6 @@ from ui import (
     class_round,
     class_view,
     corpus_panel,
-    downloads,
-    merges_view,
     page,
     panels,
     persist,
@@ -24,7 +22,7 @@ from ui import (
     vocabulary,
 )
 from ui.explain import rules_html
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.links import unavailable_message
 from ui.sidebar import Choice
 from ui.text import md_escape
@@ -76,9 +74,17 @@ def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
 
 def take_aways(run, step: int, present: bool) -> None:
     """The merges so far (table, Markdown, CSV), the handout and the pictures for slides."""
-    merges_view.merges_so_far(run, step)
+    title = ngettext("The merge so far ({n})", "The merges so far ({n})", step).format(n=f"{step:,}")
+    box = page.lazy_expander(title, "merges.open")
+    if box is not None:
+        from ui import merges_view  # the table of merges loads only once the box is opened
+
+        with box:
+            merges_view.merges_so_far(run, step)
     box = page.lazy_expander(_("Handout and pictures for slides"), "downloads.open")
     if box is not None:
+        from ui import downloads  # the pictures and their fonts load only once the box is opened
+
         with box:
             downloads.downloads(run, step, present)
     box = None if present else page.lazy_expander(_("The rules this trainer follows"), "rules.open")

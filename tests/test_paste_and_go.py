@@ -186,8 +186,8 @@ def test_the_upload_widget_states_the_limit_and_a_large_text_says_what_to_do(mon
 def test_the_page_scripts_survive_the_html_sanitizer():
     # DOMPurify (st.html) drops a script whose text has "<" then a letter, "/" or "!": the whole guard was lost
     # once because of a comment.
+    from ui.sidebar import text_box_guard_html
     from ui.stepper import script_html
-    from ui.uploads import text_box_guard_html
 
     for html in (text_box_guard_html(), script_html()):
         body = html.removeprefix("<script>").removesuffix("</script>")

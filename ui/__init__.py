@@ -2,8 +2,7 @@
 
 * :mod:`ui.page`, :mod:`ui.navigation` -- page setup (title, sidebar, CSS from ``ui/static``) and the page list.
 * :mod:`ui.sidebar` -- the shared sidebar -> :class:`ui.sidebar.Choice`; :mod:`ui.sources` its corpus sources
-  (one function per source); :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files and
-  the text box guard.
+  (one function per source); :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files.
 * :mod:`ui.blocks` -- small HTML blocks the pages share; :mod:`ui.side_by_side`, :mod:`ui.bbpe_view`,
   :mod:`ui.encode_view`, :mod:`ui.files_view`, :mod:`ui.how_view` -- one page's HTML each (the pages build none).
 * :mod:`ui.settings` -- defaults, labels, URL <-> settings (pure), the one place a ``TrainConfig`` is built.

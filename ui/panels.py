@@ -20,7 +20,6 @@ from .chips import chip_html, chip_maker, chips_html, merge_html, run_rtl_note
 from .corpus_panel import CLIP_TOKENS, ROW_TOKENS, counted, word_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import _, current_language, ngettext, tr
-from .languages import language_name
 from .text import esc_raw
 
 
@@ -148,6 +147,8 @@ def _card(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> str
 
 def _language_name(key: str) -> str:
     """A Declaration language's name in the interface language (for what an algorithm says about a step)."""
+    from .languages import language_name  # only a language mix's run names languages: a plain step never loads them
+
     return language_name(key, current_language())
 
 

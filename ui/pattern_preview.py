@@ -17,10 +17,11 @@ from bpe_core import PatternError
 from bpe_core.pretokenize import split_preview
 
 from .i18n import _, ngettext, tr
+from .settings import PREVIEW_CHARS
 from .text import esc, esc_raw
 
-#: Lines of the corpus the preview splits, and at most this many characters of them.
-PREVIEW_LINES, PREVIEW_CHARS = 5, 2_000
+#: Lines of the corpus the preview splits (at most :data:`ui.settings.PREVIEW_CHARS` characters of them).
+PREVIEW_LINES = 5
 #: Most pieces drawn (the rest are counted).
 PREVIEW_PIECES = 200
 

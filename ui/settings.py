@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
 from bpe_core.algorithms.seam import algorithm_names
-from bpe_core.inputs import env_positive_int
+from bpe_core.inputs import env_positive_int, max_input_bytes
 from bpe_core.pretokenize import REGEX
 from bpe_core.teaching.explain import TIE_RULES
 
@@ -43,6 +43,9 @@ DEFAULT_SETTINGS: dict = {
 SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo")
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
+#: Characters of the corpus the pattern preview (:mod:`ui.pattern_preview`) splits at most: the sidebar passes it
+#: that much of a preset, without loading the preview unless a pattern of one's own is chosen.
+PREVIEW_CHARS = 2_000
 
 BYTE_MODES = ("utf8", "hex", "gpt2")
 EOW_STYLES = ("separate", "attached")
@@ -277,3 +280,11 @@ def url_from_settings(
         params["present"] = "1"
     params["step"] = str(int(step))
     return params
+
+
+def paste_cap() -> int:
+    """Longest text box value the browser sends, in UTF-16 code units (JavaScript's ``length``): the
+    input limit in bytes plus one. UTF-8 never takes fewer bytes than UTF-16 code units, so a value cut
+    there is always over the limit (and answered with :func:`ui.uploads.cut_paste_message`), while at most three
+    bytes per code unit keep it under server.maxWidgetStateSize for limits up to 8 MB."""
+    return max_input_bytes() + 1

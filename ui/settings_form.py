@@ -10,7 +10,6 @@ from bpe_core.pretokenize import REGEX
 
 from . import persist
 from .i18n import N_, _
-from .pattern_preview import pattern_preview
 from .settings import (
     BYTE_LABELS,
     BYTE_MODES,
@@ -76,6 +75,8 @@ def pattern_widgets(settings: dict, sample: str | None) -> None:
         width="stretch",
     )
     if settings["pattern"] and sample:
+        from .pattern_preview import pattern_preview  # the user's own pattern only: a preset never loads it
+
         pattern_preview(sample, settings["pattern"])
 
 

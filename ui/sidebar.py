@@ -16,13 +16,13 @@ Nothing here raises for bad input: problems become ``Choice.message`` (and are s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
 from bpe_core import InputError, TrainConfig
 
-from . import class_view, hints, i18n, links, persist, quiz, sources, stepper, uploads, url_echo
-from . import language_training as lt
+from . import class_view, i18n, links, persist, quiz, sources, stepper, url_echo
 from .corpus import Corpus, digest_of
 from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
@@ -31,6 +31,7 @@ from .settings import (
     SOURCES,
     Display,
     make_config,
+    paste_cap,
     preset_settings,
     settings_from_url,
     url_from_settings,
@@ -39,6 +40,8 @@ from .settings_form import settings_widgets
 from .text import md_escape
 
 K = persist  # the session keys
+
+_GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,8 @@ def _adopt_link(linked: links.Linked) -> None:
     elif linked.source == "mix":
         ss[K.K_MIX] = linked.text
     else:
+        from . import uploads  # a link to an uploaded file: a preset never loads the uploads
+
         digest = digest_of(linked.text)
         uploads.upload_store().put(digest, linked.text)
         size = len(linked.text.encode("utf-8"))
@@ -169,7 +174,9 @@ def _on_source() -> None:
     if ss[K.K_SOURCE] == "preset":
         ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
     elif ss[K.K_SOURCE] == "mix":  # the settings a language mix trains with
-        ss[K.K_SETTINGS] = lt.mix_settings()
+        from .language_training import mix_settings  # the language mix's own module, loaded once it is chosen
+
+        ss[K.K_SETTINGS] = mix_settings()
     persist.set_step(0)
 
 
@@ -179,6 +186,16 @@ def _on_present() -> None:
 
 
 # ------------------------------------------------------------------------------------ the sidebar
+def text_box_guard_html() -> str:
+    """The text box guard's script element (``static/text_box_guard.js``): no user text in it, only the cap."""
+    return "<script>\n" + _GUARD_JS.replace("__CAP__", str(int(paste_cap()))) + "</script>"
+
+
+def guard_text_boxes() -> None:
+    """Make the browser fix text box values before sending them (once per tab)."""
+    st.html(text_box_guard_html(), unsafe_allow_javascript=True)
+
+
 def sidebar() -> Choice:
     """Draw the shared sidebar and return the :class:`Choice`.
 
@@ -224,7 +241,7 @@ def sidebar() -> Choice:
             settings_widgets(settings, source == "words", compact=False, sample=got.text)
         # Last in the sidebar, on every page: it guards every text box of the tab, the pages' own too; then the
         # stepper's script, there before any page's step control is drawn (its keys, steps shown ahead, autoplay).
-        uploads.guard_text_boxes()
+        guard_text_boxes()
         stepper.draw_script()
 
     message, config = got.message, None
@@ -238,6 +255,8 @@ def sidebar() -> Choice:
         st.error(md_escape(message))
         return Choice(None, None, got.label, source, got.preset, settings, display, message, got.link)
     if got.text is not None and got.preset is None:
+        from . import hints  # hints are about one's own text: a preset never loads them
+
         hints.space_free_hint(got.text, settings)
         if got.to_lf is not None:
             hints.crlf_note(got.text, got.to_lf)

@@ -14,15 +14,12 @@ from bpe_core.inputs import format_size, max_input_bytes
 from bpe_core.languages import mix
 from bpe_server import store_db
 
-from . import language_training as lt
-from . import links, persist, uploads
+from . import links, persist
 from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
-from .pattern_preview import PREVIEW_CHARS
 from .presets import DEFAULT_PRESET, PRESETS, Preset
-from .settings import preset_settings
+from .settings import PREVIEW_CHARS, preset_settings
 from .text import md_escape
-from .text_box import text_box
 
 K = persist  # the session keys
 
@@ -83,6 +80,10 @@ def preset_source(settings: dict) -> Source:
 
 def paste_source(settings: dict) -> Source:
     """A text box; its text is the corpus."""
+    # This source's own modules, loaded once it is chosen: a preset's step never loads them.
+    from . import uploads
+    from .text_box import text_box
+
     ss = persist.ss()
     text_box(
         "paste", _("Text to train on"), _("Paste any text here, then click outside the box (or press Ctrl+Enter).")
@@ -105,12 +106,16 @@ def paste_source(settings: dict) -> Source:
 
 def _upload_to_lf() -> None:
     """Replace the session's upload by its text with LF line ends (a new text: a new digest and link)."""
+    from . import uploads  # an upload's own module, loaded once one is chosen
+
     uploads.upload_to_lf()
     persist.set_step(0)
 
 
 def upload_source(settings: dict) -> Source:
     """A file uploader; the uploaded file (kept once per server by digest) is the corpus."""
+    from . import uploads  # an upload's own module, loaded once one is chosen
+
     limit = format_size(max_input_bytes(), tr())
     st.file_uploader(
         _("A UTF-8 .txt file (at most {limit})").format(limit=limit),
@@ -146,6 +151,10 @@ def _parse_words_cached(text: str) -> dict:
 
 def words_source(settings: dict) -> Source:
     """A text box of ``word count`` lines; the list is the corpus."""
+    # This source's own modules, loaded once it is chosen: a preset's step never loads them.
+    from . import uploads
+    from .text_box import text_box
+
     ss = persist.ss()
     text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
     raw = ss[K.K_WORDS]
@@ -172,6 +181,8 @@ def _on_rule() -> None:
 def mix_source(settings: dict) -> Source:
     """The Declaration in a mix of languages (chosen on the Languages page), with the merge rule to train it by:
     plain BPE or fair (parity-aware) BPE."""
+    from . import language_training as lt  # the language mix's own module, loaded once it is chosen
+
     ss = persist.ss()
     spec = ss.get(K.K_MIX) or mix.default_mix()
     name = _("Languages")

@@ -65,7 +65,7 @@ from typing import Protocol
 
 import streamlit as st
 
-from . import persist, zoom
+from . import persist
 from .i18n import _
 
 _SPEEDS = (0.5, 1.0, 2.0, 3.0)
@@ -322,6 +322,8 @@ def step_controls(
         if with_row:
             with cols[5]:
                 _autoplay_controls(key, step, last, presentation, training, locked)
+            from . import zoom  # presentation mode only: a plain step never loads it
+
             zoom.zoom_control(cols[6])
     if presentation or not (jump or autoplay):
         return step

@@ -1,12 +1,12 @@
 """Text that comes from the browser: uploaded files (kept once per server, by digest), uploaded
-GPT-2 model files, and the guard that fixes text box values in the browser before they are sent.
+GPT-2 model files, and the message for a paste the browser cut (the guard that cuts it, on every page, is the
+sidebar's: :func:`ui.sidebar.guard_text_boxes`).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from pathlib import Path
 from threading import Lock
 
 import streamlit as st
@@ -17,9 +17,8 @@ from bpe_core.inputs import format_size, max_input_bytes, to_lf
 from . import persist
 from .corpus import digest_of
 from .i18n import _, current_language, tr
+from .settings import paste_cap
 from .text import md_escape
-
-_GUARD_JS = (Path(__file__).resolve().parent / "static" / "text_box_guard.js").read_text(encoding="utf-8")
 
 
 class TextStore:
@@ -130,14 +129,6 @@ def uploaded_gpt2_tokens(vocab_file, merges_file):
 
 
 # ------------------------------------------------------------------------------------ text boxes
-def paste_cap() -> int:
-    """Longest text box value the browser sends, in UTF-16 code units (JavaScript's ``length``): the
-    input limit in bytes plus one. UTF-8 never takes fewer bytes than UTF-16 code units, so a value cut
-    there is always over the limit (and answered with :func:`cut_paste_message`), while at most three
-    bytes per code unit keep it under server.maxWidgetStateSize for limits up to 8 MB."""
-    return max_input_bytes() + 1
-
-
 def cut_paste_message(text: str) -> str | None:
     """The message for a paste the browser cut at :func:`paste_cap` (``None`` if ``text`` was not cut)."""
     cap = paste_cap()
@@ -148,13 +139,3 @@ def cut_paste_message(text: str) -> str | None:
         "The paste was longer than the text box takes ({cap} characters) and was cut there; this server "
         "accepts texts up to {limit}. Paste a shorter text (a part of it is enough to watch BPE at work)."
     ).format(cap=f"{cap:,}", limit=format_size(max_input_bytes(), tr()))
-
-
-def text_box_guard_html() -> str:
-    """The text box guard's script element (``static/text_box_guard.js``): no user text in it, only the cap."""
-    return "<script>\n" + _GUARD_JS.replace("__CAP__", str(int(paste_cap()))) + "</script>"
-
-
-def guard_text_boxes() -> None:
-    """Make the browser fix text box values before sending them (once per tab)."""
-    st.html(text_box_guard_html(), unsafe_allow_javascript=True)
