@@ -8,13 +8,11 @@ import streamlit as st
 from bpe_server.store_db import StoreUnavailable
 from ui import (
     charts,
-    class_round,
-    class_view,
     corpus_panel,
+    modes,
     page,
     panels,
     persist,
-    quiz,
     sidebar,
     step_ahead,
     stepper,
@@ -23,7 +21,6 @@ from ui import (
 )
 from ui.explain import rules_html
 from ui.i18n import _, ngettext
-from ui.links import unavailable_message
 from ui.sidebar import Choice
 from ui.text import md_escape
 
@@ -93,8 +90,29 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
+def live_class():
+    """The live class's module (:mod:`ui.class_view`) when this run has anything to do with a class
+    (:func:`ui.modes.class_asked`), else ``None``: a step outside a class never loads the class's modules."""
+    if not modes.class_asked():
+        return None
+    from ui import class_view
+
+    return class_view
+
+
+def start_class(params: dict, step: int) -> None:
+    """ "Start a class" pressed: the class's modules load now (:func:`ui.class_view.start`)."""
+    from ui import class_view
+
+    class_view.start(params, step)
+
+
 def class_bar(klass, run, step: int, present: bool) -> None:
     """A live class's row above the step control: the teacher's controls, or who the student is."""
+    # In a class only: its modules load once a class is asked for.
+    from ui import class_round, class_view
+    from ui.links import unavailable_message
+
     class_view.view_marker(klass)
     try:
         if class_view.is_teacher():
@@ -108,6 +126,10 @@ def class_bar(klass, run, step: int, present: bool) -> None:
 def class_step(klass, run, step: int, mode: str, present: bool) -> bool:
     """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
     panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
+    # In a class only: its modules load once a class is asked for.
+    from ui import class_round, class_view
+    from ui.links import unavailable_message
+
     try:
         if klass.ended:
             class_round.summary_view(klass, run, mode)
@@ -142,10 +164,12 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     """:func:`step_view` once the run is there."""
     stepper.check_timer(not live.finished, every)
     run, mode, present = live.run, choice.display.byte_mode, choice.display.presentation
-    in_class = class_view.prepare_step(run.num_steps)  # a live class moves the step through the stepper's hooks
+    class_view = live_class()
+    # A live class moves the step through the stepper's hooks.
+    in_class = class_view.prepare_step(run.num_steps) if class_view is not None else None
     klass = None
     # A student steps with the buttons and the arrow keys: no slider, number box or autoplay.
-    own = in_class is None or class_view.is_teacher()
+    own = in_class is None or modes.is_teacher()
     if in_class is not None:
         klass, store = in_class
         class_bar(klass, run, min(store.get(), run.num_steps), present)
@@ -170,9 +194,11 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
             return
         in_quiz = False
     else:
-        in_quiz = quiz.switch()  # before write_url, which rewrites the query string without ?quiz=
+        in_quiz = modes.quiz_switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
+        from ui import quiz  # quiz mode only: a plain step never loads it
+
         quiz.panel(run, step, choice.display)
         return
     merge_and_pairs(run, step, mode, present)
@@ -186,24 +212,27 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
 
 def main() -> None:
     """The sidebar (adopting a class's link first), the title and the class box, then the step view as a fragment."""
-    class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
+    class_view = live_class()
+    if class_view is not None:
+        class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
     top = st.container()  # filled after the sidebar, so that input messages appear under the title
     choice = page.start_page(None, "🧩")
     with top:
         header(choice)
-        bad_code = class_view.messages()
+        bad_code = class_view.messages() if class_view is not None else False
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        if choice.ok and not class_view.code() and (bad_code or not choice.display.presentation):
-            class_view.start_box(sidebar.url_params(choice), persist.get_step(), join_open=bad_code)
+        if choice.ok and not modes.class_code() and (bad_code or not choice.display.presentation):
+            modes.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
     live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
     if live is None:
         return
     stepper.step_fragment(step_view, not live.finished, choice)
-    class_view.poll()  # in a live class: the fragment that polls its version
+    if class_view is not None:
+        class_view.poll()  # in a live class: the fragment that polls its version
 
 
 main()

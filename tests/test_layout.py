@@ -142,7 +142,7 @@ def _imported(path: Path, name: str) -> set[str]:
 
 def _import_graph() -> dict[str, set[str]]:
     # A module's own packages are not edges: Python has begun importing them before the module itself, so
-    # ``from . import guard`` inside ``ui.streamlit_patches.fragment_refs`` makes no circle with the package's
+    # ``from . import may_install`` inside ``ui.streamlit_patches.fragment_refs`` makes no circle with the package's
     # ``__init__.py`` that imports fragment_refs.
     modules = _project_modules()
     return {

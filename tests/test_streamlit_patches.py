@@ -11,38 +11,40 @@ import pytest
 import streamlit
 
 from ui import streamlit_patches
-from ui.streamlit_patches import fragment_refs, guard, timer_presses
+from ui.streamlit_patches import fragment_refs, timer_presses
 
 REPO = Path(__file__).resolve().parent.parent
 PATCHES = (fragment_refs, timer_presses)
 
 
 def test_a_checked_version_passes():
-    assert guard.may_install("fragment_refs", ("1.65.0", "1.67.0"), "a bug", version="1.67.0", environ={})
-    assert guard.may_install("fragment_refs", ("1.65.0", "1.67.0"), "a bug", version="1.65.0", environ={})
+    assert streamlit_patches.may_install("fragment_refs", ("1.65.0", "1.67.0"), "a bug", version="1.67.0", environ={})
+    assert streamlit_patches.may_install("fragment_refs", ("1.65.0", "1.67.0"), "a bug", version="1.65.0", environ={})
 
 
 def test_an_unchecked_version_raises_with_the_way_out():
     with pytest.raises(RuntimeError) as raised:
-        guard.may_install("timer_presses", ("1.67.0",), "one press counts twice", version="1.68.0", environ={})
+        streamlit_patches.may_install(
+            "timer_presses", ("1.67.0",), "one press counts twice", version="1.68.0", environ={}
+        )
     message = str(raised.value)
     assert "Streamlit 1.68.0 is installed" in message and "checked only on Streamlit 1.67.0" in message
     assert "ui/streamlit_patches/timer_presses.py" in message and "requirements.txt" in message
-    assert f"{guard.SKIP_VARIABLE}=timer_presses" in message and "one press counts twice" in message
+    assert f"{streamlit_patches.SKIP_VARIABLE}=timer_presses" in message and "one press counts twice" in message
 
 
 def test_the_environment_can_skip_a_patch():
-    environ = {guard.SKIP_VARIABLE: "fragment_refs, timer_presses"}
-    assert not guard.may_install("timer_presses", ("1.67.0",), "a bug", version="1.68.0", environ=environ)
-    assert not guard.may_install("fragment_refs", ("1.67.0",), "a bug", version="1.67.0", environ=environ)
+    environ = {streamlit_patches.SKIP_VARIABLE: "fragment_refs, timer_presses"}
+    assert not streamlit_patches.may_install("timer_presses", ("1.67.0",), "a bug", version="1.68.0", environ=environ)
+    assert not streamlit_patches.may_install("fragment_refs", ("1.67.0",), "a bug", version="1.67.0", environ=environ)
     # Only the patches it names: another still checks its version.
     with pytest.raises(RuntimeError):
-        guard.may_install("other", ("1.67.0",), "a bug", version="1.68.0", environ=environ)
-    assert not guard.skipped("fragment_refs", {guard.SKIP_VARIABLE: "fragment_refs_old"})
+        streamlit_patches.may_install("other", ("1.67.0",), "a bug", version="1.68.0", environ=environ)
+    assert not streamlit_patches.skipped("fragment_refs", {streamlit_patches.SKIP_VARIABLE: "fragment_refs_old"})
 
 
 def test_the_installed_streamlit_is_checked_by_every_patch():
-    assert guard.installed_version() == streamlit.__version__
+    assert streamlit_patches.installed_version() == streamlit.__version__
     for patch in PATCHES:
         assert streamlit.__version__ in patch.CHECKED, patch.__name__
         assert patch.MENDS
@@ -50,12 +52,12 @@ def test_the_installed_streamlit_is_checked_by_every_patch():
 
 
 def test_every_patch_module_is_guarded_and_installed_together():
-    names = {m.name for m in pkgutil.iter_modules(streamlit_patches.__path__)} - {"guard"}
+    names = {m.name for m in pkgutil.iter_modules(streamlit_patches.__path__)}
     assert names == {p.__name__.rsplit(".", 1)[1] for p in PATCHES}
     package = (REPO / "ui" / "streamlit_patches" / "__init__.py").read_text(encoding="utf-8")
     for name in names:
         source = (REPO / "ui" / "streamlit_patches" / f"{name}.py").read_text(encoding="utf-8")
-        assert f'guard.may_install("{name}", CHECKED, MENDS)' in source, name
+        assert f'may_install("{name}", CHECKED, MENDS)' in source, name
         assert f"{name}.install()" in package, name
 
 

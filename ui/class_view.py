@@ -36,7 +36,6 @@ from bpe_server.live_class import (
     ClassState,
     NotTeacher,
     UnknownClass,
-    clean_nickname,
     default_classes,
     is_student_id,
     new_student_id,
@@ -49,6 +48,9 @@ from . import persist
 from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
+from .modes import K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE, is_teacher
+from .modes import class_code as code
+from .modes import class_url_param as url_param
 from .text import esc_raw, md_escape
 
 #: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
@@ -60,8 +62,7 @@ STORE_DOWN = "store-unreachable"
 #: URL parameters of the teacher's page that are not the class's corpus and settings.
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
-K_CODE, K_KEY, K_SID, K_FOLLOW = "class.code", "class.key", "class.sid", "class.follow"
-K_MSG, K_NICK, K_COOKIE, K_WHOLE = "class.msg", "class.nick", "class.cookie", "class.whole_page"
+K_SID, K_FOLLOW, K_COOKIE = "class.sid", "class.follow", "class.cookie"
 _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(encoding="utf-8")
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
 
@@ -73,20 +74,6 @@ def classes() -> Classes:
 
 def ss():
     return st.session_state
-
-
-def code() -> str | None:
-    """The class this session is in, or ``None``."""
-    return ss().get(K_CODE)
-
-
-def is_teacher() -> bool:
-    return bool(code() and ss().get(K_KEY))
-
-
-def url_param() -> dict[str, str]:
-    """``{"class": CODE}`` while in a class (for :func:`ui.sidebar.url_params`), else ``{}``."""
-    return {PARAM: code()} if code() else {}
 
 
 def _keep_in_url() -> None:
@@ -171,7 +158,7 @@ def _join_as_student(wanted: str) -> None:
 
 def messages() -> bool:
     """After the title: why a class link did not open, or why a teacher link was refused. True after a bad code
-    (the page then draws the code box open: :func:`start_box`)."""
+    (the page then draws the code box open: :func:`ui.modes.start_box`)."""
     msg = ss().get(K_MSG)
     if not msg:
         return False
@@ -193,28 +180,10 @@ def messages() -> bool:
     return True
 
 
-def _join_clicked() -> None:
-    raw = ss().get("w.class.join.code", "")
-    ss()[K_NICK] = clean_nickname(ss().get("w.class.join.nick", ""))
-    st.query_params[PARAM] = raw.strip()[:40]
-
-
-def join_box(expanded: bool = False) -> None:
-    """The "Join a class" box: the code and an optional nickname."""
-    with st.expander(_("Join a class"), expanded=expanded):
-        with st.form("class-join", border=False):
-            st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
-            st.text_input(
-                _("Nickname (optional)"),
-                key="w.class.join.nick",
-                max_chars=24,
-                help=_("Shown to the teacher; without one you are “Student” and a number."),
-            )
-            st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
-
-
 # ------------------------------------------------------------------------------------ starting and ending
-def _start(params: dict, step: int) -> None:
+def start(params: dict, step: int) -> None:
+    """ "Start a class" pressed (the callback of :func:`ui.modes.start_box`): a class on ``params`` (the page's URL
+    parameters) at ``step``, taught by this session."""
     params = {k: v for k, v in params.items() if k not in _NOT_CLASS}
     cid = params.get("corpus") if corpus_store.is_corpus_id(params.get("corpus", "")) else None
     try:
@@ -235,20 +204,6 @@ def _leave() -> None:
     ss()[K_CODE] = ss()[K_KEY] = None
     ss()[K_WHOLE] = True
     _keep_in_url()
-
-
-def start_box(params: dict, step: int, join_open: bool = False) -> None:
-    """Outside a class: "Start a class" on the page's corpus, settings and step, and the join box (``join_open``:
-    drawn open, after a bad code)."""
-    with st.expander(_("Live class")):
-        st.caption(
-            _(
-                "Students follow your steps on their own screens and answer together. They join with a "
-                "code, a link or a QR code."
-            )
-        )
-        st.button(_("Start a class"), key="class-start", on_click=_start, args=(params, step), type="primary")
-    join_box(expanded=join_open)
 
 
 # ------------------------------------------------------------------------------------ teacher actions

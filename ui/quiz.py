@@ -8,9 +8,10 @@ explanation of :func:`ui.explain.merge_reason`); the stepper's Next (→) goes o
 session, one per run and merge, so going back to an answered merge shows it answered and the score
 (right, tied, wrong: :func:`bpe_core.teaching.quiz.score`) counts each merge once.
 
-The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``). :func:`ui.sidebar.write_url`
-rewrites the whole query string without it, so :func:`panel` puts it back after that call (see
-:func:`url_param` for the line that makes this unnecessary).
+The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``); its switch is :mod:`ui.modes`' (drawn on every
+step without loading this module). :func:`ui.sidebar.write_url` rewrites the whole query string without it, so
+:func:`panel` puts it back after that call (see :func:`ui.modes.quiz_url_param` for the line that makes this
+unnecessary).
 """
 
 from __future__ import annotations
@@ -26,71 +27,15 @@ from . import persist
 from .chips import MAX_CHIPS, chip_html, chips_html, token_label
 from .explain import merge_reason, stop_reason_text
 from .i18n import _, ngettext, tr
+from .modes import keep_quiz_in_url
 from .panels import merge_line_html
 from .settings import Display
 from .text import clip, esc, esc_raw, md_escape
 
-#: The URL parameter of the quiz mode.
-PARAM = "quiz"
-K_ON, K_WIDGET, K_COUNTS = "quiz.on", "w.quiz.on", "quiz.counts"
+K_COUNTS = "quiz.counts"
 # Picks not yet revealed, and revealed grades: {(run signature, merge): option index} / (index, grade).
 K_PICKS, K_ANSWERS = "quiz.picks", "quiz.answers"
 _CSS = (Path(__file__).resolve().parent / "static" / "quiz.css").read_text(encoding="utf-8")
-_TRUE = ("1", "true", "yes", "on")
-
-
-# ------------------------------------------------------------------------------------ the mode
-def enabled() -> bool:
-    """True in quiz mode: ``?quiz=1`` in the URL wins (and is remembered), else the session's toggle."""
-    ss = st.session_state
-    raw = st.query_params.get(PARAM)
-    if raw is not None:
-        on = raw.strip().lower() in _TRUE
-        ss[K_ON] = on
-        return on
-    return bool(ss.get(K_ON, False))
-
-
-def url_param() -> dict[str, str]:
-    """``{"quiz": "1"}`` in quiz mode, else ``{}``: for :func:`ui.sidebar.url_params` to merge in
-    (``params.update(quiz.url_param())``), like the interface language."""
-    return {PARAM: "1"} if enabled() else {}
-
-
-def _keep_in_url(on: bool) -> None:
-    """Put ``quiz=1`` back into the URL (and into the sidebar's record of what it last wrote, so the
-    next run does not read the URL as a new link) or take it out."""
-    last = persist.ss().get(persist.K_URL)
-    if on:
-        if st.query_params.get(PARAM) != "1":
-            st.query_params[PARAM] = "1"
-        if isinstance(last, dict):
-            last[PARAM] = "1"
-    else:
-        if PARAM in st.query_params:
-            del st.query_params[PARAM]
-        if isinstance(last, dict):
-            last.pop(PARAM, None)
-
-
-def _switched() -> None:
-    st.session_state[K_ON] = bool(st.session_state[K_WIDGET])
-    _keep_in_url(st.session_state[K_ON])
-
-
-def switch(container=None) -> bool:
-    """Draw the quiz toggle (in ``container``, default here) and return whether quiz mode is on.
-    Call it before :func:`ui.sidebar.write_url` (which drops ``quiz=1`` from the URL; :func:`panel`
-    puts it back)."""
-    on = enabled()
-    st.session_state[K_WIDGET] = on
-    (container if container is not None else st).toggle(
-        _("Quiz: predict the next merge"),
-        key=K_WIDGET,
-        on_change=_switched,
-        help=_("The class sees the pairs before each merge and picks the one that merges next."),
-    )
-    return on
 
 
 # ------------------------------------------------------------------------------------ state
@@ -202,7 +147,7 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
     """The quiz at ``step``: which pair does merge ``step + 1`` join? Draws the question, the pick
     buttons (number keys 1-9), Reveal (Enter), the verdict and the session's score."""
     mode, present = display.byte_mode, display.presentation
-    _keep_in_url(True)
+    keep_quiz_in_url(True)
     st.html(f"<style>{_CSS}</style>")
     merge = step + 1
     top = st.columns([4.4, 2.6, 2.2, 2.6], vertical_alignment="center")

@@ -22,7 +22,7 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig
 
-from . import class_view, i18n, links, persist, quiz, sources, stepper, url_echo
+from . import i18n, modes, persist, sources, stepper, url_echo
 from .corpus import Corpus, digest_of
 from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
@@ -97,8 +97,9 @@ def _init_state() -> None:
     ss[K.K_EDITING] = None
 
 
-def _adopt_link(linked: links.Linked) -> None:
-    """Make the corpus a link names the session's (or, when it is gone, remember why it cannot be shown)."""
+def _adopt_link(linked) -> None:
+    """Make the corpus a link names the session's (``linked``: a :class:`ui.links.Linked`; or, when it is gone,
+    remember why it cannot be shown)."""
     ss = persist.ss()
     ss[K.K_SOURCE] = linked.source
     ss[K.K_LINK_GONE] = None if linked.text is not None else (linked.message, linked.ref)
@@ -130,6 +131,8 @@ def _sync_from_url() -> None:
     last = ss[K.K_URL]
     if params == (last or {}) or (not params and last is not None):
         return  # unchanged, or emptied by a page switch: the session keeps its state
+    from . import links  # a URL to follow: only then may it name a corpus of the store
+
     linked = links.open_link(params)
     current = get_preset(ss[K.K_PRESET]) if ss[K.K_SOURCE] == "preset" and linked is None else None
     url = settings_from_url(params, current)
@@ -150,8 +153,8 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     step = persist.get_step() if step is None else int(step)
     params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step, choice.link)
     params.update(i18n.url_param())  # the interface language travels in shared links
-    params.update(quiz.url_param())  # so does quiz mode
-    params.update(class_view.url_param())  # and the live class a session is in (its code only)
+    params.update(modes.quiz_url_param())  # so does quiz mode
+    params.update(modes.class_url_param())  # and the live class a session is in (its code only)
     return params
 
 

@@ -14,7 +14,7 @@ from bpe_core.inputs import format_size, max_input_bytes
 from bpe_core.languages import mix
 from bpe_server import store_db
 
-from . import links, persist
+from . import persist
 from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
 from .presets import DEFAULT_PRESET, PRESETS, Preset
@@ -40,6 +40,8 @@ class Source:
 
 def _link_for(source: str, digest: str, text: str) -> dict:
     """The URL parameter naming the session's text (stored once per text: kept in the session)."""
+    from . import links  # one's own text only: a preset's link names it, not the store
+
     ss = persist.ss()
     cached = ss.get(K.K_LINK_CACHE)
     if cached is not None and cached[:2] == (source, digest):

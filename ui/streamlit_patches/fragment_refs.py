@@ -14,7 +14,7 @@ message a tab received: the reference to element 11 came right after the interru
 So the server notes which fragment each reference message belongs to as it is made (in the script's thread, which
 knows the fragment), and the queue drops a noted reference with the rest of its fragment's elements.
 :func:`install` does both, once per process; ``app.py`` calls it, on a Streamlit of :data:`CHECKED` only
-(:mod:`ui.streamlit_patches.guard`).
+(:func:`ui.streamlit_patches.may_install`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from . import guard
+from . import may_install
 
 if TYPE_CHECKING:
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -55,9 +55,9 @@ def install() -> None:
     """Note the fragment of every reference message, and make a fragment's rerun drop the references of its unsent
     elements with the elements (see the module doc). Calling it again does nothing.
 
-    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.guard.may_install`:
+    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.may_install`:
     the message says the ways out); does nothing when the environment skips this patch."""
-    if not guard.may_install("fragment_refs", CHECKED, MENDS):
+    if not may_install("fragment_refs", CHECKED, MENDS):
         return
     # Imported once the version is known to have them: an unchecked Streamlit gets the guard's message, not an
     # ImportError.

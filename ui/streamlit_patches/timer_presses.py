@@ -11,14 +11,14 @@ a run trained).
 A timer's message never needs a press: the press's own message, sent a moment later, carries it. So the server takes
 every press out of a message its timer sent (``is_auto_rerun``) before the message is handled. :func:`install` puts
 that in front of ``AppSession.request_rerun``, once per process; ``app.py`` calls it, on a Streamlit of
-:data:`CHECKED` only (:mod:`ui.streamlit_patches.guard`).
+:data:`CHECKED` only (:func:`ui.streamlit_patches.may_install`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import guard
+from . import may_install
 
 if TYPE_CHECKING:
     from streamlit.proto.WidgetStates_pb2 import WidgetStates
@@ -47,9 +47,9 @@ def install() -> None:
     """Make the server drop the presses in every message a fragment's timer sends (see the module doc). Calling it
     again does nothing.
 
-    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.guard.may_install`:
+    Raises ``RuntimeError`` on a Streamlit not in :data:`CHECKED` (:func:`ui.streamlit_patches.may_install`:
     the message says the ways out); does nothing when the environment skips this patch."""
-    if not guard.may_install("timer_presses", CHECKED, MENDS):
+    if not may_install("timer_presses", CHECKED, MENDS):
         return
     # Imported once the version is known to have it: an unchecked Streamlit gets the guard's message instead.
     from streamlit.runtime.app_session import AppSession
