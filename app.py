@@ -1,4 +1,4 @@
-"""BPE Explorer: the entry point. ``streamlit run app.py`` serves the pages of :data:`ui.navigation.PAGES`
+"""BPE Explorer: the entry point. ``streamlit run app.py`` serves the pages of :data:`ui.page.PAGES`
 under names a learner understands; each page draws the shared sidebar itself (``ui.page.start_page``).
 """
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import streamlit_patches, url_echo
+from ui import persist, streamlit_patches
 from ui.i18n import _
-from ui.navigation import PAGES
+from ui.page import PAGES
 
 ROOT = Path(__file__).resolve().parent  # page scripts are found from here, wherever app.py is run from
 
@@ -23,6 +23,6 @@ def page(spec) -> st.Page:
 # A press is counted once, even when the step view's timer fires as it is made; a fragment's rerun drops the unsent
 # elements of the run it replaces, cached ones too (ui/streamlit_patches/: each on a checked Streamlit only).
 streamlit_patches.install()
-# Before anything reads the URL: a page one run behind sends the URL of the run before (ui/url_echo.py).
-url_echo.put_back_if_old()
+# Before anything reads the URL: a page one run behind sends the URL of the run before (ui/persist.py).
+persist.put_back_if_old()
 st.navigation([page(spec) for spec in PAGES]).run()

@@ -1,6 +1,6 @@
 """Every view passes axe-core's WCAG 2.1 A and AA rules in a real Chromium: in English, and in 简体 and 繁體.
 
-The views are every page of the navigation (``ui.navigation.PAGES``: a page added there is checked
+The views are every page of the navigation (``ui.page.PAGES``: a page added there is checked
 without a change here), presentation mode and the quiz, each opened at step 3 of the textbook corpus
 (so the changed words and their faded "before" chips are on screen). Every view is checked in English.
 The colours, the markup and the widgets are the same in every language: what a language changes is the
@@ -20,7 +20,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import ARTIFACTS_DIR, assert_no_exception, open_app
 
-from ui.navigation import PAGES
+from ui.page import PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -115,7 +115,7 @@ def test_step_from_the_url_first_and_later_reruns():
 
 def test_a_url_the_app_wrote_before_sent_again_keeps_the_sessions_step():
     # A page one run behind sends the URL of the run before with its next message (a sidebar click as a
-    # step arrives): that is no link to follow, the session keeps its step (ui/url_echo.py).
+    # step arrives): that is no link to follow, the session keeps its step (ui/persist.py, put_back_if_old).
     at = new_app(step=5)
     at.button(key="stepper.next").click().run()
     assert shown_step(at)[0] == 6 and at.query_params["step"] == "6"

@@ -227,7 +227,7 @@ def test_large_corpus_streams_its_steps_while_training(app_server, page):
 
 
 def _page_paths() -> list[tuple[str, str]]:
-    from ui.navigation import PAGES
+    from ui.page import PAGES
 
     return [("main" if not spec.url_path else spec.url_path, "/" + spec.url_path) for spec in PAGES]
 

@@ -11,7 +11,7 @@ from browser import assert_no_exception, open_app, save_screenshot, wait_for_app
 from playwright.sync_api import expect
 
 from bpe_core.i18n import translations
-from ui.navigation import PAGES
+from ui.page import PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""Every page of the navigation (ui.navigation.PAGES) in 简体 and 繁體 through AppTest: it renders, and no
+"""Every page of the navigation (ui.page.PAGES) in 简体 and 繁體 through AppTest: it renders, and no
 English message of the catalogs appears on it (the text the user gave, the corpus words and the token
 chips aside; the "For developers" part of How BPE works shows code and is left out); the language
 survives page switches and stays in the URL.
@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.i18n import catalog_path, translations
-from ui.navigation import PAGES
+from ui.page import PAGES
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")

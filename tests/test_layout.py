@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from ui.navigation import PAGES
+from ui.page import PAGES
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = REPO / "tests"

@@ -1,6 +1,6 @@
 """The app's front end: it draws what :mod:`bpe_core` computes. One job per module:
 
-* :mod:`ui.page`, :mod:`ui.navigation` -- page setup (title, sidebar, CSS from ``ui/static``) and the page list.
+* :mod:`ui.page` -- the page list and page setup (title, sidebar, CSS from ``ui/static``).
 * :mod:`ui.sidebar` -- the shared sidebar -> :class:`ui.sidebar.Choice`; :mod:`ui.sources` its corpus sources
   (one function per source); :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files.
 * :mod:`ui.blocks` -- small HTML blocks the pages share; :mod:`ui.side_by_side`, :mod:`ui.bbpe_view`,

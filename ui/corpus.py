@@ -3,7 +3,7 @@ headings, and how to load its words for a given :class:`bpe_core.TrainConfig`.
 
 Every input becomes a :class:`Corpus` through one of the constructors here (a preset, a text, a
 text kept elsewhere such as an upload, a word-count list), which is also the only place an input's
-digest is computed.
+digest is computed. A source of the sidebar gives a :class:`Source`: a corpus, or why there is none.
 """
 
 from __future__ import annotations
@@ -78,3 +78,17 @@ def preset_corpus(preset: Preset) -> Corpus:
         return Corpus(preset.digest(), preset.size_bytes(), preset.title, lambda cfg: dict(words))
     load = preset.load_text
     return Corpus(preset.digest(), preset.size_bytes(), preset.title, lambda cfg: corpus_words(load(), cfg))
+
+
+@dataclass(frozen=True)
+class Source:
+    """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
+    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
+
+    corpus: Corpus | None
+    label: str
+    message: str | None = None
+    preset: Preset | None = None
+    text: str | None = None
+    link: dict | None = None
+    to_lf: object = None

@@ -1,10 +1,13 @@
-"""What every page does first: its browser title, the shared sidebar, and the app's CSS (read once
-from ``ui/static/``; presentation mode adds large type); for a page about the sidebar's trained model, its
-heading and that run too (:func:`start_run_page`); and a page's own text box (:func:`page_text`)."""
+"""The app's pages: their list (:data:`PAGES`: script, name in the menu, icon and URL path; ``app.py`` builds its
+``st.navigation`` from it, and the URL paths are part of shared links and never change), and what every page does
+first: its browser title, the shared sidebar, and the app's CSS (read once from ``ui/static/``; presentation mode
+adds large type); for a page about the sidebar's trained model, its heading and that run too
+(:func:`start_run_page`); and a page's own text box (:func:`page_text`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -15,6 +18,30 @@ from .i18n import N_, _, current_language
 from .settings import Display
 from .sidebar import Choice, sidebar
 from .text import md_escape
+
+
+class PageSpec(NamedTuple):
+    """One page: ``script`` relative to the repository root, ``title`` (English; shown with ``_``),
+    ``icon``, ``url_path`` (``""``: the default page, at ``/``)."""
+
+    script: str
+    title: str
+    icon: str
+    url_path: str
+
+
+PAGES = (
+    PageSpec("app_pages/0_Step_through_BPE.py", N_("Step through BPE"), "🧩", ""),
+    PageSpec("app_pages/1_Side_by_side.py", N_("Side by side"), "🆚", "Side_by_side"),
+    PageSpec("app_pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
+    PageSpec("app_pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
+    PageSpec("app_pages/4_Files.py", N_("Files"), "💾", "Files"),
+    PageSpec("app_pages/5_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
+    PageSpec("app_pages/6_Check_your_BPE.py", N_("Check your BPE"), "🩺", "Check_your_BPE"),
+    PageSpec("app_pages/7_Languages.py", N_("Languages"), "🌐", "Languages"),
+    PageSpec("app_pages/8_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),
+    PageSpec("app_pages/9_Glossary.py", N_("Glossary"), "📚", "Glossary"),
+)
 
 _STATIC = Path(__file__).resolve().parent / "static"
 

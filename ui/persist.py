@@ -1,5 +1,5 @@
-"""The one way values survive in a session: the sidebar's canonical state and widgets that keep
-their value across reruns and page switches.
+"""The one way values survive in a session: the sidebar's canonical state, widgets that keep
+their value across reruns and page switches, and the URLs the app lately wrote.
 
 Streamlit forgets a widget's value when a run does not draw it (another page, an input error), and
 gives a widget on another page a new identity. So every lasting value lives under its own session
@@ -10,6 +10,24 @@ key, and the widget (key ``w.<name>``) is re-seeded from it on every run::
     text = persist.kept("pg.bbpe.text", DEFAULT)
 
 The sidebar's values (corpus source, preset, texts, settings, step...) are the ``K_*`` keys below.
+
+**Old URLs a page sends again** (:func:`note`, :func:`put_back_if_old`): the query string of a message from a page
+that is one run behind.
+
+Every message a page sends to the server carries the page's URL, and Streamlit puts it into
+``st.query_params`` for the run it asks for. The app writes the session's state (corpus, settings, step)
+into the URL at the end of each run (:func:`ui.sidebar.write_url`), and reads a URL it did not write as a
+link to follow (:func:`ui.sidebar._sync_from_url`). A page that sends a message before it has taken in the
+URL of the server's last run (a press while the step before is still on its way, autoplay switched off
+as a step arrives: on a busy machine, often) sends a URL the app wrote one run earlier, and the session
+went back to that step. Streamlit's own rule for widgets bound to the URL is the same as the one here:
+after the first run the session's state wins over the URL, except on Back and Forward in the browser
+(a history navigation), where the URL the user went to wins.
+
+So the URLs the app wrote (or followed) lately are kept in the session, and a message that brings one of
+them back, other than the latest and not from Back / Forward, gets the latest put back into
+``st.query_params`` before anything reads it (:func:`put_back_if_old`, first thing in ``app.py``). A URL
+the app never wrote (a link typed or pasted, a benchmark's client) is still followed.
 """
 
 from __future__ import annotations
@@ -95,3 +113,37 @@ def set_step(step: int) -> None:
 def short_key(*parts) -> str:
     """A short stable hex key for widget names that depend on an input (digest, config...)."""
     return hashlib.sha1(repr(parts).encode("utf-8")).hexdigest()[:12]
+
+
+# ------------------------------------------------------------------------------------ old URLs sent again
+#: The session key of the URLs lately written or followed, oldest first (query parameter dicts).
+K_WRITTEN = "bpe.url_written"
+#: How many are kept: a page is a run or two behind at most (presses wait for the step before).
+KEPT = 8
+
+
+def note(params: dict[str, str]) -> None:
+    """Remember ``params`` (a query parameter dict) as a URL the app wrote or followed: the latest one."""
+    state = st.session_state
+    written = list(state.get(K_WRITTEN) or [])
+    if not written or written[-1] != params:
+        written = [*written, dict(params)][-KEPT:]
+    state[K_WRITTEN] = written
+
+
+def put_back_if_old() -> None:
+    """If this run's URL is one the app wrote before the latest (see the module doc), put the latest
+    (``K_URL``, what the app last wrote) back into ``st.query_params``."""
+    state = st.session_state
+    latest, written = state.get(K_URL), state.get(K_WRITTEN)
+    if not latest or not written:
+        return
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or ctx.is_history_navigation:
+        return
+    try:
+        params = {k: st.query_params[k] for k in st.query_params}
+    except Exception:  # a malformed query string is the sidebar's to report
+        return
+    if params != latest and params in written:
+        st.query_params.from_dict(latest)

@@ -22,11 +22,12 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig
 
-from . import i18n, modes, persist, sources, stepper, url_echo
-from .corpus import Corpus, digest_of
+from . import i18n, modes, persist, stepper
+from .corpus import Corpus, Source, digest_of, preset_corpus
 from .i18n import _
 from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from .settings import (
+    PREVIEW_CHARS,
     SOURCE_LABELS,
     SOURCES,
     Display,
@@ -145,7 +146,7 @@ def _sync_from_url() -> None:
     ss[K.K_STEP] = url.step
     ss[K.K_NOTES] = list(url.notes)
     ss[K.K_URL] = params
-    url_echo.note(params)
+    persist.note(params)
 
 
 def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
@@ -166,7 +167,7 @@ def write_url(choice: Choice, step: int | None = None, extra: dict[str, str] | N
     if {k: st.query_params[k] for k in st.query_params} != params:
         st.query_params.from_dict(params)
     persist.ss()[K.K_URL] = params
-    url_echo.note(params)
+    persist.note(params)
 
 
 # ------------------------------------------------------------------------------------ callbacks
@@ -186,6 +187,39 @@ def _on_source() -> None:
 def _on_present() -> None:
     ss = persist.ss()
     ss[K.K_PRESENT] = bool(ss[persist.W + "present"])
+
+
+# ------------------------------------------------------------------------------------ the preset source
+def _on_preset() -> None:
+    ss = persist.ss()
+    ss[K.K_PRESET] = ss[persist.W + "preset"]
+    ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
+    ss[K.K_LINK_GONE] = None
+    persist.set_step(0)
+
+
+def preset_source(settings: dict) -> Source:
+    """The preset picker and the chosen preset's corpus."""
+    ss = persist.ss()
+    pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
+    st.selectbox(
+        _("Preset corpus"),
+        list(PRESETS),
+        key=persist.seed("preset", pid),
+        format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__,
+        on_change=_on_preset,
+    )
+    preset = PRESETS[pid]
+    st.caption(md_escape(_(preset.provenance)))
+    sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
+    return Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
+
+
+def gone_source(settings: dict) -> Source:
+    """A link named a corpus this server no longer has: say so, and keep the link's parameter (a reload
+    says so again instead of showing another corpus)."""
+    message, ref = persist.ss()[K.K_LINK_GONE]
+    return Source(None, _("The linked corpus"), message, link=ref)
 
 
 # ------------------------------------------------------------------------------------ the sidebar
@@ -233,9 +267,14 @@ def sidebar() -> Choice:
             on_change=_on_source,
             horizontal=True,
         )
-        got = sources.SOURCES[source](settings)
+        if source == "preset":
+            got = preset_source(settings)
+        else:
+            from . import sources  # one's own text: its sources load once one is chosen
+
+            got = sources.SOURCES[source](settings)
         if ss.get(K.K_LINK_GONE):
-            got = sources.gone_source(settings)
+            got = gone_source(settings)
         if presentation:
             with st.expander(_("Settings")):
                 settings_widgets(settings, source == "words", compact=True, sample=got.text)

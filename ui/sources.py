@@ -1,10 +1,10 @@
-"""The sidebar's corpus sources, one function per source (a preset, pasted text, an uploaded file, a
-word-count list, a language mix), each drawing its widget and giving a :class:`Source`: a corpus or a
-message saying why there is none, its label, and the URL parameter naming the session's own text."""
+"""The sidebar's sources of one's own text, one function per source (pasted text, an uploaded file, a word-count
+list, a language mix), each drawing its widget and giving a :class:`ui.corpus.Source`: a corpus or a message saying
+why there is none, its label, and the URL parameter naming the session's own text. The preset picker is the
+sidebar's own (:func:`ui.sidebar.preset_source`): a preset's page never loads this module."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import streamlit as st
@@ -15,27 +15,11 @@ from bpe_core.languages import mix
 from bpe_server import store_db
 
 from . import persist
-from .corpus import Corpus, preset_corpus, stored_text_corpus, text_corpus, words_corpus
+from .corpus import Source, stored_text_corpus, text_corpus, words_corpus
 from .i18n import _, ngettext, tr
-from .presets import DEFAULT_PRESET, PRESETS, Preset
-from .settings import PREVIEW_CHARS, preset_settings
 from .text import md_escape
 
 K = persist  # the session keys
-
-
-@dataclass(frozen=True)
-class Source:
-    """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
-    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
-
-    corpus: Corpus | None
-    label: str
-    message: str | None = None
-    preset: Preset | None = None
-    text: str | None = None
-    link: dict | None = None
-    to_lf: object = None
 
 
 def _link_for(source: str, digest: str, text: str) -> dict:
@@ -53,31 +37,6 @@ def _link_for(source: str, digest: str, text: str) -> dict:
         return {}
     ss[K.K_LINK_CACHE] = (source, digest, ref)
     return ref
-
-
-def _on_preset() -> None:
-    ss = persist.ss()
-    ss[K.K_PRESET] = ss[persist.W + "preset"]
-    ss[K.K_SETTINGS] = preset_settings(PRESETS[ss[K.K_PRESET]])
-    ss[K.K_LINK_GONE] = None
-    persist.set_step(0)
-
-
-def preset_source(settings: dict) -> Source:
-    """The preset picker and the chosen preset's corpus."""
-    ss = persist.ss()
-    pid = ss[K.K_PRESET] if ss[K.K_PRESET] in PRESETS else DEFAULT_PRESET
-    st.selectbox(
-        _("Preset corpus"),
-        list(PRESETS),
-        key=persist.seed("preset", pid),
-        format_func={p: _(PRESETS[p].title) for p in PRESETS}.__getitem__,
-        on_change=_on_preset,
-    )
-    preset = PRESETS[pid]
-    st.caption(md_escape(_(preset.provenance)))
-    sample = None if preset.is_word_counts else preset.load_text()[:PREVIEW_CHARS]
-    return Source(preset_corpus(preset), _(preset.title), preset=preset, text=sample)
 
 
 def paste_source(settings: dict) -> Source:
@@ -218,16 +177,8 @@ def mix_source(settings: dict) -> Source:
 
 
 SOURCES = {
-    "preset": preset_source,
     "paste": paste_source,
     "upload": upload_source,
     "words": words_source,
     "mix": mix_source,
 }
-
-
-def gone_source(settings: dict) -> Source:
-    """A link named a corpus this server no longer has: say so, and keep the link's parameter (a reload
-    says so again instead of showing another corpus)."""
-    message, ref = persist.ss()[K.K_LINK_GONE]
-    return Source(None, _("The linked corpus"), message, link=ref)
