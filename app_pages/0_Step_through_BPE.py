@@ -101,7 +101,7 @@ def live_class():
 
 
 def start_class(params: dict, step: int) -> None:
-    """ "Start a class" pressed: the class's modules load now (:func:`ui.class_view.start`)."""
+    """The callback of "Start a class": the class's modules load now (:func:`ui.class_view.start`)."""
     from ui import class_view
 
     class_view.start(params, step)

@@ -1,8 +1,9 @@
 """The app's front end: it draws what :mod:`bpe_core` computes. One job per module:
 
 * :mod:`ui.page` -- the page list and page setup (title, sidebar, CSS from ``ui/static``).
-* :mod:`ui.sidebar` -- the shared sidebar -> :class:`ui.sidebar.Choice`; :mod:`ui.sources` its corpus sources
-  (one function per source); :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files.
+* :mod:`ui.sidebar` -- the shared sidebar -> :class:`ui.sidebar.Choice`; :mod:`ui.sources` the sources of one's own
+  text (one function per source); :mod:`ui.settings_form` its settings widgets; :mod:`ui.uploads` uploaded files.
+* :mod:`ui.modes` -- the stepper page's quiz switch and a live class's way in (the modes load once on).
 * :mod:`ui.blocks` -- small HTML blocks the pages share; :mod:`ui.side_by_side`, :mod:`ui.bbpe_view`,
   :mod:`ui.encode_view`, :mod:`ui.files_view`, :mod:`ui.how_view` -- one page's HTML each (the pages build none).
 * :mod:`ui.settings` -- defaults, labels, URL <-> settings (pure), the one place a ``TrainConfig`` is built.

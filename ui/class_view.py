@@ -182,7 +182,7 @@ def messages() -> bool:
 
 # ------------------------------------------------------------------------------------ starting and ending
 def start(params: dict, step: int) -> None:
-    """ "Start a class" pressed (the callback of :func:`ui.modes.start_box`): a class on ``params`` (the page's URL
+    """The callback of "Start a class" (:func:`ui.modes.start_box`): a class on ``params`` (the page's URL
     parameters) at ``step``, taught by this session."""
     params = {k: v for k, v in params.items() if k not in _NOT_CLASS}
     cid = params.get("corpus") if corpus_store.is_corpus_id(params.get("corpus", "")) else None
