@@ -37,6 +37,22 @@ def test_no_test_module_imports_another():
     assert not found, found
 
 
+HELPER_LINES = 550  # test helper modules (tests/*.py not named test_*.py, conftest.py too) stay under this many
+
+
+def test_test_helper_modules_are_at_most_550_lines():
+    # The helpers shared by tests, benchmarks and scripts are read like product code: one job each, split by
+    # responsibility when they grow (tests/browser.py, once 601 lines: browser_setup, page_runs and browser).
+    helpers = {p.name: p for p in TESTS.glob("*.py") if not p.name.startswith("test_")}
+    assert {"conftest.py", "browser.py", "browser_setup.py", "page_runs.py"} <= set(helpers)
+    long = {
+        name: n
+        for name, p in sorted(helpers.items())
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > HELPER_LINES
+    }
+    assert not long, f"test helper modules over {HELPER_LINES} lines: {long}"
+
+
 PAGE_LINES = 400  # front-end modules stay under this many lines
 
 

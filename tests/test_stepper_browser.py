@@ -1,12 +1,25 @@
 """The step control in a real Chromium, on a laptop (1280×720) and a phone (390×844): the stepper page,
 the Encode page's replay and the GPT tokenizers' replay. On the phone Prev and Next share one row (Streamlit
 stacks columns below 640 px; ui/static/app.css keeps the step buttons together), nothing overflows
-sideways, and ← / → step every one of them. Screenshots: test-artifacts/stepper-<page>-<width>.png."""
+sideways, and ← / → step every one of them; on the Encode page they step the replay, never the tokenizer's step
+control above it (which has no keys), even before the replay's buttons are drawn.
+Screenshots: test-artifacts/stepper-<page>-<width>.png."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
-from browser import DEFAULT_TIMEOUT_MS, assert_no_exception, open_app, rerun, save_screenshot, wait_for_app
+from browser import (
+    DEFAULT_TIMEOUT_MS,
+    ServerHold,
+    assert_no_exception,
+    open_app,
+    rerun,
+    save_screenshot,
+    wait_for_app,
+    wait_for_layout,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -94,3 +107,33 @@ def test_arrow_keys_step_every_stepper(app_server, browser):
             assert_no_exception(page)
     finally:
         context.close()
+
+
+#: Whether each step control of the Encode page has its Next button on screen (``{key: bool}``), and the
+#: tokenizer's step label (``label``): the script hears the arrow keys once a step label is there.
+NEXT_SHOWN = """() => Object.assign(Object.fromEntries(['enc-k', 'enc'].map((key) => [key,
+  Array.from(document.querySelectorAll('.st-key-' + key + '-next button')).some((e) => e.offsetParent !== null)])),
+  {label: document.getElementById('enc-k-label') !== null})"""
+
+
+def test_an_arrow_key_goes_to_the_encode_pages_replay_even_before_its_buttons_are_drawn(app_server, page):
+    # The Encode page draws two step controls: the tokenizer's step k (no keyboard shortcut) above the replay's,
+    # which has the arrow keys. A key pressed while only the first has its buttons on screen waits for the replay's
+    # (the script's part 2), and steps the replay; it is not spent on the tokenizer's control.
+    server = ServerHold(page)
+    _open(page, f"{app_server}/?preset=textbook-low", "stepper")  # the code of the buttons is loaded
+    server.hold()
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Encode and decode", exact=True).click()
+    # The server's messages, one at a time, until the tokenizer's control is drawn and the replay's buttons not yet.
+    deadline = time.monotonic() + OPEN_TIMEOUT_MS / 1000
+    while (shown := page.evaluate(NEXT_SHOWN)) != {"enc-k": True, "label": True, "enc": False}:
+        assert not shown["enc"], f"the replay's buttons came with the tokenizer's: {shown}"
+        assert time.monotonic() < deadline, f"the tokenizer's step control was not drawn: {shown}"
+        server.release_one()
+        wait_for_layout(page)
+    page.keyboard.press("ArrowRight")
+    server.release()
+    page.wait_for_function("() => document.getElementById('enc-replay-label')?.dataset.step === '1'")
+    wait_for_app(page)
+    assert page.evaluate("() => document.getElementById('enc-replay-label').dataset.step") == "1"
+    assert_no_exception(page)

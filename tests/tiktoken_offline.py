@@ -77,7 +77,7 @@ def tail(name: str, size: int) -> str:
     return read_corpus(name)[-size:]
 
 
-CODE = (ROOT / "bpe_core" / "apply_merges.py").read_text(encoding="utf-8")
+CODE = (ROOT / "bpe_core" / "encoding" / "apply_merges.py").read_text(encoding="utf-8")
 TEXTS = {
     "english": tail(ENGLISH, 40_000),
     "wiki": tail(WIKI, 20_000),

@@ -36,7 +36,8 @@ was drawn at is no jump (:func:`_from_widget`), whenever it arrives; a drag or a
 value of the widget the person saw. (Streamlit keeps a widget's callback for the whole session, even once
 it is gone, and calls it for such a late message: the keys cycle through :data:`KEY_CYCLE` pairs.) In the browser the app's script
 (``static/stepper.js``, :func:`draw_script`, parts 1-3) turns ← / → into clicks on the buttons of the
-container ``st-key-<key>-prev`` / ``-next``, keeps a key pressed before the buttons are drawn, and, where the page
+container ``st-key-<key>-prev`` / ``-next`` of the control that has the arrow keys (``arrows``: its buttons carry
+them as shortcuts), keeps a key pressed before those buttons are drawn, and, where the page
 drew the steps around this one ahead (:mod:`ui.step_ahead`, stepper ``key``), shows the next step at once
 and holds a press until the server has drawn the one before.
 

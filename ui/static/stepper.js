@@ -70,11 +70,16 @@
 
   var STEP = { ArrowRight: "next", ArrowLeft: "prev" };
   function stepButton(which) {
-    // The stepper's buttons sit in containers with the class st-key-KEY-next / st-key-KEY-prev.
+    // The stepper's buttons sit in containers with the class st-key-KEY-next / st-key-KEY-prev. A page may draw
+    // two step controls (the Encode page: its tokenizer's step k above its replay), and only one has the arrow
+    // keys (ui/stepper.py, arrows=True): its Prev / Next carry them as shortcuts, which Streamlit marks in the
+    // button (data-has-shortcut="true"). A control without them is skipped, so a key waits for the buttons of
+    // the one that owns the arrows (part 2) and autoplay presses that one's Next.
     var found = doc.querySelectorAll('[class*="st-key-"][class*="-' + which + '"] button');
     for (var i = 0; i < found.length; i++) {
       var box = found[i].closest('[class*="st-key-"]');
-      if (box && / st-key-\S+-(next|prev)( |$)/.test(" " + box.className)) return found[i];
+      if (!box || !/ st-key-\S+-(next|prev)( |$)/.test(" " + box.className)) continue;
+      if (found[i].querySelector('[data-has-shortcut="true"]')) return found[i];
     }
     return null;
   }
