@@ -241,7 +241,7 @@ def _rows_table(
         else:
             badge = ""
         width = max(1.0, 100.0 * c / pairs.scale)
-        pair = " + ".join([chip(tid) for tid in row.tokens])
+        pair = " + ".join(map(chip, row.tokens))
         body.append(
             f"<tr class='{css}'><td class='num'>{'' if row.rank is None else row.rank}</td>"
             f"<td class='pair'>{pair}</td>"
