@@ -38,7 +38,10 @@ def _pair(run: TrainedRun, o, mode: str) -> str:
 
 # ------------------------------------------------------------------------------------ teacher
 def _ask(run: TrainedRun, step: int) -> None:
-    grades = option_grades(question(run, step + 1))
+    q = question(run, step + 1)
+    if q is None:  # the next step's kind has no question (not a merge): nothing is asked
+        return
+    grades = option_grades(q)
     cv._teacher_do(lambda c, k: cv.classes().ask(c, k, grades))
 
 

@@ -5,7 +5,8 @@ Each ``*_html`` returns escaped HTML.
 All take a finished :class:`bpe_core.TrainedRun` and a step (0 = the starting segmentation, k = after
 merges 1..k); ``mode`` is the byte display (``"utf8"``, ``"hex"`` or ``"gpt2"``). What they show of a
 step is :func:`bpe_core.teaching.step_view.step_view`'s value, computed once per step (:func:`view_of`):
-the steps drawn ahead (:mod:`ui.step_ahead`) are these same panels.
+the steps drawn ahead (:mod:`ui.step_ahead`) are these same panels. :func:`step_panels` draws a step by its
+kind (:data:`_PANELS`); a kind without its own drawing is drawn from the parts every step view has.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from bpe_core import TrainedRun
 from bpe_core.algorithms.seam import step_why
 from bpe_core.teaching.explain import rule_name
-from bpe_core.teaching.step_view import CHOSEN, MARKED, TIED, PairRows, StepView, pair_rows, step_view
+from bpe_core.teaching.step_view import CHOSEN, MARKED, MERGE, START, TIED, PairRows, StepView, pair_rows, step_view
 
 from . import memo
 from .chips import chip_html, chip_maker, chips_html, merge_html, run_rtl_note
@@ -210,15 +211,29 @@ def pair_table_html(
 
 def _pair_table(run: TrainedRun, pairs: PairRows, step: int, mode: str, presentation: bool, marks: dict) -> str:
     """:func:`pair_table_html` of the rows ``pairs``."""
+    chosen = _("chosen") if step >= 1 else _("next")
+    if step >= 1:
+        when = _("Pair counts before merge {number}").format(number=f"{step:,}")
+    else:
+        when = _("Pair counts now (merge 1 takes the top one)")
+    return _rows_table(run, pairs, mode, presentation, marks, chosen, when, _("pair"))
+
+
+def _rows_table(
+    run: TrainedRun, pairs: PairRows, mode: str, presentation: bool, marks: dict, chosen: str, when: str, head: str
+) -> str:
+    """A table of candidate rows (pairs, or the :class:`~bpe_core.teaching.step_view.Candidate` rows of another
+    kind of step): each row's tokens as chips joined by ``+``, its count with a bar and its mark; ``chosen``
+    labels the chosen row, ``when`` (may be empty) says when the counts are from, ``head`` names the tokens."""
     chip = chip_maker(run, mode, presentation)
-    chosen_label = esc_raw(_("chosen") if step >= 1 else _("next"))
+    chosen_label = esc_raw(chosen)
     tied_label = esc_raw(_("tied"))
     body = []
     for row in pairs.rows:
-        left, right, c = row.left, row.right, row.count
+        c = row.count
         css = ""
         if row.mark == MARKED:
-            css, label = marks[(left, right)]
+            css, label = marks[row.tokens]
             badge = f"<span class='bpe-badge {css}'>{esc_raw(label)}</span>"
         elif row.mark == CHOSEN:
             css, badge = "chosen", f"<span class='bpe-badge chosen'>{chosen_label}</span>"
@@ -227,7 +242,7 @@ def _pair_table(run: TrainedRun, pairs: PairRows, step: int, mode: str, presenta
         else:
             badge = ""
         width = max(1.0, 100.0 * c / pairs.scale)
-        pair = f"{chip(left)} + {chip(right)}"
+        pair = " + ".join(map(chip, row.tokens))
         body.append(
             f"<tr class='{css}'><td class='num'>{'' if row.rank is None else row.rank}</td>"
             f"<td class='pair'>{pair}</td>"
@@ -239,14 +254,11 @@ def _pair_table(run: TrainedRun, pairs: PairRows, step: int, mode: str, presenta
     if extra > 0:
         more = ngettext("… and {n} more pair tied at {count}.", "… and {n} more pairs tied at {count}.", extra)
         note = f"<p class='bpe-muted'>{esc_raw(more.format(n=f'{extra:,}', count=f'{pairs.best:,}'))}</p>"
-    pair_head, count_head = _("pair"), _("count")
-    if step >= 1:
-        when = _("Pair counts before merge {number}").format(number=f"{step:,}")
-    else:
-        when = _("Pair counts now (merge 1 takes the top one)")
+    when_html = f"<p class='bpe-muted'>{esc_raw(when)}</p>" if when else ""
+    count_head = _("count")
     return (
-        f"<div class='bpe-pairs-wrap' id='bpe-pair-panel'><p class='bpe-muted'>{esc_raw(when)}</p>"
-        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(pair_head)}</th>"
+        f"<div class='bpe-pairs-wrap' id='bpe-pair-panel'>{when_html}"
+        f"<table class='bpe-table' id='bpe-pairs'><thead><tr><th>#</th><th>{esc_raw(head)}</th>"
         f"<th>{esc_raw(count_head)}</th><th class='barcell'></th><th></th></tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>{note}</div>"
     )
@@ -268,8 +280,9 @@ def changed_words_html(
     return _changed_words(run, view, mode, presentation)
 
 
-def _changed_words(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> str:
-    """:func:`changed_words_html` of ``view``."""
+def _changed_words(run: TrainedRun, view: StepView, mode: str, presentation: bool, title: str | None = None) -> str:
+    """:func:`changed_words_html` of ``view``; ``title``: the heading (``{n}``: the word types changed), by default
+    the one of a merge."""
     items = []
     for row in view.changed:
         before = chips_html(
@@ -305,7 +318,10 @@ def _changed_words(run: TrainedRun, view: StepView, mode: str, presentation: boo
     note = run_rtl_note(run)
     if note:
         more += f"<div class='bpe-muted'>{esc_raw(note)}</div>"
-    title = ngettext("The word type this merge changed", "The {n} word types this merge changed", view.words_changed)
+    if title is None:
+        title = ngettext(
+            "The word type this merge changed", "The {n} word types this merge changed", view.words_changed
+        )
     return (
         f"<div class='bpe-changed' id='bpe-changed'><div class='bpe-changed-title'>"
         f"{esc_raw(title.format(n=f'{view.words_changed:,}'))}</div>{''.join(items)}{more}</div>"
@@ -315,8 +331,9 @@ def _changed_words(run: TrainedRun, view: StepView, mode: str, presentation: boo
 def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> dict[str, str]:
     """What ``step`` did, as ``{element id: HTML}``: the merge card (``bpe-merge-card``), the pair table
     (``bpe-pair-panel``, 6 rows in presentation mode, else 10) and, in presentation mode from step 1, the
-    changed words (``bpe-changed``), all drawn from the one :func:`view_of` of the step. Kept per step in the
-    run's memo: the step page draws these and also sends them for the steps around it (:mod:`ui.step_ahead`)."""
+    changed words (``bpe-changed``), all drawn from the one :func:`view_of` of the step, by its kind
+    (:data:`_PANELS`). Kept per step in the run's memo: the step page draws these and also sends them for the
+    steps around it (:mod:`ui.step_ahead`)."""
     # The card of the last step says why training stopped, which a view still training does not know yet.
     last = step == run.num_steps and run.stop_reason is not None
     key = ("step_panels", step, mode, presentation, current_language(), last)
@@ -324,6 +341,12 @@ def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bo
     if found is not None:
         return found
     view = view_of(run, step, presentation)
+    return memo.remember(run, key, _PANELS.get(view.kind, _event_panels)(run, view, mode, presentation))
+
+
+def _merge_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> dict[str, str]:
+    """:func:`step_panels` of a merge or of step 0."""
+    step = view.step
     if view.pairs is None:
         pairs = f"<p class='bpe-muted'>{esc_raw(stop_reason_text(run))}</p>"
     else:
@@ -331,4 +354,37 @@ def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bo
     out = {"bpe-merge-card": _card(run, view, mode, presentation), "bpe-pair-panel": pairs}
     if presentation and step >= 1:
         out["bpe-changed"] = _changed_words(run, view, mode, presentation)
-    return memo.remember(run, key, out)
+    return out
+
+
+def _event_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> dict[str, str]:
+    """:func:`step_panels` of a step of a kind with no drawing of its own, from the parts every step view has: the
+    step's number, its headline (the tokens involved → the token made, − the token removed), its numbers, why
+    (:func:`~bpe_core.algorithms.seam.step_why`), the candidates and, in presentation mode, the words changed."""
+    chip = chip_maker(run, mode, presentation)
+    head = view.headline
+    line = "<span class='op'>+</span>".join([chip(tid) for tid in head.tokens])
+    if head.made is not None:
+        line += f"<span class='op'>→</span>{chip(head.made, 'new')}"
+    if head.removed is not None:
+        line += f"<span class='op'>−</span>{chip(head.removed)}"
+    label = _("Step {step} of {n}").format(step=f"{view.step:,}", n=f"{view.num_steps:,}")
+    numbers = " · ".join(f"{esc_raw(_(number.label))} {number.value:,}" for number in view.numbers)
+    card = f"<div class='bpe-merge' data-kind='{esc_raw(view.kind)}'><span>{esc_raw(label)}</span>{line}</div>"
+    card += f"<div class='bpe-muted'>{numbers}</div>" if numbers else ""
+    why = step_why(run, view.step, tr(), _language_name)
+    card += f"<div class='bpe-reason'>{esc_raw(why.text)}</div>" if why is not None else ""
+    card += f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>" if view.stop_reason else ""
+    out = {"bpe-merge-card": f"<div class='bpe-card' id='bpe-merge-card'>{card}</div>"}
+    if view.candidates is None:
+        out["bpe-pair-panel"] = "<div class='bpe-pairs-wrap' id='bpe-pair-panel'></div>"
+    else:
+        out["bpe-pair-panel"] = _rows_table(run, view.candidates, mode, presentation, {}, _("chosen"), "", "")
+    if presentation:
+        title = ngettext("The word type this step changed", "The {n} word types this step changed", view.words_changed)
+        out["bpe-changed"] = _changed_words(run, view, mode, presentation, title)
+    return out
+
+
+#: How :func:`step_panels` draws a step of each kind; any other kind: :func:`_event_panels`.
+_PANELS = {START: _merge_panels, MERGE: _merge_panels}

@@ -6,7 +6,8 @@ it with the chosen and tied ones marked, and the words it changed, before → af
 the app's (:func:`ui.palette.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
 
 No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run. What a picture shows of a
-step is :func:`bpe_core.teaching.step_view.step_view`'s value, as in the app's panels.
+step is :func:`bpe_core.teaching.step_view.step_view`'s value, as in the app's panels, drawn by the step's kind
+(:data:`_PICTURES`); a kind without its own picture is drawn from the parts every step view has.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import io
 from PIL import Image, ImageDraw
 
 from bpe_core.teaching.explain import rule_summary
-from bpe_core.teaching.step_view import CHOSEN, TIED, StepView, pair_rows, step_view, word_views
+from bpe_core.teaching.step_view import CHOSEN, MERGE, START, TIED, StepView, pair_rows, step_view, word_views
 from ui.fonts import FontSet, Writer, find_fonts
 from ui.palette import colour_index, palette
 from ui.text import visible
@@ -184,24 +185,30 @@ def _pairs(c: _Canvas, view: StepView, top: int, x: int, y: int, width: int, t) 
     step = view.step
     heading = t.gettext("Most frequent pairs before this merge") if step else t.gettext("Most frequent pairs")
     c.text(x, y + c.px(40), heading, 32, bold=True)
-    y += c.px(60)
     rows = view.pairs.rows if step else pair_rows(c.run, 0, top, exact=True).rows
+    _rows(c, rows, x, y + c.px(60), width, t, marked=step > 0)
+
+
+def _rows(c: _Canvas, rows, x: int, y: int, width: int, t, marked: bool) -> None:
+    """Candidate rows (pairs, or another kind of step's candidates): rank, the tokens joined by ``+``, the count;
+    with ``marked``, the chosen and tied ones marked."""
     row_h = c.px(66)
     for row in rows:
-        rank, a, b, count = row.rank, row.left, row.right, row.count
+        rank, count = row.rank, row.count
         mark, bg = "", None
-        if step and row.mark == CHOSEN:
+        if marked and row.mark == CHOSEN:
             mark, bg = t.gettext("chosen"), _CHOSEN
-        elif step and row.mark == TIED:
+        elif marked and row.mark == TIED:
             mark, bg = t.gettext("tied"), _TIED
         if bg:
             c.draw.rectangle((x - c.px(8), y, x + width, y + row_h), fill=bg)
         base = y + c.px(47)
         c.text(x, base, f"{rank}", 32, _MUTED)
         cx = x + c.px(50)
-        cx += c.chip(cx, base, a, 34)
-        cx += c.text(cx + c.px(10), base, "+", 34) + c.px(20)
-        c.chip(cx, base, b, 34)
+        for i, tid in enumerate(row.tokens):
+            if i:
+                cx += c.text(cx + c.px(10), base, "+", 34) + c.px(20)
+            cx += c.chip(cx, base, tid, 34)
         count_text = f"{count:,}"
         right = x + width - c.px(150)
         c.text(right - c.w.width(count_text, c.px(34), True), base, count_text, 34, bold=True)
@@ -211,14 +218,16 @@ def _pairs(c: _Canvas, view: StepView, top: int, x: int, y: int, width: int, t) 
         y += row_h
 
 
-def _words(c: _Canvas, view: StepView, x: int, y: int, width: int, bottom: int, t) -> None:
-    """The word types the merge changed, before → after; at step 0 the first word types of the corpus."""
+def _words(c: _Canvas, view: StepView, x: int, y: int, width: int, bottom: int, t, title: str | None = None) -> None:
+    """The word types the step changed, before → after, under ``title`` (``{n}``: how many; by default the one of a
+    merge); at step 0 the first word types of the corpus."""
     run, step = c.run, view.step
     if step:
         total = view.words_changed
-        title = t.ngettext("The word type this merge changed", "The {n} word types this merge changed", total)
+        if title is None:
+            title = t.ngettext("The word type this merge changed", "The {n} word types this merge changed", total)
         words = view.changed
-        new = view.merge.token
+        new = view.headline.made
     else:
         total = run.num_words
         title = t.ngettext("The corpus: {n} word type", "The corpus: {n} word types", total)
@@ -258,19 +267,54 @@ def _words(c: _Canvas, view: StepView, x: int, y: int, width: int, bottom: int, 
 def _draw_step(run, step: int, t, fonts: FontSet, presentation: bool, size, top: int) -> Image.Image:
     c = _Canvas(run, size, fonts, presentation)
     view = step_view(run, step, pairs=top, words=8)
+    _PICTURES.get(view.kind, _draw_event)(c, view, t, top)
+    return c.img
+
+
+def _draw_merge(c: _Canvas, view: StepView, t, top: int) -> None:
+    """A merge, or step 0: the merge line and why, the pairs before it, the words it changed, the sizes."""
     y = _headline(c, view, t)
     c.draw.line((c.px(56), y, c.img.width - c.px(56), y), fill=_RULE_LINE, width=max(1, c.px(3)))
     left_w = c.px(700)
     _pairs(c, view, top, c.px(64), y + c.px(10), left_w, t)
     right_x = c.px(64) + left_w + c.px(60)
     _words(c, view, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(56), t)
-    if step:
+    if view.step:
         snap = view.merge
         sizes = t.gettext("Vocabulary: {vocab} tokens · corpus: {tokens} tokens after this merge.").format(
             vocab=f"{snap.vocab_size:,}", tokens=f"{snap.corpus_tokens:,}"
         )
         c.text(c.px(56), c.img.height - c.px(28), sizes, 26, _MUTED)
-    return c.img
+
+
+def _draw_event(c: _Canvas, view: StepView, t, top: int) -> None:
+    """A step of a kind with no picture of its own, from the parts every step view has: the step's number, its
+    headline (the tokens involved → the token made, − the token removed), its numbers, the candidates and the
+    words changed."""
+    step_label = t.gettext("Step {step} of {n}").format(step=f"{view.step:,}", n=f"{view.num_steps:,}")
+    c.text(c.px(56), c.px(62), step_label, 32, _MUTED)
+    head, x, base = view.headline, c.px(56), c.px(165)
+    for i, tid in enumerate(head.tokens):
+        if i:
+            x += c.text(x + c.px(18), base, "+", 64) + c.px(36)
+        x += c.chip(x, base, tid, 64)
+    for op, tid, new in (("→", head.made, True), ("−", head.removed, False)):
+        if tid is not None:
+            x += c.text(x + c.px(18), base, op, 64) + c.px(36)
+            x += c.chip(x, base, tid, 64, new=new)
+    c.text(c.px(56), c.px(238), " · ".join(f"{t.gettext(n.label)} {n.value:,}" for n in view.numbers), 30)
+    y = c.px(290)
+    c.draw.line((c.px(56), y, c.img.width - c.px(56), y), fill=_RULE_LINE, width=max(1, c.px(3)))
+    left_w = c.px(700)
+    if view.candidates is not None:
+        _rows(c, view.candidates.rows[:top], c.px(64), y + c.px(10), left_w, t, marked=True)
+    right_x = c.px(64) + left_w + c.px(60)
+    title = t.ngettext("The word type this step changed", "The {n} word types this step changed", view.words_changed)
+    _words(c, view, right_x, y + c.px(10), c.img.width - right_x - c.px(56), c.img.height - c.px(56), t, title)
+
+
+#: How a picture draws a step of each kind; any other kind: :func:`_draw_event`.
+_PICTURES = {START: _draw_merge, MERGE: _draw_merge}
 
 
 def step_image(

@@ -167,11 +167,13 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
             st.html(f"<div class='bpe-quiz-q'>{done}</div>")
         st.html(f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>")
         return
+    q = question(run, merge)
+    if q is None:  # the next step's kind has no question (not a merge): it is skipped, nothing is asked
+        return
     with top[0]:
         title = _("Which pair does merge {merge} join?").format(merge=f"{merge:,}")
         st.html(f"<div class='bpe-quiz-q' id='bpe-quiz-question' data-merge='{merge}'>{esc_raw(title)}</div>")
 
-    q = question(run, merge)
     key = (_signature(run), merge)
     answer = _table(K_ANSWERS).get(key)
     revealed = answer is not None

@@ -12,7 +12,8 @@ one algorithm alone (the language a merge served, the rule that chose it) goes i
 
 A step is a generic event: its record has a ``kind`` (:data:`STEP_KINDS`; ``"merge"`` today, later a
 ``"removal"``, a ``"prune"`` round, a ``"transition"``) that renderers and the quiz dispatch on, so a new
-algorithm adds event kinds, not renderers. Why a step was chosen is the algorithm's to say
+algorithm adds event kinds, not renderers: it registers how a step of its kind is viewed
+(:func:`bpe_core.teaching.step_view.register_view`), and every renderer draws that view. Why a step was chosen is the algorithm's to say
 (:meth:`Algorithm.why`, read through :func:`step_why`); a renderer draws what it returns.
 
 Algorithms are registered by name: ``TrainConfig.algorithm`` (default ``"bpe"``, checked against the

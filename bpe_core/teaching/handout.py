@@ -9,7 +9,8 @@ between blocks, never inside a merge (CSS ``break-inside: avoid``).
 
 Every piece of user text (words, tokens) goes through ``html.escape``; every sentence goes through a
 ``gettext`` translations object with named placeholders. What a merge block shows is
-:mod:`bpe_core.teaching.step_view`'s values, as in the app's panels and pictures.
+:mod:`bpe_core.teaching.step_view`'s values, as in the app's panels and pictures; a step is drawn by its kind
+(:data:`_BLOCKS`), and a kind without a block of its own from the parts every step view has.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .handout_parts import (
     tr_or_english,
     word_table,
 )
-from .step_view import CHOSEN, TIED, MergeCard, changed_words, merge_card, pair_rows, word_views
+from .step_view import CHOSEN, MERGE, TIED, MergeCard, StepView, changed_words, step_view, word_views
 
 #: Messages written inside f-strings below, which the extractor cannot see there: listed once here.
 _F_STRING_MESSAGES = (
@@ -168,8 +169,17 @@ def _change_cell(count: int, change: int | None, t) -> str:
     return "<span class='note'>±0</span>"
 
 
-def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
-    run = segs.run
+def _mark(row, t) -> tuple[str, str]:
+    """The CSS class and the label of a candidate row's mark."""
+    if row.mark == CHOSEN:
+        return "chosen", t.gettext("chosen")
+    if row.mark == TIED:
+        return "tied", t.gettext("tied")
+    return "", ""
+
+
+def _pairs_table(segs: _Segments, view: StepView, t) -> str:
+    run, step = segs.run, view.step
     changes = _count_changes(segs, step - 1) if step > 1 else None
     head = f"<tr><th class='num'>#</th><th>{esc(t.gettext('Pair'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
     if changes is not None:
@@ -177,14 +187,9 @@ def _pairs_table(segs: _Segments, step: int, t, top: int) -> str:
         head += f"<th class='num'>{esc(since)}</th>"
     head += "<th></th></tr>"
     body = []
-    for row in pair_rows(run, step, top).rows:
+    for row in view.pairs.rows:
         rank, a, b, count = row.rank, row.left, row.right, row.count
-        if row.mark == CHOSEN:
-            cls, mark = "chosen", t.gettext("chosen")
-        elif row.mark == TIED:
-            cls, mark = "tied", t.gettext("tied")
-        else:
-            cls, mark = "", ""
+        cls, mark = _mark(row, t)
         change = f"<td class='num'>{_change_cell(count, changes.get((a, b), 0), t)}</td>" if changes is not None else ""
         body.append(
             f"<tr class='{cls}'><td class='num'>{rank}</td><td>{pair_html(run, a, b)}</td>"
@@ -243,9 +248,9 @@ def _corpus_after(segs: _Segments, snap: MergeCard, t, max_words: int) -> str:
     return out
 
 
-def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str:
-    run = segs.run
-    snap = merge_card(run, step)
+def _merge_block(segs: _Segments, view: StepView, t, top: int, max_words: int) -> str:
+    run, step = segs.run, view.step
+    snap = view.merge
     heading = t.gettext("Merge {step}").format(step=num(step))
     headline = fmt(
         t.ngettext("{pair} → {token} ({count} time)", "{pair} → {token} ({count} times)", snap.count),
@@ -259,9 +264,43 @@ def _merge_block(segs: _Segments, step: int, t, top: int, max_words: int) -> str
     return (
         f"<section class='merge'><h2>{esc(heading)}</h2><p class='headline'>{headline}</p>"
         f"<p class='note'>{esc(sizes)}</p>"
-        f"<h3>{esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, step, t, top)}"
+        f"<h3>{esc(t.gettext('The most frequent pairs before this merge'))}</h3>{_pairs_table(segs, view, t)}"
         f"{_why(run, snap, t)}{_corpus_after(segs, snap, t, max_words)}</section>"
     )
+
+
+def _event_block(segs: _Segments, view: StepView, t, top: int, max_words: int) -> str:
+    """A step of a kind with no block of its own, from the parts every step view has: its number, its headline
+    (the tokens involved → the token made, − the token removed), its numbers, the candidates and the words changed."""
+    run, head = segs.run, view.headline
+    line = '<span class="arrow">+</span>'.join([token_box(run, tid, t) for tid in head.tokens])
+    for op, tid in (("→", head.made), ("−", head.removed)):
+        if tid is not None:
+            line += f'<span class="arrow">{op}</span>{token_box(run, tid, t, new=tid == head.made)}'
+    numbers = " · ".join(f"{t.gettext(n.label)} {num(n.value)}" for n in view.numbers)
+    heading = t.gettext("Step {step} of {n}").format(step=num(view.step), n=num(view.num_steps))
+    out = f"<section class='merge'><h2>{esc(heading)}</h2><p class='headline'>{line}</p><p class='note'>{esc(numbers)}</p>"
+    body = []
+    for row in view.candidates.rows[:top] if view.candidates is not None else ():
+        cls, mark = _mark(row, t)
+        tokens = '<span class="arrow">+</span>'.join([token_box(run, tid, t) for tid in row.tokens])
+        body.append(
+            f"<tr class='{cls}'><td class='num'>{row.rank or ''}</td><td>{tokens}</td>"
+            f"<td class='num'>{num(row.count)}</td><td>{esc(mark)}</td></tr>"
+        )
+    if body:
+        out += f"<table class='pairs'>{''.join(body)}</table>"
+    if view.words_changed:
+        changed = step_view(run, view.step, top, words=max_words).changed
+        title = t.ngettext(
+            "The word type this step changed", "The {n} word types this step changed", view.words_changed
+        )
+        out += f"<h3>{esc(title.format(n=num(view.words_changed)))}</h3>" + word_table(run, changed, t)
+    return out + "</section>"
+
+
+#: How the handout draws a step of each kind; any other kind: :func:`_event_block`.
+_BLOCKS = {MERGE: _merge_block}
 
 
 def _summary(run, n: int, t) -> str:
@@ -321,7 +360,8 @@ def handout_html(
     ]
     segs = _Segments(run)
     for k in range(1, n + 1):
-        parts.append(_merge_block(segs, k, t, top, max_words))
+        view = step_view(run, k, top)
+        parts.append(_BLOCKS.get(view.kind, _event_block)(segs, view, t, top, max_words))
         segs.forget_before(k - 1)
     if n < merges and run.stop_reason:
         parts.append(f"<p class='more'>{esc(_stopped(run, t))}</p>")

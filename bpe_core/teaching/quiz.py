@@ -1,6 +1,8 @@
 """Predict the next merge: the quiz's questions, grading, reveal sentences and score, without a user interface.
 
-A question asks which pair merge ``k`` joins. The class sees the corpus after merge ``k - 1`` and up to
+A question is asked about a step whose kind has one (:data:`_ASKS`): of a merge, which pair merge ``k`` joins.
+A step of another kind (a removal, a pruning round) has no question and is skipped: :func:`question` gives
+``None``. The class sees the corpus after merge ``k - 1`` and up to
 nine pairs of the pair table before merge ``k`` (the counts the trainer chose from), in a shuffled order:
 in count order the answer would always be the first row.
 
@@ -20,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .explain import TIE_RULES, rule_name
+from .step_view import MERGE, StepView, step_view
 
 _ENGLISH = gettext.NullTranslations()
 
@@ -66,32 +69,39 @@ class Question:
         return next(i for i, o in enumerate(self.options) if o.chosen)
 
 
-def question(run, merge: int, size: int = MAX_OPTIONS) -> Question:
-    """The question for merge ``merge`` (1..``run.num_steps``) of a finished run.
+def question(run, merge: int, size: int = MAX_OPTIONS) -> Question | None:
+    """The question for step ``merge`` (1..``run.num_steps``) of a finished run, or ``None`` when the step's kind
+    has no question (the step is skipped: nothing is asked about it).
 
-    Offers the first ``size`` (at most :data:`MAX_OPTIONS`) pairs of the snapshot's pair table, which
-    lists every tied pair first, so the chosen pair is always offered. The order is shuffled with a
-    seed of ``merge``: the same for every session and every rerun. Raises ``IndexError`` for a merge
-    outside the run and ``ValueError`` for a ``size`` below 1.
+    Of a merge: offers the first ``size`` (at most :data:`MAX_OPTIONS`) pairs of the step view's pair rows (the
+    snapshot's pair table), which list every tied pair first, so the chosen pair is always offered. The order is
+    shuffled with a seed of ``merge``: the same for every session and every rerun. Raises ``IndexError`` for a
+    merge outside the run and ``ValueError`` for a ``size`` below 1.
     """
     if not 1 <= merge <= run.num_steps:
         raise IndexError(f"merge {merge} is outside 1..{run.num_steps}")
     if size < 1:
         raise ValueError("a question offers at least one pair")
-    snap = run.snapshot(merge)
-    rows = list(snap.top_pairs[: min(size, MAX_OPTIONS)])
-    random.Random(merge).shuffle(rows)
+    view = step_view(run, merge, pairs=min(size, MAX_OPTIONS))
+    ask = _ASKS.get(view.kind)
+    return None if ask is None else ask(view)
+
+
+def _merge_question(view: StepView) -> Question:
+    """Which pair does merge ``view.step`` join? (see :func:`question`)."""
+    card = view.merge
+    chosen = (card.left, card.right)
+    rows = list(view.pairs.rows)
+    random.Random(view.step).shuffle(rows)
     options = tuple(
-        Option(
-            a,
-            b,
-            c,
-            chosen=(a, b) == (snap.left, snap.right),
-            tied=c == snap.count and (a, b) != (snap.left, snap.right),
-        )
-        for a, b, c in rows
+        Option(r.left, r.right, r.count, chosen=r.tokens == chosen, tied=r.count == card.count and r.tokens != chosen)
+        for r in rows
     )
-    return Question(merge, options, snap.count, snap.ties, snap.tie_break)
+    return Question(view.step, options, card.count, card.ties, card.tie_break)
+
+
+#: The question asked about a step of each kind; a kind not here has none (its steps are skipped).
+_ASKS = {MERGE: _merge_question}
 
 
 def grade(q: Question, pick: int | None) -> str:

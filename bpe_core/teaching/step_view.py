@@ -12,19 +12,30 @@ dataclasses; the small values a step holds many of (pair rows, chips, changed wo
 named tuples, as :class:`~bpe_core.algorithms.run.MergeStep` is, because they are made for every step drawn and a frozen
 dataclass takes five times as long to make (about 2 µs against 0.4 µs each).
 
-A step is an event of a ``kind``; every step of a BPE run is a ``"merge"``. A renderer reads the fields of
-the kinds it knows (:attr:`StepView.merge` for a merge).
+A step is an event of a ``kind`` (:data:`MERGE` for every step of a BPE run, :data:`START` for step 0; an
+algorithm adds its own kinds, e.g. a ``"removal"``). This module is the one place that turns a run's step record
+into a view: :func:`step_view` reads the record's ``kind`` and calls the builder registered for it
+(:func:`register_view`). Every view also carries parts every renderer can draw whatever the kind:
+:attr:`StepView.headline` (the tokens involved, the token made or removed), :attr:`StepView.numbers` (numbers
+with their meaning), :attr:`StepView.candidates` (an optional table of candidates with their scores) and the
+words changed. A renderer dispatches on the kind in one table and draws a kind it has no drawing of from these
+parts (see docs/API.md, "Step events"), so a new algorithm adds an event kind, not a renderer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..i18n import N_
 from ..measures import total_words
 
-#: The kind of every step of a BPE run: a pair merged into a token.
-MERGE = "merge"
+#: The kind of every step of a BPE run: a pair merged into a token; and of step 0, the corpus it starts from.
+MERGE, START = "merge", "start"
+
+#: The meanings of a merge's :attr:`StepView.numbers` (message ids of the catalogs).
+_COUNT, _VOCABULARY, _TOKENS = N_("Count"), N_("Vocabulary"), N_("Tokens")
 
 #: Marks of a pair row: the pair the merge chose (or, at step 0, chooses next), a pair tied with it, a
 #: pair the caller asked to mark (``marks`` of :func:`pair_rows`), or none.
@@ -51,11 +62,45 @@ class PairRow(NamedTuple):
     count: int
     mark: str
 
+    @property
+    def tokens(self) -> tuple[int, int]:
+        """The pair as a candidate's tokens (see :class:`Candidate`)."""
+        return self.left, self.right
+
+
+class Candidate(NamedTuple):
+    """One row of a table of candidates of any kind of step (a :class:`PairRow` is one too): ``rank`` (1 = the
+    best; ``None``: unranked), the ``tokens`` it is about (ids), its ``count`` (the score the step chose by) and
+    ``mark`` (:data:`CHOSEN`, :data:`TIED`, :data:`MARKED` or :data:`NONE`)."""
+
+    rank: int | None
+    tokens: tuple[int, ...]
+    count: int
+    mark: str
+
+
+class Headline(NamedTuple):
+    """What a step did, in one line: the ``tokens`` involved (ids, in order), the token ``made`` and the token
+    ``removed`` (ids; ``None``: none). A merge: ``((left, right), token, None)``; step 0: ``((), None, None)``."""
+
+    tokens: tuple[int, ...]
+    made: int | None = None
+    removed: int | None = None
+
+
+class Number(NamedTuple):
+    """A number a step reports: its meaning ``label`` (an English message id of the catalogs, which a renderer
+    translates; an algorithm adds its labels to the catalogs) and its ``value``."""
+
+    label: str
+    value: int
+
 
 @dataclass(frozen=True, slots=True)
 class PairRows:
     """The most frequent pairs before merge ``max(1, step)`` (at step 0: those the first merge chooses
-    from), best first in the run's tie-break order.
+    from), best first in the run's tie-break order. Another kind of step holds its candidates in one, as
+    :class:`Candidate` rows (:attr:`StepView.candidates`).
 
     Attributes:
         rows: the rows shown.
@@ -131,13 +176,16 @@ class StepView:
     """Step ``step`` of a run of ``num_steps`` steps (0 = the starting segmentation).
 
     Attributes:
-        kind: the step's event kind (:data:`MERGE`; ``"start"`` at step 0).
+        kind: the step's event kind (:data:`MERGE`; :data:`START` at step 0; another algorithm's own kind).
         start: at step 0, the corpus it starts from; else ``None``.
         merge: the merge of this step (``None`` at step 0).
         next: at step 0, the first merge, if there is one; else ``None``.
         pairs: the pair rows before the merge (:func:`pair_rows`); ``None`` when the run has no merge.
         changed: the first word types the merge changed (as many as asked for); ``words_changed``: all of them.
         stop_reason: why training stopped, when this is the last step of a finished run; else ``None``.
+        headline, numbers, candidates: the parts any renderer can draw of a step of any kind (see the module
+            doc): a :class:`Headline`, :class:`Number` values and a :class:`PairRows` of :class:`Candidate` rows
+            (or ``None``); a merge's candidates are its ``pairs``.
     """
 
     kind: str
@@ -150,6 +198,13 @@ class StepView:
     changed: tuple[WordView, ...]
     words_changed: int
     stop_reason: str | None
+    headline: Headline = Headline(())
+    numbers: tuple[Number, ...] = ()
+    candidates: PairRows | None = None
+
+
+#: ``build(run, step, pairs, words, max_tokens) -> StepView`` for a step (>= 1) of each kind (see step_view).
+ViewBuilder = Callable[..., StepView]
 
 
 def merge_card(run, step: int) -> MergeCard:
@@ -267,7 +322,8 @@ def _chips(run, index: int, step: int, max_tokens: int | None, new: int | None, 
 
 
 def step_view(run, step: int, pairs: int = 10, words: int = 0, max_tokens: int | None = None) -> StepView:
-    """Step ``step`` (``0..run.num_steps``) of ``run`` as a :class:`StepView`.
+    """Step ``step`` (``0..run.num_steps``) of ``run`` as a :class:`StepView`, made by the builder registered for
+    the kind of the step's record (:func:`register_view`).
 
     Args:
         run: a :class:`~bpe_core.algorithms.run.TrainedRun` (or a view of one still training).
@@ -276,20 +332,51 @@ def step_view(run, step: int, pairs: int = 10, words: int = 0, max_tokens: int |
 
     Raises:
         IndexError: ``step`` beyond the run's steps.
+        ValueError: a step of a kind no builder is registered for.
     """
     n = run.num_steps
     if not 0 <= step <= n:
         raise IndexError(f"step {step} is outside 0..{n}")
+    kind = run.snapshot(step).kind if step else START
+    build = _VIEWS.get(kind)
+    if build is None:
+        raise ValueError(f"no step view for steps of kind {kind!r}: register one (register_view)")
+    return build(run, step, pairs, words, max_tokens)
+
+
+def _merge_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """The view of a merge, and of step 0 (the corpus before the first merge, and that merge next)."""
+    n = run.num_steps
     merge = merge_card(run, step) if step >= 1 else None
+    rows = pair_rows(run, step, pairs) if n else None
     return StepView(
-        kind=MERGE if step >= 1 else "start",
+        kind=MERGE if step >= 1 else START,
         step=step,
         num_steps=n,
         start=start_view(run) if step == 0 else None,
         merge=merge,
         next=merge_card(run, 1) if step == 0 and n else None,
-        pairs=pair_rows(run, step, pairs) if n else None,
+        pairs=rows,
         changed=changed_words(run, step, words, max_tokens) if words else (),
         words_changed=merge.words_changed if merge else 0,
         stop_reason=run.stop_reason if step == n else None,
+        headline=Headline((merge.left, merge.right), merge.token) if merge else Headline(()),
+        numbers=(
+            (Number(_COUNT, merge.count), Number(_VOCABULARY, merge.vocab_size), Number(_TOKENS, merge.corpus_tokens))
+            if merge
+            else ()
+        ),
+        candidates=rows,
     )
+
+
+#: The view builder of each kind of step (:func:`register_view`).
+_VIEWS: dict[str, ViewBuilder] = {START: _merge_view, MERGE: _merge_view}
+
+
+def register_view(kind: str, build: ViewBuilder) -> None:
+    """Make :func:`step_view` build the view of a step whose record's ``kind`` is ``kind`` with
+    ``build(run, step, pairs, words, max_tokens)`` (the arguments of :func:`step_view`; ``step >= 1``), which returns
+    a :class:`StepView` of that kind with its headline, numbers, candidates and changed words filled. An algorithm
+    with a new kind of step registers its builder; a kind registered again is replaced."""
+    _VIEWS[kind] = build
