@@ -21,7 +21,7 @@ def page(spec) -> st.Page:
 
 
 # A press is counted once, even when the step view's timer fires as it is made; a fragment's rerun drops the unsent
-# elements of the run it replaces, cached ones too (ui/streamlit_patches/: each on a checked Streamlit only).
+# elements of the run it replaces, cached ones too (ui/streamlit_patches.py: each on a checked Streamlit only).
 streamlit_patches.install()
 # Before anything reads the URL: a page one run behind sends the URL of the run before (ui/persist.py).
 persist.put_back_if_old()

@@ -1,4 +1,4 @@
-"""ui.streamlit_patches.fragment_refs: a fragment's rerun drops the unsent elements of the run it replaces, the references to cached
+"""ui.streamlit_patches, the fragment references patch: a fragment's rerun drops the unsent elements of the run it replaces, the references to cached
 elements as well as the elements (Streamlit 1.67 kept the references: "Bad delta path index 11")."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from streamlit.runtime.forward_msg_cache import populate_hash_if_needed
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner_utils import script_run_context
 
-from ui.streamlit_patches import fragment_refs
+from ui import streamlit_patches
 
 
 def _element(path: list[int], fragment: str, text: str) -> ForwardMsg:
@@ -37,7 +37,7 @@ def _paths(queue: ForwardMsgQueue) -> list:
 
 
 def test_a_fragments_rerun_drops_its_unsent_references_with_its_elements():
-    fragment_refs.install()
+    streamlit_patches.install_fragment_refs()
     queue = ForwardMsgQueue()
     # The step view (fragment F) drew elements 9 and 10, then element 11 as a reference; another fragment (G) and
     # the page's own script (outside any fragment) each left a reference too; then a run of F starts.
@@ -55,7 +55,7 @@ def test_a_fragments_rerun_drops_its_unsent_references_with_its_elements():
 
 
 def test_a_reference_left_by_one_fragments_rerun_is_dropped_by_its_own():
-    fragment_refs.install()
+    streamlit_patches.install_fragment_refs()
     queue = ForwardMsgQueue()
     # Two fragments left references; G reruns first, then F, before anything is sent.
     for msg in (_ref([0, 2, 11], "F"), _ref([0, 3, 5], "G"), _finished()):
@@ -67,7 +67,7 @@ def test_a_reference_left_by_one_fragments_rerun_is_dropped_by_its_own():
 
 
 def test_a_reference_is_sent_as_before_and_its_note_goes_with_it():
-    fragment_refs.install()
+    streamlit_patches.install_fragment_refs()
     queue = ForwardMsgQueue()
     ref = _ref([0, 2, 11], "F")
     queue.enqueue(ref)
@@ -77,12 +77,12 @@ def test_a_reference_is_sent_as_before_and_its_note_goes_with_it():
     queue.enqueue(_finished())
     queue.clear(retain_lifecycle_msgs=True)
     assert _paths(queue) == [("script_finished", [])]
-    assert not fragment_refs._MADE  # every note made was taken by the queue
+    assert not streamlit_patches._MADE  # every note made was taken by the queue
 
 
 def test_install_wraps_once():
-    fragment_refs.install()
+    streamlit_patches.install_fragment_refs()
     clear, make_ref = ForwardMsgQueue.clear, script_run_context.create_reference_msg
-    fragment_refs.install()
+    streamlit_patches.install_fragment_refs()
     assert ForwardMsgQueue.clear is clear and script_run_context.create_reference_msg is make_ref
     assert clear.drops_fragment_refs

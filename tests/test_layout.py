@@ -158,8 +158,8 @@ def _imported(path: Path, name: str) -> set[str]:
 
 def _import_graph() -> dict[str, set[str]]:
     # A module's own packages are not edges: Python has begun importing them before the module itself, so
-    # ``from . import may_install`` inside ``ui.streamlit_patches.fragment_refs`` makes no circle with the package's
-    # ``__init__.py`` that imports fragment_refs.
+    # ``from . import helper`` inside a submodule ``pkg.part`` makes no circle with the package's ``__init__.py`` that
+    # imports ``part``.
     modules = _project_modules()
     return {
         name: {m for m in _imported(path, name) if m in modules and m != name and not name.startswith(m + ".")}

@@ -183,7 +183,7 @@ def test_a_press_a_fragment_timer_also_sends_moves_one_step(app_server, page):
     # Streamlit's frontend sends a press from a task it schedules after the click; a fragment's timer (the step view
     # of a run still training) that fires in between sends every widget state, the press too. Here the server gets
     # each press of Next that way as well, the timer's copy first: one press once moved two steps
-    # (ui/streamlit_patches/timer_presses.py).
+    # (ui/streamlit_patches.py, timer presses).
     ServerHold(page, before_up=_timer_copy_of_a_press)
     _open(page, f"{app_server}/?preset=textbook-low&step=3")
     page.get_by_role("button", name=re.compile("Next")).click()

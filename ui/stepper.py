@@ -49,7 +49,7 @@ at 0.5 s per step); one in the browser holds the beat.
 **Fragments.** A page draws its step control and what depends on the step inside a fragment
 (:func:`step_fragment`), so a step reruns only those parts. While the run is still training the fragment
 reruns every second, so that the newly trained merges can be reached. A press made as that timer fires is
-counted once (:mod:`ui.streamlit_patches.timer_presses`); ``.streamlit/config.toml`` keeps a browser's large
+counted once (:func:`ui.streamlit_patches.install_timer_presses`); ``.streamlit/config.toml`` keeps a browser's large
 messages for 20 runs, so that one made as a step comes back is seldom answered with a message the page has just
 forgotten.
 

@@ -106,7 +106,7 @@
   // A screen whose page Streamlit can no longer update: a rerun's element reached the page at a place its tree
   // does not have ("Bad delta path index 11 (should be between [0, 9])", Streamlit 1.67), and the page went blank
   // and followed no more. The cause, a cached element of an interrupted run sent without the elements before it,
-  // is mended on the server (ui/streamlit_patches/fragment_refs.py); should the page still fail so, it reloads at once.
+  // is mended on the server (ui/streamlit_patches.py, fragment references); should the page still fail so, it reloads at once.
   var broken = null;
   function onFault(text) {
     if (/delta path/i.test(text)) { broken = text; check(); }
