@@ -29,10 +29,9 @@ from bpe_core.teaching.facts import UTF8_UNUSED_BYTES
 from ui import bbpe_view, charts, memo, page, persist, sidebar, training
 from ui.bbpe_view import BYTE, CHAR
 from ui.chips import tokens_html
-from ui.corpus import text_corpus
+from ui.corpus import PRESETS, text_corpus
 from ui.encoding import tokenizer_at, tokens_at
 from ui.i18n import _, ngettext
-from ui.presets import PRESETS
 from ui.settings import PRE_LABELS, TIE_LABELS, make_config, max_merges
 from ui.text import md_escape
 

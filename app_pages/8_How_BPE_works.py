@@ -14,11 +14,10 @@ from bpe_core.teaching.explain import TIE_RULES, merge_explanation
 from bpe_core.teaching.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
 from ui import how_reference, how_view, training
 from ui.blocks import items_html
-from ui.corpus import text_corpus, words_corpus
+from ui.corpus import PRESETS, text_corpus, words_corpus
 from ui.explain import stop_reason_text
 from ui.i18n import _, current_language, join_list, ngettext
 from ui.page import page_title, start_page
-from ui.presets import PRESETS
 from ui.sidebar import write_url
 
 TEXTBOOK = PRESETS["textbook-low"].words  # the same corpus as the preset (one copy in the app)

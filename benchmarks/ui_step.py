@@ -50,7 +50,7 @@ def summary(name: str, seconds: list[float]) -> str:
 
 def train_book():
     from bpe_core import corpus_words, train
-    from ui.presets import PRESETS
+    from ui.corpus import PRESETS
     from ui.settings import make_config, preset_settings
 
     preset = PRESETS[PRESET]

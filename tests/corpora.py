@@ -2,7 +2,7 @@
 emoji preset's text, and the pasted 红楼梦 + emoji text of issue 15."""
 
 from bpe_core import TrainConfig, TrainedRun, train
-from ui.presets import PRESETS, PRESETS_DIR
+from ui.corpus import PRESETS, PRESETS_DIR
 
 #: The textbook corpus of Sennrich et al. (2016), as word counts.
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

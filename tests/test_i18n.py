@@ -257,7 +257,7 @@ def test_unknown_lang_parameter_is_ignored():
 
 # ------------------------------------------------------------------------------ the Traditional Chinese preset
 def test_traditional_preset_is_the_simplified_one_converted():
-    from ui.presets import PRESETS
+    from ui.corpus import PRESETS
 
     hans = PRESETS["hongloumeng-chapter"].load_text()
     hant = PRESETS["hongloumeng-chapter-hant"].load_text()

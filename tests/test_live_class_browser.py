@@ -31,7 +31,7 @@ from bpe_core.teaching.quiz import question
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import Classes, option_grades
 from ui.class_join import PUBLIC_URL_ENV, qr_img
-from ui.presets import PRESETS
+from ui.corpus import PRESETS
 from ui.settings import make_config, preset_settings
 
 pytestmark = pytest.mark.browser

@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoding.encoder import Tokenizer
-from ui.presets import PRESETS
+from ui.corpus import PRESETS
 from ui.sidebar import text_box_guard_html
 from ui.stepper import script_html as stepper_script_html
 

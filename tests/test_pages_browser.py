@@ -14,7 +14,7 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.encoding.encoder import Tokenizer
-from ui.presets import PRESETS
+from ui.corpus import PRESETS
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import TrainConfig, corpus_words, train
-from ui.presets import PRESETS, PRESETS_DIR
+from ui.corpus import PRESETS, PRESETS_DIR
 
 FILE_PRESETS = [p for p in PRESETS.values() if p.file]
 

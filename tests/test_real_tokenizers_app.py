@@ -16,7 +16,7 @@ from bpe_core.encoding.encoder import Tokenizer
 from bpe_core.i18n import translations
 from bpe_core.models import HERE, MODELS
 from bpe_core.pretokenize import PATTERNS
-from ui.presets import PRESETS
+from ui.corpus import PRESETS
 
 PAGE = "app_pages/5_Real_tokenizers.py"
 ZH_EMOJI = "今天我们很开心 😀！明天去北京看熊猫 🐼。👨‍👩‍👧 一家人 🇨🇳 👍🏽 OK"

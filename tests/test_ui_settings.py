@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import InputError
-from ui.presets import PRESETS
+from ui.corpus import PRESETS
 from ui.settings import (
     DEFAULT_SETTINGS,
     TIE_LABELS,

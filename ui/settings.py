@@ -20,8 +20,8 @@ from bpe_core.inputs import env_positive_int, max_input_bytes
 from bpe_core.pretokenize import REGEX
 from bpe_core.teaching.explain import TIE_RULES
 
+from .corpus import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from .i18n import N_, _, tr
-from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 
 #: Defaults of every setting (URL names). A preset's ``settings`` override these.
 DEFAULT_SETTINGS: dict = {

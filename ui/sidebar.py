@@ -23,9 +23,8 @@ import streamlit as st
 from bpe_core import InputError, TrainConfig
 
 from . import i18n, modes, persist, stepper
-from .corpus import Corpus, Source, digest_of, preset_corpus
+from .corpus import DEFAULT_PRESET, PRESETS, Corpus, Preset, Source, digest_of, get_preset, preset_corpus
 from .i18n import _
-from .presets import DEFAULT_PRESET, PRESETS, Preset, get_preset
 from .settings import (
     PREVIEW_CHARS,
     SOURCE_LABELS,
