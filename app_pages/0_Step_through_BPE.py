@@ -17,7 +17,6 @@ from ui import (
     step_ahead,
     stepper,
     training,
-    vocabulary,
 )
 from ui.explain import rules_html
 from ui.i18n import _, ngettext
@@ -63,7 +62,7 @@ def corpus_and_vocabulary(run, step: int, mode: str, present: bool) -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.subheader(_("Vocabulary"))
-        vocabulary.vocabulary(run, step, mode, present)
+        corpus_panel.vocabulary(run, step, mode, present)
     with right:
         st.subheader(_("Over all steps"))
         charts.charts(run, step, present, columns=False)

@@ -69,7 +69,7 @@ def bench_render(run, steps: int) -> None:
     from streamlit import config
     from streamlit.logger import set_log_level
 
-    from ui import charts, chips, corpus_panel, panels, vocabulary
+    from ui import charts, chips, corpus_panel, panels
 
     # Bare mode (no script run) warns at every element. Streamlit's loggers do not propagate to a parent,
     # and reading its config (on first use) sets their level again: so read it first, then quiet them.
@@ -92,7 +92,7 @@ def bench_render(run, steps: int) -> None:
         size = run.vocab_size_at(step)
         ids = list(range(size - 1, max(run.num_base, size - 60) - 1, -1))
         st.html(chips.chips_html(run, ids, mode, run.snapshot(step).token, present))
-        st.html(vocabulary.merge_tree_html(run, run.snapshot(step).token, mode, present))
+        st.html(corpus_panel.merge_tree_html(run, run.snapshot(step).token, mode, present))
         parts["vocabulary"].append(time.perf_counter() - t)
         t = time.perf_counter()
         charts.charts(run, step, present)

@@ -17,10 +17,10 @@ from textbook import TEXTBOOK_WORDS
 from bpe_core import TrainConfig, train
 from ui import chips, settings
 from ui.corpus import PRESETS, PRESETS_DIR, Corpus, digest_of
+from ui.corpus_panel import find_token, merge_tree_html
 from ui.explain import merge_reason, stop_reason_text
 from ui.text import esc, md_escape, visible
 from ui.training import RunCache, get_run
-from ui.vocabulary import find_token, merge_tree_html
 
 
 def merge_line(at: AppTest) -> str:

@@ -12,7 +12,7 @@
 * :mod:`ui.persist` -- session values and widgets that survive reruns and page switches; :mod:`ui.memo`
   -- the per-run memo.
 * :mod:`ui.chips` -- token chips from a run or a tokenizer (:class:`ui.chips.TokenSource`);
-  :mod:`ui.stepper`, :mod:`ui.panels`, :mod:`ui.vocabulary`, :mod:`ui.charts`, :mod:`ui.explain`
+  :mod:`ui.stepper`, :mod:`ui.panels`, :mod:`ui.charts`, :mod:`ui.explain`
   (the worded explanations), :mod:`ui.encoding` (tokenizers of a run).
 * :mod:`ui.corpus` -- built-in corpora; :mod:`ui.text` -- escaping; :mod:`ui.i18n` -- translation.
 * :mod:`ui.streamlit_patches` -- the patches of Streamlit's internals, each on the Streamlit versions it was
