@@ -26,7 +26,7 @@ from bpe_core.measures import (
     used_bytes,
 )
 from bpe_core.teaching.facts import UTF8_UNUSED_BYTES
-from ui import bbpe_view, charts, memo, page, persist, sidebar, training
+from ui import bbpe_view, charts, page, persist, run_cache, sidebar, training
 from ui.bbpe_view import BYTE, CHAR
 from ui.chips import tokens_html
 from ui.corpus import PRESETS, text_corpus
@@ -177,7 +177,7 @@ def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
 # ------------------------------------------------------------------------------ 3. as merges grow
 def rates(char_run, byte_run, present: bool) -> None:
     st.subheader(_("3 · As merges grow"))
-    chars, data = memo.once(char_run, "corpus_size", lambda: corpus_size(char_run))
+    chars, data = run_cache.once(char_run, "corpus_size", lambda: corpus_size(char_run))
     per_char = {
         _(CHAR): tokens_per_character(char_run, chars),
         _(BYTE): tokens_per_character(byte_run, chars),
@@ -210,9 +210,9 @@ def rates(char_run, byte_run, present: bool) -> None:
 def pieces(byte_run, mode: str, present: bool) -> None:
     st.subheader(_("4 · Byte-level tokens that are pieces of characters"))
     n = byte_run.num_steps
-    series = memo.once(byte_run, "partial_series", lambda: partial_series(byte_run))
+    series = run_cache.once(byte_run, "partial_series", lambda: partial_series(byte_run))
     partial_ids = partial_token_ids(byte_run)
-    in_corpus = memo.once(byte_run, "partial_corpus", lambda: partial_corpus_tokens(byte_run, n))
+    in_corpus = run_cache.once(byte_run, "partial_corpus", lambda: partial_corpus_tokens(byte_run, n))
     left, right = st.columns([2, 3], gap="medium")
     left.html(bbpe_view.partial_html(byte_run, partial_ids, in_corpus, SHOW_PARTIAL, mode, present))
     with right:

@@ -10,7 +10,7 @@ from bpe_core import InputError, clean_text
 from bpe_core.formats import files as bfiles
 from bpe_core.formats.snapshots import snapshots_csv, snapshots_jsonl
 from bpe_core.inputs import format_size
-from ui import files_view, memo, page, persist, sidebar, stepper, training, uploads
+from ui import files_view, page, persist, run_cache, sidebar, stepper, training, uploads
 from ui.encoding import tokenizer_at
 from ui.i18n import N_, _, tr
 from ui.settings import PRE_LABELS, VARIANT_LABELS
@@ -79,7 +79,7 @@ def downloads(choice, run, present: bool) -> None:
     }
 
     def content(name: str) -> str:
-        return memo.cached(run, "file:" + name, k, makers[name])
+        return run_cache.cached(run, "file:" + name, k, makers[name])
 
     problems = {
         "merges.txt": MERGES_TXT_PROBLEM if bfiles.merges_txt_problem(tok) else None,

@@ -9,7 +9,7 @@ import re
 from app_helpers import body_with, new_app, no_exception
 from streamlit.string_util import clean_text
 
-from ui import memo
+from ui import run_cache
 from ui.step_ahead import AHEAD, BEHIND, PIECE_IDS, ahead_html, window
 
 
@@ -103,8 +103,8 @@ def test_a_kept_block_is_built_once_and_given_to_st_html_as_it_would_make_it():
         calls.append(1)
         return "  <div id='x'>a\n   \n  b</div>\n"
 
-    first = memo.cached_html(run, "test-block", ("k", 1), make)
-    again = memo.cached_html(run, "test-block", ("k", 1), make)
+    first = run_cache.cached_html(run, "test-block", ("k", 1), make)
+    again = run_cache.cached_html(run, "test-block", ("k", 1), make)
     assert first is again and len(calls) == 1
     # What st.html would have made of the string (dedented, stripped): the same bytes reach the browser.
     assert first._repr_html_() == clean_text(make())

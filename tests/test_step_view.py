@@ -157,7 +157,7 @@ def test_the_step_view_imports_no_streamlit():
 
 
 def test_the_panels_draw_one_view_per_step_kept_in_the_runs_memo():
-    from ui import memo, panels
+    from ui import panels, run_cache
 
     run = _run()
     view = panels.view_of(run, 2)
@@ -166,7 +166,7 @@ def test_the_panels_draw_one_view_per_step_kept_in_the_runs_memo():
     pieces = panels.step_panels(run, 2)
     assert pieces["bpe-merge-card"] == panels.merge_card_html(run, 2)
     assert pieces["bpe-pair-panel"] == panels.pair_table_html(run, 2)
-    assert sum(1 for k in memo.memo(run) if isinstance(k, tuple) and k[0] == "step_view") == 1
+    assert sum(1 for k in run_cache.memo(run) if isinstance(k, tuple) and k[0] == "step_view") == 1
 
 
 #: The renderers of a step: each draws what step_view computed and reads no snapshot, pair table or ties itself.

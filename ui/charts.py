@@ -11,7 +11,7 @@ import streamlit as st
 
 from bpe_core import TrainedRun
 
-from . import memo
+from . import run_cache
 from .i18n import N_, _, current_language
 
 #: The x axis of every chart over steps: whole steps only.
@@ -102,7 +102,7 @@ def charts(run: TrainedRun, step: int, presentation: bool = False, columns: bool
         # (hundreds of milliseconds each time), which would slow every step while training.
         st.caption(_("The charts appear when training has finished."))
         return
-    specs = memo.once(run, f"charts.{presentation}.{current_language()}", lambda: _run_specs(run, presentation))
+    specs = run_cache.once(run, f"charts.{presentation}.{current_language()}", lambda: _run_specs(run, presentation))
     places = st.columns(3) if columns else [st.container() for _ in specs]
     for place, spec in zip(places, specs):
         with place:

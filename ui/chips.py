@@ -16,7 +16,7 @@ from typing import Protocol
 from bpe_core import TrainedRun
 from bpe_core.scripts import has_right_to_left
 
-from . import memo
+from . import run_cache
 from .i18n import _, current_language, ngettext
 from .palette import colour_index, palette
 from .text import esc, esc_raw, visible
@@ -186,7 +186,7 @@ def _chip_maker(src, mode: str, presentation: bool):
     """:func:`chip_maker` of a :class:`TokenSource`."""
     # The tooltip is in the reader's language and runs are shared by every session: the language is in the key.
     lang = current_language()
-    table = memo.memo(src.owner)
+    table = run_cache.memo(src.owner)
 
     def chip(tid: int, css: str = "", title: str | None = None) -> str:
         key = ("chip", tid, mode, presentation, lang)
@@ -202,7 +202,7 @@ def _chip_maker(src, mode: str, presentation: bool):
             # Colour by value, not id: the same token looks the same in every run, page and picture.
             colour = colours[colour_index(src.token_value(tid), len(colours))]
             base = (classes, colour, esc_raw(_title(src, tid)), f"{label}{extra}</span>")
-            memo.remember(src.owner, key, base)
+            run_cache.remember(src.owner, key, base)
         classes, colour, default_title, rest = base
         if css:
             classes = f"{classes} {css}"
@@ -349,4 +349,4 @@ def rtl_note() -> str:
 
 def run_rtl_note(run: TrainedRun) -> str | None:
     """:func:`rtl_note` when ``run``'s corpus holds a right-to-left letter, else ``None`` (found once per run)."""
-    return rtl_note() if memo.once(run, "has_rtl", lambda: has_right_to_left(run.words)) else None
+    return rtl_note() if run_cache.once(run, "has_rtl", lambda: has_right_to_left(run.words)) else None

@@ -18,7 +18,7 @@ from bpe_core import MergeTree, TrainedRun
 from bpe_core.encoding import replay as breplay
 from bpe_core.measures import total_words
 
-from . import memo, persist
+from . import persist, run_cache
 from .chips import chip_html, chips_html, run_rtl_note, token_label
 from .i18n import _, current_language, ngettext
 from .page import lazy_expander
@@ -42,7 +42,7 @@ def counted(sentence: str, n: int) -> str:
 
 def total_words_of(run: TrainedRun) -> int:
     """Words in the corpus of ``run`` (:func:`bpe_core.measures.total_words`), kept in the run's memo."""
-    return memo.once(run, "total_words", lambda: total_words(run))
+    return run_cache.once(run, "total_words", lambda: total_words(run))
 
 
 #: Characters of a long word a reader can unfold (the rest is only counted).
@@ -124,7 +124,9 @@ def corpus_table(
     # the same step after each of the teacher's presses, and this table is the costliest piece of the page to build.
     key = (step, mode, presentation, current_language(), int(limit))
     st.html(
-        memo.cached_html(run, "corpus_table", key, lambda: _corpus_table_block(run, step, mode, presentation, limit))
+        run_cache.cached_html(
+            run, "corpus_table", key, lambda: _corpus_table_block(run, step, mode, presentation, limit)
+        )
     )
 
 
@@ -214,7 +216,7 @@ def vocabulary(
 def find_token(run: TrainedRun, label: str, mode: str = "utf8", step: int | None = None) -> int | None:
     """The id of the token shown as ``label`` (as :func:`ui.chips.token_label` writes it, or its raw
     text), present at ``step`` (default: any step), or ``None``."""
-    index = memo.cached(run, "labels", mode, lambda: breplay.token_index(run, lambda t: token_label(run, t, mode)))
+    index = run_cache.cached(run, "labels", mode, lambda: breplay.token_index(run, lambda t: token_label(run, t, mode)))
     return breplay.find_token(run, label, index, step)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bpe_core import TrainedRun
 from bpe_core.teaching.explain import RULES, TIE_RULES, merge_explanation, merge_text, stop_explanation, stop_text
 
-from . import memo
+from . import run_cache
 from .chips import token_label
 from .i18n import _, current_language, ngettext, tr
 from .text import esc_raw, visible
@@ -29,17 +29,17 @@ def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int 
     """Why merge ``step`` (>= 1) was chosen, in sentences (plain text, not escaped): the pair's count,
     the words holding it, the tie and the rule that broke it."""
     key = ("reason", step, mode, max_words, current_language())  # runs are shared by sessions of any language
-    table = memo.memo(run)
+    table = run_cache.memo(run)
     if key not in table:
         ex = merge_explanation(run, step, max_words)
         text = merge_text(ex, lambda t: token_label(run, t, mode), quote_word, tr())
-        memo.remember(run, key, text)
+        run_cache.remember(run, key, text)
     return table[key]
 
 
 def stop_reason_text(run: TrainedRun) -> str:
     """Why training stopped, in words (plain text)."""
-    ex = memo.once(run, "stop", lambda: stop_explanation(run))
+    ex = run_cache.once(run, "stop", lambda: stop_explanation(run))
     return stop_text(ex, tr())
 
 

@@ -4,7 +4,7 @@ parallel texts.
 
 The numbers come from :mod:`bpe_core.languages.token_tax` on :mod:`bpe_core.languages.declaration`'s texts; language names come
 from Babel's CLDR locale data in the interface language. The GPT tables are computed once per server and
-article choice (:func:`gpt_table`), the sidebar run's once per run (:mod:`ui.memo`).
+article choice (:func:`gpt_table`), the sidebar run's once per run (:mod:`ui.run_cache`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bpe_core.encoding.replay import unknown_symbols
 from bpe_core.languages import declaration as decl
 from bpe_core.languages.token_tax import TaxTable, count_tokens, tax_table
 
-from . import memo
+from . import run_cache
 from .chips import tokens_html
 from .i18n import N_, _, current_language, ngettext
 from .real_tokenizers import GPT_MODELS, YOURS, Model
@@ -72,7 +72,7 @@ def gpt_table(sections: tuple | None) -> TaxTable:
 
 def own_table(model: Model, sections: tuple | None) -> TaxTable:
     """The Declaration under the sidebar's tokenizer, once per run and article choice."""
-    return memo.cached(
+    return run_cache.cached(
         model.src.owner, "languages", sections, lambda: tax_table(decl.texts(sections), {YOURS: model.tok})
     )
 
@@ -200,7 +200,7 @@ def declaration_view(tables: list[TaxTable], models: list[Model], sections, meas
         )
 
     owner = next(m.src.owner for m in models if m.key == YOURS)
-    return memo.cached(owner, "language-view", (sections, measure, present, lang), make)
+    return run_cache.cached(owner, "language-view", (sections, measure, present, lang), make)
 
 
 def parse_parallel(text: str) -> list[str]:
@@ -221,7 +221,7 @@ def chips_for(model: Model, text: str, mode: str, present: bool, css_id: str) ->
     """Token chips of ``text`` under ``model`` (at most :data:`MAX_CHIPS`), with a count line; kept per
     tokenizer for the last texts and settings asked (a rerun draws them from the memo)."""
     key = (text, mode, present, css_id, current_language())
-    return memo.cached(model.src.owner, "language-chips", key, lambda: _chips(model, text, mode, present, css_id))
+    return run_cache.cached(model.src.owner, "language-chips", key, lambda: _chips(model, text, mode, present, css_id))
 
 
 def _chips(model: Model, text: str, mode: str, present: bool, css_id: str) -> str:

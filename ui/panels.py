@@ -16,7 +16,7 @@ from bpe_core.algorithms.seam import step_why
 from bpe_core.teaching.explain import rule_name
 from bpe_core.teaching.step_view import CHOSEN, MARKED, MERGE, START, TIED, PairRows, StepView, pair_rows, step_view
 
-from . import memo
+from . import run_cache
 from .chips import chip_html, chip_maker, chips_html, merge_html, run_rtl_note
 from .corpus_panel import CLIP_TOKENS, ROW_TOKENS, counted, word_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
@@ -35,11 +35,11 @@ def view_of(run: TrainedRun, step: int, presentation: bool = False) -> StepView:
     segmentations cut at :data:`ui.corpus_panel.ROW_TOKENS`), kept in the run's memo."""
     last = step == run.num_steps and run.stop_reason is not None
     key = ("step_view", step, presentation, run.num_steps, last)
-    found = memo.memo(run).get(key)
+    found = run_cache.memo(run).get(key)
     if found is None:
         words = 3 if presentation and step >= 1 else 0
         found = step_view(run, step, pairs=6 if presentation else 10, words=words, max_tokens=ROW_TOKENS)
-        memo.remember(run, key, found)
+        run_cache.remember(run, key, found)
     return found
 
 
@@ -337,11 +337,11 @@ def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bo
     # The card of the last step says why training stopped, which a view still training does not know yet.
     last = step == run.num_steps and run.stop_reason is not None
     key = ("step_panels", step, mode, presentation, current_language(), last)
-    found = memo.memo(run).get(key)
+    found = run_cache.memo(run).get(key)
     if found is not None:
         return found
     view = view_of(run, step, presentation)
-    return memo.remember(run, key, _PANELS.get(view.kind, _event_panels)(run, view, mode, presentation))
+    return run_cache.remember(run, key, _PANELS.get(view.kind, _event_panels)(run, view, mode, presentation))
 
 
 def _merge_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> dict[str, str]:

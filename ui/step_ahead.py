@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from . import memo
+from . import run_cache
 from .i18n import current_language
 from .text import esc_raw
 
@@ -60,13 +60,13 @@ def draw_ahead(
     """Draw :func:`ahead_html` (hidden; its container takes no room, see ``app.css``). The JSON block is
     data, not code, but it is a script element, which Streamlit keeps only with ``unsafe_allow_javascript``.
 
-    ``run``: the run the pieces are of; then the block is kept in its memo (:func:`ui.memo.cached`) per step,
+    ``run``: the run the pieces are of; then the block is kept in its memo (:func:`ui.run_cache.cached`) per step,
     ``n`` and ``variant`` (everything else ``pieces`` depends on, such as the byte mode), so the students of a
     live class, who all redraw the teacher's step, build it once."""
     if run is None:
         block = ahead_html(key, step, n, pieces)
     else:
-        block = memo.cached_html(
+        block = run_cache.cached_html(
             run,
             "step_ahead",
             (key, int(step), int(n), *variant, current_language()),
