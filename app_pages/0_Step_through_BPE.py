@@ -3,13 +3,15 @@
 Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the current step.
 """
 
+from collections.abc import Callable
+
 import streamlit as st
 
+from bpe_server.live_class import PARAM, clean_nickname
 from bpe_server.store_db import StoreUnavailable
 from ui import (
     charts,
     corpus_panel,
-    modes,
     page,
     panels,
     persist,
@@ -89,10 +91,65 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
+def _quiz_switched() -> None:
+    st.session_state[persist.K_QUIZ] = bool(st.session_state[persist.K_QUIZ_WIDGET])
+    persist.keep_quiz_in_url(st.session_state[persist.K_QUIZ])
+
+
+def quiz_switch(container=None) -> bool:
+    """Draw the quiz toggle (in ``container``, default here) and return whether quiz mode is on.
+    Call it before :func:`ui.sidebar.write_url` (which drops ``quiz=1`` from the URL; :func:`ui.quiz.panel`
+    puts it back)."""
+    on = persist.quiz_enabled()
+    st.session_state[persist.K_QUIZ_WIDGET] = on
+    (container if container is not None else st).toggle(
+        _("Quiz: predict the next merge"),
+        key=persist.K_QUIZ_WIDGET,
+        on_change=_quiz_switched,
+        help=_("The class sees the pairs before each merge and picks the one that merges next."),
+    )
+    return on
+
+
+def _join_clicked() -> None:
+    raw = st.session_state.get("w.class.join.code", "")
+    st.session_state[persist.K_NICK] = clean_nickname(st.session_state.get("w.class.join.nick", ""))
+    st.query_params[PARAM] = raw.strip()[:40]
+
+
+def join_box(expanded: bool = False) -> None:
+    """The "Join a class" box: the code and an optional nickname."""
+    with st.expander(_("Join a class"), expanded=expanded):
+        with st.form("class-join", border=False):
+            st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
+            st.text_input(
+                _("Nickname (optional)"),
+                key="w.class.join.nick",
+                max_chars=24,
+                help=_("Shown to the teacher; without one you are “Student” and a number."),
+            )
+            st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
+
+
+def start_box(params: dict, step: int, start: Callable[[dict, int], None], join_open: bool = False) -> None:
+    """Outside a class: "Start a class" on the page's corpus, settings and step (``params``: the page's URL
+    parameters; ``start(params, step)``: the button's callback, :func:`start_class`), and the join box
+    (``join_open``: drawn open, after a bad code)."""
+    with st.expander(_("Live class")):
+        st.caption(
+            _(
+                "Students follow your steps on their own screens and answer together. They join with a "
+                "code, a link or a QR code."
+            )
+        )
+        st.button(_("Start a class"), key="class-start", on_click=start, args=(params, step), type="primary")
+    join_box(expanded=join_open)
+
+
 def live_class():
     """The live class's module (:mod:`ui.class_view`) when this run has anything to do with a class
-    (:func:`ui.modes.class_asked`), else ``None``: a step outside a class never loads the class's modules."""
-    if not modes.class_asked():
+    (:func:`ui.persist.class_asked`), else ``None``: a step outside a class never loads the class's modules."""
+    if not persist.class_asked():
         return None
     from ui import class_view
 
@@ -168,7 +225,7 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     in_class = class_view.prepare_step(run.num_steps) if class_view is not None else None
     klass = None
     # A student steps with the buttons and the arrow keys: no slider, number box or autoplay.
-    own = in_class is None or modes.is_teacher()
+    own = in_class is None or persist.is_teacher()
     if in_class is not None:
         klass, store = in_class
         class_bar(klass, run, min(store.get(), run.num_steps), present)
@@ -193,7 +250,7 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
             return
         in_quiz = False
     else:
-        in_quiz = modes.quiz_switch()  # before write_url, which rewrites the query string without ?quiz=
+        in_quiz = quiz_switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
         from ui import quiz  # quiz mode only: a plain step never loads it
@@ -222,8 +279,8 @@ def main() -> None:
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        if choice.ok and not modes.class_code() and (bad_code or not choice.display.presentation):
-            modes.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
+        if choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
+            start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
     live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())

@@ -48,9 +48,9 @@ from . import persist
 from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
-from .modes import K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE, is_teacher
-from .modes import class_code as code
-from .modes import class_url_param as url_param
+from .persist import K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE, is_teacher
+from .persist import class_code as code
+from .persist import class_url_param as url_param
 from .text import esc_raw, md_escape
 
 #: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
@@ -158,7 +158,7 @@ def _join_as_student(wanted: str) -> None:
 
 def messages() -> bool:
     """After the title: why a class link did not open, or why a teacher link was refused. True after a bad code
-    (the page then draws the code box open: :func:`ui.modes.start_box`)."""
+    (the page then draws the code box open: the stepper page's ``start_box``)."""
     msg = ss().get(K_MSG)
     if not msg:
         return False
@@ -182,7 +182,7 @@ def messages() -> bool:
 
 # ------------------------------------------------------------------------------------ starting and ending
 def start(params: dict, step: int) -> None:
-    """The callback of "Start a class" (:func:`ui.modes.start_box`): a class on ``params`` (the page's URL
+    """The callback of "Start a class" (the stepper page's ``start_box``): a class on ``params`` (the page's URL
     parameters) at ``step``, taught by this session."""
     params = {k: v for k, v in params.items() if k not in _NOT_CLASS}
     cid = params.get("corpus") if corpus_store.is_corpus_id(params.get("corpus", "")) else None

@@ -1,5 +1,6 @@
 """The one way values survive in a session: the sidebar's canonical state, widgets that keep
-their value across reruns and page switches, and the URLs the app lately wrote.
+their value across reruns and page switches, the URLs the app lately wrote, and the state of the stepper page's two
+modes (quiz mode and a live class: their session keys and URL parameters).
 
 Streamlit forgets a widget's value when a run does not draw it (another page, an input error), and
 gives a widget on another page a new identity. So every lasting value lives under its own session
@@ -28,6 +29,17 @@ So the URLs the app wrote (or followed) lately are kept in the session, and a me
 them back, other than the latest and not from Back / Forward, gets the latest put back into
 ``st.query_params`` before anything reads it (:func:`put_back_if_old`, first thing in ``app.py``). A URL
 the app never wrote (a link typed or pasted, a benchmark's client) is still followed.
+
+**The stepper page's two modes** as every step sees them while they are off: a plain step reads a few session keys
+here, and the page draws the quiz toggle and a class's start and join boxes; the modes themselves (:mod:`ui.quiz`,
+the quiz's panel; :mod:`ui.class_view`, :mod:`ui.class_round` and :mod:`ui.class_join`, a live class) are imported by
+the page only once one is on, so a step outside them never loads them.
+
+* **Quiz mode** lives in the session (:data:`K_QUIZ`) and in the URL (``quiz=1``): :func:`quiz_enabled`,
+  :func:`quiz_url_param`, :func:`keep_quiz_in_url`.
+* **A live class**: its code is in the session (:data:`K_CODE`) and in the URL (``?class=CODE``, the join link);
+  :func:`class_asked` says whether this run has anything to do with a class (then the page loads
+  :mod:`ui.class_view`).
 """
 
 from __future__ import annotations
@@ -36,6 +48,8 @@ import hashlib
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from bpe_server.live_class import PARAM
 
 W = "w."  #: prefix of a seeded widget's key
 KEEP = "keep."  #: prefix of a seeded widget's lasting value
@@ -147,3 +161,70 @@ def put_back_if_old() -> None:
         return
     if params != latest and params in written:
         st.query_params.from_dict(latest)
+
+
+# ------------------------------------------------------------------------------------ quiz mode
+#: The URL parameter of the quiz mode.
+QUIZ_PARAM = "quiz"
+K_QUIZ, K_QUIZ_WIDGET = "quiz.on", "w.quiz.on"
+_TRUE = ("1", "true", "yes", "on")
+
+
+def quiz_enabled() -> bool:
+    """True in quiz mode: ``?quiz=1`` in the URL wins (and is remembered), else the session's toggle."""
+    ss = st.session_state
+    raw = st.query_params.get(QUIZ_PARAM)
+    if raw is not None:
+        on = raw.strip().lower() in _TRUE
+        ss[K_QUIZ] = on
+        return on
+    return bool(ss.get(K_QUIZ, False))
+
+
+def quiz_url_param() -> dict[str, str]:
+    """``{"quiz": "1"}`` in quiz mode, else ``{}``: for :func:`ui.sidebar.url_params` to merge in
+    (``params.update(persist.quiz_url_param())``), like the interface language."""
+    return {QUIZ_PARAM: "1"} if quiz_enabled() else {}
+
+
+def keep_quiz_in_url(on: bool) -> None:
+    """Put ``quiz=1`` back into the URL (and into the sidebar's record of what it last wrote, so the
+    next run does not read the URL as a new link) or take it out."""
+    last = ss().get(K_URL)
+    if on:
+        if st.query_params.get(QUIZ_PARAM) != "1":
+            st.query_params[QUIZ_PARAM] = "1"
+        if isinstance(last, dict):
+            last[QUIZ_PARAM] = "1"
+    else:
+        if QUIZ_PARAM in st.query_params:
+            del st.query_params[QUIZ_PARAM]
+        if isinstance(last, dict):
+            last.pop(QUIZ_PARAM, None)
+
+
+# ------------------------------------------------------------------------------------ a live class's way in
+K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE = "class.code", "class.key", "class.msg", "class.nick", "class.whole_page"
+
+
+def class_code() -> str | None:
+    """The class this session is in, or ``None``."""
+    return st.session_state.get(K_CODE)
+
+
+def is_teacher() -> bool:
+    """True when this session teaches its class (it holds the class's teacher key)."""
+    return bool(class_code() and st.session_state.get(K_KEY))
+
+
+def class_url_param() -> dict[str, str]:
+    """``{"class": CODE}`` while in a class (for :func:`ui.sidebar.url_params`), else ``{}``."""
+    return {PARAM: class_code()} if class_code() else {}
+
+
+def class_asked() -> bool:
+    """Whether this run has anything to do with a live class: ``?class=`` in the URL, a class joined or started, a
+    message about one to show, or a class just left (the page reruns whole). Else the page draws no class and loads
+    none of its modules."""
+    ss = st.session_state
+    return PARAM in st.query_params or bool(class_code()) or bool(ss.get(K_MSG)) or K_WHOLE in ss

@@ -8,10 +8,10 @@ explanation of :func:`ui.explain.merge_reason`); the stepper's Next (→) goes o
 session, one per run and merge, so going back to an answered merge shows it answered and the score
 (right, tied, wrong: :func:`bpe_core.teaching.quiz.score`) counts each merge once.
 
-The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``); its switch is :mod:`ui.modes`' (drawn on every
-step without loading this module). :func:`ui.sidebar.write_url` rewrites the whole query string without it, so
-:func:`panel` puts it back after that call (see :func:`ui.modes.quiz_url_param` for the line that makes this
-unnecessary).
+The mode lives in the session (``quiz.on``) and in the URL (``quiz=1``); its state is :mod:`ui.persist`'s and its
+switch the stepper page's (drawn on every step without loading this module). :func:`ui.sidebar.write_url` rewrites
+the whole query string without it, so :func:`panel` puts it back after that call (see
+:func:`ui.persist.quiz_url_param` for the line that makes this unnecessary).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from . import persist
 from .chips import MAX_CHIPS, chip_html, chips_html, token_label
 from .explain import merge_reason, stop_reason_text
 from .i18n import _, ngettext, tr
-from .modes import keep_quiz_in_url
 from .panels import merge_line_html
+from .persist import keep_quiz_in_url
 from .settings import Display
 from .text import clip, esc, esc_raw, md_escape
 

@@ -22,7 +22,7 @@ import streamlit as st
 
 from bpe_core import InputError, TrainConfig
 
-from . import i18n, modes, persist, stepper
+from . import i18n, persist, stepper
 from .corpus import DEFAULT_PRESET, PRESETS, Corpus, Preset, Source, digest_of, get_preset, preset_corpus
 from .i18n import _
 from .settings import (
@@ -153,8 +153,8 @@ def url_params(choice: Choice, step: int | None = None) -> dict[str, str]:
     step = persist.get_step() if step is None else int(step)
     params = url_from_settings(choice.preset, choice.settings, choice.display.presentation, step, choice.link)
     params.update(i18n.url_param())  # the interface language travels in shared links
-    params.update(modes.quiz_url_param())  # so does quiz mode
-    params.update(modes.class_url_param())  # and the live class a session is in (its code only)
+    params.update(persist.quiz_url_param())  # so does quiz mode
+    params.update(persist.class_url_param())  # and the live class a session is in (its code only)
     return params
 
 
