@@ -14,7 +14,7 @@ from ui import charts, corpus_panel, panels
 from ui.chips import chip_html, chips_html
 from ui.explain import quote_word
 from ui.merges_view import merges_frame
-from ui.palette import colour_index, palette, token_colour
+from ui.text import colour_index, palette, token_colour
 from ui.zoom import SCALES, zoom_css
 
 # CRC-32 of b"es" and of "红" in UTF-8, modulo 12: written out so that a change of the hash shows.

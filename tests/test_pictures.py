@@ -9,8 +9,8 @@ from PIL import Image, ImageDraw
 
 from bpe_core import TrainConfig, corpus_words, train
 from ui.fonts import FontError, Writer, find_fonts, has_glyph
-from ui.palette import palette, token_colour
 from ui.pictures import MAX_FRAMES, step_png, steps_gif
+from ui.text import palette, token_colour
 
 TEXTBOOK = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 MIXED = "我们学习分词。我们学习字节对编码。🙂🙂 学习 👍🏽 学习 👨‍👩‍👧 👨‍👩‍👧 我们 我们 你好 你好"

@@ -18,11 +18,10 @@ from bpe_core.scripts import has_right_to_left
 
 from . import run_cache
 from .i18n import _, current_language, ngettext
-from .palette import colour_index, palette
-from .text import esc, esc_raw, visible
+from .text import colour_index, esc, esc_raw, palette, visible
 
 #: Token background colours in normal mode (ColorBrewer Set3) and in presentation mode (Paul Tol's
-#: colour-blind-safe "light"); see :mod:`ui.palette`, which chips and pictures share.
+#: colour-blind-safe "light"); see :mod:`ui.text`, whose colours chips and pictures share.
 PALETTE = palette(False)
 PALETTE_COLOURBLIND = palette(True)
 
@@ -169,7 +168,7 @@ def _title(src: TokenSource, tid: int) -> str:
 def chip_html(
     tokens, tid: int, mode: str = "utf8", presentation: bool = False, css: str = "", title: str | None = None
 ) -> str:
-    """One token as an HTML chip (escaped): colour by its value (:func:`ui.palette.colour_index`), a dashed hatched border for partial UTF-8
+    """One token as an HTML chip (escaped): colour by its value (:func:`ui.text.colour_index`), a dashed hatched border for partial UTF-8
     byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
     points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
     return _chip_maker(source_of(tokens), mode, presentation)(tid, css, title)

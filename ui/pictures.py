@@ -3,7 +3,7 @@
 A picture holds what a class needs to see of a step, in type large enough for the back of a room: the
 merge (pair → new token, its count), why it won (the tie and its rule), the most frequent pairs before
 it with the chosen and tied ones marked, and the words it changed, before → after. Token colours are
-the app's (:func:`ui.palette.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
+the app's (:func:`ui.text.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
 
 No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run. What a picture shows of a
 step is :func:`bpe_core.teaching.step_view.step_view`'s value, as in the app's panels, drawn by the step's kind
@@ -20,8 +20,7 @@ from PIL import Image, ImageDraw
 from bpe_core.teaching.explain import rule_summary
 from bpe_core.teaching.step_view import CHOSEN, MERGE, START, TIED, StepView, pair_rows, step_view, word_views
 from ui.fonts import FontSet, Writer, find_fonts
-from ui.palette import colour_index, palette
-from ui.text import visible
+from ui.text import colour_index, palette, visible
 
 _ENGLISH = gettext.NullTranslations()
 
@@ -73,7 +72,7 @@ class _Canvas:
         pad = self.px(size * 0.32)
         width = self.chip_width(tid, size)
         top, bottom = baseline - fs * 0.98, baseline + fs * 0.32
-        # the app's colour for the same token value (ui.palette)
+        # the app's colour for the same token value (ui.text)
         colour = self.colours[colour_index(self.run.token_value(tid), len(self.colours))]
         outline, line = ((0, 0, 0), max(3, self.px(5))) if new else ((110, 110, 110), max(1, self.px(2)))
         box = (x, top, x + width, bottom)

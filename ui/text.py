@@ -1,4 +1,7 @@
-"""Making user text safe and visible.
+"""How user text and tokens look in HTML: user text escaped and made visible, and tokens coloured. Neither needs
+Streamlit, so the picture code (:mod:`ui.pictures`) and the tests can import this module alone.
+
+**Making user text safe and visible.**
 
 * :func:`visible` -- whitespace and control characters become visible glyphs (space ``␣``,
   newline ``↵``, tab ``→``, carriage return ``⇤``, no-break space ``⍽``; other controls their ASCII
@@ -8,13 +11,22 @@
 * :func:`clip` -- cuts very long words (a pasted text without spaces is one "word") for display.
 * :func:`md_escape` -- backslash-escapes Markdown and Streamlit directives (``**``, ``:red[...]``,
   ``$...$``, links), for user text inside ``st.error``/``st.warning``/``st.markdown``.
+
+**Token colours** (:func:`palette`, :func:`colour_index`, :func:`token_colour`), shared by the chips of every page
+(:mod:`ui.chips`) and the pictures for slides (:mod:`ui.pictures`).
+
+A token's colour comes from its VALUE, not its id: the same token (``es``; the bytes ``b"es"`` of a
+byte-level run are the same text) has the same colour in every column of *Side by side*, on every
+page and in every picture, whatever id each run gave it.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
+import zlib
 
 # Every replacement is drawn from glyphs the chips' fonts (DejaVu Sans Mono, Noto Sans Mono CJK) have. Unicode's
 # control pictures (U+2400-U+241F: ␀ ␍ ␛) would be the obvious choice, but neither font has them: a chip
@@ -90,3 +102,46 @@ def esc_raw(text: str) -> str:
 def md_escape(text: str) -> str:
     """Backslash-escape every character Markdown or Streamlit's directives could interpret."""
     return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+# --- Token colours ------------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def palette(presentation: bool) -> tuple[str, ...]:
+    """Token colours as ``#rrggbb``.
+
+    Normal mode: ColorBrewer "Set3" (Cynthia Brewer, colorbrewer2.org, as shipped in matplotlib's
+    colormaps), light enough for black text. Presentation mode: Paul Tol's colour-blind-safe
+    qualitative scheme "light", from his ``tol_colors`` package (Tol, "Colour Schemes",
+    SRON/EPS/TN/09-002), designed for cells with black labels."""
+    if presentation:
+        import tol_colors
+
+        return tuple(c.lower() for c in tol_colors.light)
+    import matplotlib
+    from matplotlib.colors import to_hex
+
+    return tuple(to_hex(c) for c in matplotlib.colormaps["Set3"].colors)
+
+
+def colour_index(value: str | bytes, n: int) -> int:
+    """Index ``0..n-1`` into a palette of ``n`` colours for a token's value.
+
+    ``value`` is the token's text (char and end-of-word runs) or its bytes (byte-level runs); text is
+    taken as its UTF-8 bytes, so ``"es"`` and ``b"es"`` agree. The index is CRC-32 of those bytes
+    modulo ``n``: stable across processes and Python versions (unlike ``hash()``, which is salted).
+
+    Raises:
+        ValueError: ``n`` < 1.
+    """
+    if n < 1:
+        raise ValueError(f"a palette needs at least one colour, not {n}")
+    data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else bytes(value)
+    return zlib.crc32(data) % n
+
+
+def token_colour(value: str | bytes, presentation: bool) -> str:
+    """The ``#rrggbb`` colour of a token's value in the chosen palette (see :func:`colour_index`)."""
+    colours = palette(presentation)
+    return colours[colour_index(value, len(colours))]
