@@ -3,12 +3,8 @@
 Inputs (the sidebar) -> one cached training run (bpe_core) -> the panels of the current step.
 """
 
-from collections.abc import Callable
-
 import streamlit as st
 
-from bpe_server.live_class import PARAM, clean_nickname
-from bpe_server.store_db import StoreUnavailable
 from ui import (
     charts,
     corpus_panel,
@@ -91,61 +87,6 @@ def take_aways(run, step: int, present: bool) -> None:
             st.html(rules_html(run))
 
 
-def _quiz_switched() -> None:
-    st.session_state[persist.K_QUIZ] = bool(st.session_state[persist.K_QUIZ_WIDGET])
-    persist.keep_quiz_in_url(st.session_state[persist.K_QUIZ])
-
-
-def quiz_switch(container=None) -> bool:
-    """Draw the quiz toggle (in ``container``, default here) and return whether quiz mode is on.
-    Call it before :func:`ui.sidebar.write_url` (which drops ``quiz=1`` from the URL; :func:`ui.quiz.panel`
-    puts it back)."""
-    on = persist.quiz_enabled()
-    st.session_state[persist.K_QUIZ_WIDGET] = on
-    (container if container is not None else st).toggle(
-        _("Quiz: predict the next merge"),
-        key=persist.K_QUIZ_WIDGET,
-        on_change=_quiz_switched,
-        help=_("The class sees the pairs before each merge and picks the one that merges next."),
-    )
-    return on
-
-
-def _join_clicked() -> None:
-    raw = st.session_state.get("w.class.join.code", "")
-    st.session_state[persist.K_NICK] = clean_nickname(st.session_state.get("w.class.join.nick", ""))
-    st.query_params[PARAM] = raw.strip()[:40]
-
-
-def join_box(expanded: bool = False) -> None:
-    """The "Join a class" box: the code and an optional nickname."""
-    with st.expander(_("Join a class"), expanded=expanded):
-        with st.form("class-join", border=False):
-            st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
-            st.text_input(
-                _("Nickname (optional)"),
-                key="w.class.join.nick",
-                max_chars=24,
-                help=_("Shown to the teacher; without one you are “Student” and a number."),
-            )
-            st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
-
-
-def start_box(params: dict, step: int, start: Callable[[dict, int], None], join_open: bool = False) -> None:
-    """Outside a class: "Start a class" on the page's corpus, settings and step (``params``: the page's URL
-    parameters; ``start(params, step)``: the button's callback, :func:`start_class`), and the join box
-    (``join_open``: drawn open, after a bad code)."""
-    with st.expander(_("Live class")):
-        st.caption(
-            _(
-                "Students follow your steps on their own screens and answer together. They join with a "
-                "code, a link or a QR code."
-            )
-        )
-        st.button(_("Start a class"), key="class-start", on_click=start, args=(params, step), type="primary")
-    join_box(expanded=join_open)
-
-
 def live_class():
     """The live class's module (:mod:`ui.class_view`) when this run has anything to do with a class
     (:func:`ui.persist.class_asked`), else ``None``: a step outside a class never loads the class's modules."""
@@ -156,51 +97,18 @@ def live_class():
     return class_view
 
 
+def class_round():
+    """:mod:`ui.class_round`, the class's row and questions: loaded in a class only."""
+    from ui import class_round
+
+    return class_round
+
+
 def start_class(params: dict, step: int) -> None:
     """The callback of "Start a class": the class's modules load now (:func:`ui.class_view.start`)."""
     from ui import class_view
 
     class_view.start(params, step)
-
-
-def class_bar(klass, run, step: int, present: bool) -> None:
-    """A live class's row above the step control: the teacher's controls, or who the student is."""
-    # In a class only: its modules load once a class is asked for.
-    from ui import class_round, class_view
-    from ui.links import unavailable_message
-
-    class_view.view_marker(klass)
-    try:
-        if class_view.is_teacher():
-            class_round.teacher_controls(klass, run, step, present)
-        else:
-            class_round.student_bar(klass, step)
-    except StoreUnavailable:  # it went down since the class was read: say so, keep stepping
-        st.error(unavailable_message())
-
-
-def class_step(klass, run, step: int, mode: str, present: bool) -> bool:
-    """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
-    panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
-    # In a class only: its modules load once a class is asked for.
-    from ui import class_round, class_view
-    from ui.links import unavailable_message
-
-    try:
-        if klass.ended:
-            class_round.summary_view(klass, run, mode)
-            return False
-        if klass.open_round is not None:
-            class_round.question_view(klass, run, step, mode, present)
-            return True
-        # Read only when merge step + 1 was revealed: most steps had no question.
-        revealed = class_view.classes().tally(klass.code, step + 1) if step + 1 in klass.revealed else None
-        if revealed is not None and revealed.state == "revealed":
-            class_round.reveal_view(klass, run, revealed, mode, present)
-    except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
-        st.error(unavailable_message())
-        return True
-    return False
 
 
 def step_view(every: float | None, choice: Choice) -> None:
@@ -228,7 +136,7 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     own = in_class is None or persist.is_teacher()
     if in_class is not None:
         klass, store = in_class
-        class_bar(klass, run, min(store.get(), run.num_steps), present)
+        class_round().bar(klass, run, min(store.get(), run.num_steps), present)
         # The class's CSS keeps a student's step row on one line on a phone.
         with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
             step = stepper.step_controls(
@@ -245,12 +153,12 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
     if klass is not None:
-        if class_step(klass, run, step, mode, present):
+        if class_round().step_part(klass, run, step, mode, present):
             sidebar.write_url(choice, step)
             return
         in_quiz = False
     else:
-        in_quiz = quiz_switch()  # before write_url, which rewrites the query string without ?quiz=
+        in_quiz = persist.quiz_switch()  # before write_url, which rewrites the query string without ?quiz=
     sidebar.write_url(choice, step)
     if in_quiz:  # the question replaces the step's panels
         from ui import quiz  # quiz mode only: a plain step never loads it
@@ -280,7 +188,7 @@ def main() -> None:
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
         if choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
-            start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
+            persist.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
     live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())

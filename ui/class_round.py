@@ -318,3 +318,36 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
             )
     if not cv.is_teacher():
         st.button(_("Leave the class"), key="class-leave", on_click=cv._leave)
+
+
+# ------------------------------------------------------------------------------------ the stepper page's class parts
+def bar(klass, run, step: int, present: bool) -> None:
+    """A live class's row above the step control: the teacher's controls, or who the student is."""
+    cv.view_marker(klass)
+    try:
+        if cv.is_teacher():
+            teacher_controls(klass, run, step, present)
+        else:
+            student_bar(klass, step)
+    except StoreUnavailable:  # it went down since the class was read: say so, keep stepping
+        st.error(unavailable_message())
+
+
+def step_part(klass, run, step: int, mode: str, present: bool) -> bool:
+    """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
+    panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
+    try:
+        if klass.ended:
+            summary_view(klass, run, mode)
+            return False
+        if klass.open_round is not None:
+            question_view(klass, run, step, mode, present)
+            return True
+        # Read only when merge step + 1 was revealed: most steps had no question.
+        revealed = cv.classes().tally(klass.code, step + 1) if step + 1 in klass.revealed else None
+        if revealed is not None and revealed.state == "revealed":
+            reveal_view(klass, run, revealed, mode, present)
+    except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
+        st.error(unavailable_message())
+        return True
+    return False

@@ -45,11 +45,14 @@ the page only once one is on, so a step outside them never loads them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from bpe_server.live_class import PARAM
+
+from .i18n import _
 
 W = "w."  #: prefix of a seeded widget's key
 KEEP = "keep."  #: prefix of a seeded widget's lasting value
@@ -228,3 +231,63 @@ def class_asked() -> bool:
     none of its modules."""
     ss = st.session_state
     return PARAM in st.query_params or bool(class_code()) or bool(ss.get(K_MSG)) or K_WHOLE in ss
+
+
+# ------------------------------------------------------------------------------------ the modes' switches
+# Drawn by the stepper page on every plain step: kept here, beside the state they set, so the page script (which
+# Streamlit compiles again at every full rerun) stays short and a step loads no mode's module.
+def _quiz_switched() -> None:
+    st.session_state[K_QUIZ] = bool(st.session_state[K_QUIZ_WIDGET])
+    keep_quiz_in_url(st.session_state[K_QUIZ])
+
+
+def quiz_switch(container=None) -> bool:
+    """Draw the quiz toggle (in ``container``, default here) and return whether quiz mode is on.
+    Call it before :func:`ui.sidebar.write_url` (which drops ``quiz=1`` from the URL; :func:`ui.quiz.panel`
+    puts it back)."""
+    on = quiz_enabled()
+    st.session_state[K_QUIZ_WIDGET] = on
+    (container if container is not None else st).toggle(
+        _("Quiz: predict the next merge"),
+        key=K_QUIZ_WIDGET,
+        on_change=_quiz_switched,
+        help=_("The class sees the pairs before each merge and picks the one that merges next."),
+    )
+    return on
+
+
+def _join_clicked() -> None:
+    from bpe_server.live_class import clean_nickname  # a name typed to join: the class's rules
+
+    raw = st.session_state.get("w.class.join.code", "")
+    st.session_state[K_NICK] = clean_nickname(st.session_state.get("w.class.join.nick", ""))
+    st.query_params[PARAM] = raw.strip()[:40]
+
+
+def join_box(expanded: bool = False) -> None:
+    """The "Join a class" box: the code and an optional nickname."""
+    with st.expander(_("Join a class"), expanded=expanded):
+        with st.form("class-join", border=False):
+            st.text_input(_("Class code"), key="w.class.join.code", max_chars=12, placeholder="K7QX2M")
+            st.text_input(
+                _("Nickname (optional)"),
+                key="w.class.join.nick",
+                max_chars=24,
+                help=_("Shown to the teacher; without one you are “Student” and a number."),
+            )
+            st.form_submit_button(_("Join"), on_click=_join_clicked, type="primary")
+
+
+def start_box(params: dict, step: int, start: Callable[[dict, int], None], join_open: bool = False) -> None:
+    """Outside a class: "Start a class" on the page's corpus, settings and step (``params``: the page's URL
+    parameters; ``start(params, step)``: the button's callback, :func:`start_class`), and the join box
+    (``join_open``: drawn open, after a bad code)."""
+    with st.expander(_("Live class")):
+        st.caption(
+            _(
+                "Students follow your steps on their own screens and answer together. They join with a "
+                "code, a link or a QR code."
+            )
+        )
+        st.button(_("Start a class"), key="class-start", on_click=start, args=(params, step), type="primary")
+    join_box(expanded=join_open)
