@@ -19,7 +19,7 @@ from babel import Locale
 
 from bpe_core.encoding.replay import unknown_symbols
 from bpe_core.languages import declaration as decl
-from bpe_core.languages.token_tax import TaxTable, count_tokens, tax_table
+from bpe_core.languages.token_tax import TaxTable, count_ids, tax_table
 
 from . import run_cache
 from .chips import tokens_html
@@ -226,7 +226,7 @@ def chips_for(model: Model, text: str, mode: str, present: bool, css_id: str) ->
 
 def _chips(model: Model, text: str, mode: str, present: bool, css_id: str) -> str:
     ids = model.tok.encode(text)
-    unk = count_tokens(model.tok, text).unknown  # the pre-tokens just encoded are in the tokenizer's cache
+    unk = count_ids(model.tok, ids).unknown
     line = ngettext("{n} token", "{n} tokens", len(ids)).format(n=f"{len(ids):,}")
     if unk:
         line += " · " + ngettext("{n} unknown (<unk>)", "{n} unknown (<unk>)", unk).format(n=f"{unk:,}")

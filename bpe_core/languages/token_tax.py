@@ -35,7 +35,12 @@ def count_tokens(tok, text: str) -> Count:
     Raises:
         ValueError: as :meth:`~bpe_core.encoding.encoder.Tokenizer.encode` (never for byte-level tokenizers).
     """
-    ids = tok.encode(text)
+    return count_ids(tok, tok.encode(text))
+
+
+def count_ids(tok, ids: list[int]) -> Count:
+    """Count ``ids``, token ids ``tok`` already gave (a :class:`bpe_core.encoding.encoder.Tokenizer`): for a view
+    that draws the ids too, without encoding the text a second time."""
     unk = tok.unk_id
     return Count(len(ids), 0 if unk is None else ids.count(unk))
 
