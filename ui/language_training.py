@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import train
-from bpe_core.algorithms.fair_bpe import FairRun, stepper_run, train_mix
+from bpe_core.algorithms.fair_bpe import FairRun, is_mix_config, stepper_run, train_mix
 from bpe_core.byte_display import to_gpt2
 from bpe_core.languages import declaration as decl
 from bpe_core.languages.mix import (
@@ -72,11 +72,6 @@ def mix_corpus(spec: str) -> Corpus:
         return train(words(config), config, progress=progress, on_start=on_start)
 
     return Corpus(digest_of("mix\0" + spec), size, label, words, run)
-
-
-def is_mix_config(config) -> bool:
-    """True for the settings a language-mix training uses: byte-level, GPT-2's pre-tokenizer."""
-    return config.variant == "byte" and config.resolved_pretokenizer == "gpt2"
 
 
 STEPPER_PAGE = "app_pages/0_Step_through_BPE.py"

@@ -244,6 +244,11 @@ class _Trainer:
 _ENGLISH = gettext.NullTranslations()
 
 
+def is_mix_config(config: TrainConfig) -> bool:
+    """True for the settings a language-mix training uses (the mix trainer's): byte-level, GPT-2's pre-tokenizer."""
+    return config.variant == "byte" and config.resolved_pretokenizer == "gpt2"
+
+
 class LanguageMix:
     """The language-mix training as an algorithm of the seam (:class:`bpe_core.algorithms.seam.Algorithm`): the mix
     rule (:func:`train_mix`) chooses the merges, then the ordinary trainer takes them in order
@@ -266,8 +271,8 @@ class LanguageMix:
 
     @staticmethod
     def check(config: TrainConfig) -> None:
-        """Raise ``ValueError`` unless ``config`` is byte-level with GPT-2's pre-tokenizer (the mix trainer's)."""
-        if config.variant != "byte" or config.resolved_pretokenizer != "gpt2":
+        """Raise ``ValueError`` unless ``config`` is byte-level with GPT-2's pre-tokenizer (:func:`is_mix_config`)."""
+        if not is_mix_config(config):
             raise ValueError("a language-mix training is byte-level BPE with GPT-2's pre-tokenizer")
 
     def _languages(self) -> tuple:
