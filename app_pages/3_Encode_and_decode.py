@@ -51,14 +51,7 @@ def pick_k(choice, run) -> int:
             ),
         )
         # The arrow keys stay with the replay below.
-        k = stepper.step_controls(
-            n,
-            key="enc-k",
-            store=stepper.KeptStep(name, n),
-            label=lambda k: stepper.step_label_html(k, n, css_id="enc-k-label"),
-            autoplay=False,
-            arrows=False,
-        )
+        k = stepper.page_step("enc-k", n, name)
     tokenizer_caption(choice, run, k)
     return k
 

@@ -38,14 +38,7 @@ def pick_k(choice, run) -> int:
     st.markdown(_("Merges to include (0–{n}; the model after that step)").format(n=f"{n:,}"))
     if n <= 0:
         return 0
-    return stepper.step_controls(
-        n,
-        key="files-k",
-        store=stepper.KeptStep(name, n),
-        label=lambda k: stepper.step_label_html(k, n, css_id="files-k-label"),
-        autoplay=False,
-        arrows=False,
-    )
+    return stepper.page_step("files-k", n, name)
 
 
 def model_caption(choice, run, tok, k: int) -> None:

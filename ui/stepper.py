@@ -381,3 +381,17 @@ def _autoplay_controls(key: str, step: int, last: int, presentation: bool, train
             on_change=persist.keep,
             args=(speed_name,),
         )
+
+
+def page_step(key: str, n: int, kept: str) -> int:
+    """A page's own step over ``0..n`` (the Encode and Files pages' tokenizer after step k), kept in the session
+    under ``kept`` (all ``n`` until moved): the step control without autoplay or the arrow keys, which stay with a
+    replay on the same page. ``key``: the control's widget keys and its label's CSS id (``<key>-label``)."""
+    return step_controls(
+        n,
+        key=key,
+        store=KeptStep(kept, n),
+        label=lambda k: step_label_html(k, n, css_id=f"{key}-label"),
+        autoplay=False,
+        arrows=False,
+    )
