@@ -19,8 +19,9 @@ from ui import chips, settings
 from ui.corpus import PRESETS, PRESETS_DIR, Corpus, digest_of
 from ui.corpus_panel import find_token, merge_tree_html
 from ui.explain import merge_reason, stop_reason_text
+from ui.run_cache import RunCache
 from ui.text import esc, md_escape, visible
-from ui.training import RunCache, get_run
+from ui.training import get_run
 
 
 def merge_line(at: AppTest) -> str:
@@ -493,7 +494,7 @@ def test_a_link_to_a_step_not_trained_yet_waits_for_it_and_shows_it():
 
 def test_a_training_job_hands_out_frozen_views_of_its_run():
     from bpe_core import Trainer
-    from ui.training import VIEW_REFRESH_S, _Job
+    from ui.run_cache import VIEW_REFRESH_S, _Job
 
     job = _Job(asked=50)
     assert job.view() is None  # nothing to show before the trainer has built its tables

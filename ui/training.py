@@ -30,9 +30,7 @@ from bpe_core import PatternError, TrainConfig, TrainedRun
 
 from .corpus import Corpus
 from .i18n import _, tr
-from .run_cache import HOLD_MAX_S as HOLD_MAX_S  # (re-exported with VIEW_REFRESH_S: both were defined here)
 from .run_cache import STREAM_GRACE_S, RunCache, _Job, cache_limits
-from .run_cache import VIEW_REFRESH_S as VIEW_REFRESH_S
 
 #: Seconds a page waits silently before it shows a progress bar (small corpora train in
 #: milliseconds; a bar flashing on every click would distract the class).
