@@ -8,7 +8,12 @@ what compiling the ``.po`` gives, and that every message in the code has a trans
 
 Functions in ``bpe_core`` that write prose for users take ``tr: gettext.NullTranslations | None``
 (``None`` = English) and call ``tr.gettext("...")`` / ``tr.ngettext("...", "...", n)`` with the
-English text literally, so that the extractor finds it.
+English text literally, so that the extractor finds it. A word with two senses gets a context:
+``tr.pgettext("quiz verdict", "right")`` (正确 / 正確) is not ``tr.gettext("right")``, the right side of a pair
+(右); ``tr.npgettext(context, singular, plural, n)`` counts. Babel's default keywords extract all four,
+but not a call written inside an f-string (on Python 3.11 an f-string is one token to its extractor): write
+``_("... {x}").format(x=...)``, never ``f"{_('...')}"``. ``tests/test_catalog_sites.py`` finds every call site
+with :mod:`ast`, f-strings included, and checks that both catalogs hold it.
 
 Updating the catalogs (also in README.md, Development > Translations; Babel is a development
 dependency, see requirements-dev.txt; run from the repository root)::

@@ -22,7 +22,7 @@ from . import class_join
 from . import class_view as cv
 from .chips import token_label
 from .explain import merge_reason
-from .i18n import _, ngettext
+from .i18n import _, join_list, ngettext, pgettext
 from .links import unavailable_message
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
@@ -135,7 +135,7 @@ def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, prese
     labels large and dark enough for the back of a room."""
     size = 22 if present else 16
     labels = [f"{i + 1}. {_pair(run, o, mode)}" for i, o in enumerate(q.options)]
-    names = {RIGHT: _("right"), TIED: _("tied"), WRONG: _("wrong")}
+    names = {RIGHT: pgettext("quiz verdict", "right"), TIED: _("tied"), WRONG: _("wrong")}
     frame = pd.DataFrame(
         {"pair": labels, "picks": list(tally.counts), "grade": [names[g] if revealed else "" for g in tally.grades]}
     )
@@ -270,16 +270,17 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
             {
                 _("merge"): t.merge,
                 _("answered"): t.answered,
-                _("right"): f"{t.share(RIGHT):.0%}",
+                pgettext("quiz verdict", "right"): f"{t.share(RIGHT):.0%}",
                 _("tied"): f"{t.share(TIED):.0%}",
                 _("wrong"): f"{t.share(WRONG):.0%}",
             }
             for t in got.rounds
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True)
-        hard = ", ".join(str(t.merge) for t in got.hardest)
+        hard = join_list(str(t.merge) for t in got.hardest)
         if hard:
-            st.html(f"<div id='bpe-class-hardest'>{esc_raw(_('Hardest merges: {merges}').format(merges=hard))}</div>")
+            text = _("Hardest merges: {merges}").format(merges=hard)
+            st.html(f"<div id='bpe-class-hardest'>{esc_raw(text)}</div>")
     sid = st.session_state.get(cv.K_SID)
     if not cv.is_teacher() and sid:
         me = cv.classes().my_score(state.code, sid)
@@ -308,7 +309,7 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
                             _("student"): (
                                 s.nickname if state.show_names and s.nickname else _("Student {n}").format(n=s.number)
                             ),
-                            _("right"): s.right,
+                            pgettext("quiz verdict", "right"): s.right,
                             _("answered"): s.answered,
                         }
                         for s in ranked

@@ -5,10 +5,12 @@ API (stable):
 * ``_("Step {step} of {n}").format(step=s, n=n)`` -- translate one whole sentence of the current
   session's language. Always whole sentences with *named* placeholders, never glued fragments.
 * ``ngettext("{n} merge", "{n} merges", n).format(n=n)`` -- a sentence with a count (never add "s").
+* ``pgettext("quiz verdict", "right")`` -- a word with two senses, told apart by a context (the verdict
+  *right* is 正确, the right side of a pair 右); ``npgettext(context, singular, plural, n)`` with a count.
 * ``N_("...")`` -- mark a string for extraction where it is defined (tables of labels); translate
   it with ``_()`` where it is shown.
 * ``tr()`` -- the current session's translations object (``gettext.NullTranslations`` interface:
-  ``.gettext`` / ``.ngettext``), handed to ``bpe_core`` functions that write prose.
+  ``.gettext`` / ``.ngettext`` / ``.pgettext`` / ``.npgettext``), handed to ``bpe_core`` functions that write prose.
 * ``current_language()`` -- ``"en"``, ``"zh-Hans"`` or ``"zh-Hant"`` for this session.
 * ``language_picker(container=None)`` -- the sidebar's language selectbox.
 * ``url_param()`` -- ``{"lang": ...}`` (or ``{}``) for the page's URL parameters.
@@ -87,7 +89,7 @@ def _session_language() -> str:
 
 
 def tr() -> _gettext.NullTranslations:
-    """The current session's translations (``.gettext`` / ``.ngettext``)."""
+    """The current session's translations (``.gettext`` / ``.ngettext`` / ``.pgettext`` / ``.npgettext``)."""
     return translations(current_language())
 
 
@@ -99,6 +101,16 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form of a counted sentence in the session's language."""
     return tr().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the session's language, in the sense ``context`` names (a msgctxt of the catalogs)."""
+    return tr().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` for a counted sentence whose words need a ``context`` (see :func:`pgettext`)."""
+    return tr().npgettext(context, singular, plural, n)
 
 
 def url_param() -> dict[str, str]:
