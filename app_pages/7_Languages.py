@@ -29,8 +29,9 @@ def explanation() -> None:
     with st.expander(_("Why does the same text cost more tokens in some languages?"), expanded=False):
         st.markdown(
             _(
-                "**UTF-8 bytes per character depend on the script.** Latin letters take 1 byte, Cyrillic, Greek, "
-                "Hebrew and Arabic 2, Chinese, Japanese, Korean, Devanagari, Bengali and Thai 3. A byte-level "
+                "**UTF-8 bytes per character depend on the script.** ASCII letters (a to z) take 1 byte; accented "
+                "Latin letters 2 (é, ş, ư) or 3 (Vietnamese ế, ộ); Cyrillic, Greek, Hebrew and Arabic 2; Chinese, "
+                "Japanese, Korean, Devanagari, Bengali and Thai 3. A byte-level "
                 "tokenizer starts from bytes, so before any merge a Chinese sentence already costs three times "
                 "its characters.\n\n"
                 "**Merges follow the training data.** A tokenizer learns merges for what its corpus repeats most. "
@@ -144,9 +145,12 @@ def training_part(names) -> None:
             "Train a byte-level BPE (GPT-2's pre-tokenizer) on the Declaration's preamble and articles 1-20 in the "
             "mix of languages you choose, then measure every language's tax on articles 21-30, which training "
             "never saw. Two merge rules train side by side with the same number of merges: plain BPE merges the "
-            "most frequent pair of the whole mix; fair BPE (parity-aware BPE, Foroutan et al. 2025, arXiv "
-            "2508.04796) finds the language whose text is currently the longest in tokens and merges that "
-            "language's most frequent pair."
+            "most frequent pair of the whole mix; fair BPE, after parity-aware BPE (Foroutan et al. 2025, arXiv "
+            "2508.04796), finds the language whose text is currently the longest in tokens and merges that "
+            "language's most frequent pair. This app adapts the authors' rule in three ways: it measures the "
+            "lengths on the training text itself, not on a separate development text; when that language has no "
+            "pair left that occurs twice, it serves the next-worst language instead of stopping; and equal counts "
+            "go to the smallest pair of token ids (the authors' code takes the largest pair of strings)."
         )
     )
     c1, c2 = st.columns([3, 2])

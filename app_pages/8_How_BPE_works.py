@@ -224,7 +224,21 @@ def tie_rules(mode: str, present: bool) -> None:
     runs = {rule: trained(TEXTBOOK, textbook_config(rule)) for rule in TIE_RULES}
     steps = range(1, min(3, *(r.num_steps for r in runs.values())) + 1)
     merge_n = _("Merge {n}")
-    st.markdown(_("The textbook example under each rule: after the first tie, the merges go different ways."))
+    part = {rule: tie_agreement(runs["first-seen"], runs[rule]).first_difference for rule in ("hf", "lexical")}
+    if None not in part.values():  # they part within the merges shown (they do on the textbook corpus)
+        names = {rule: _(TIE_RULES[rule].title) for rule in TIE_RULES}
+        st.markdown(
+            _(
+                "The textbook example under each rule: “{lexical}” parts from “{first}” at merge {k}, “{hf}” at "
+                "merge {j}."
+            ).format(
+                lexical=names["lexical"],
+                first=names["first-seen"],
+                hf=names["hf"],
+                k=num(part["lexical"]),
+                j=num(part["hf"]),
+            )
+        )
     st.html(how_view.ties_table_html(runs, steps, [merge_n.format(n=num(s)) for s in steps], mode, present))
     # How far first-seen and Hugging Face order agree over the whole textbook run, computed.
     whole = {rule: trained(TEXTBOOK, textbook_config(rule, num_merges=None)) for rule in ("first-seen", "hf")}

@@ -22,6 +22,7 @@ def main() -> None:
         )
     )
     glossary.render(lang)
+    glossary.segmentation_note()
     write_url(choice)
 
 

@@ -37,6 +37,7 @@ REQUIRED = {
     "regular expression": ("正则表达式", "正規表示式"),
     "character": ("字符", "字元"),
     "presentation mode": ("演示模式", "簡報模式"),
+    "tokenizer": ("分词器", "分詞器"),
 }
 
 
@@ -132,3 +133,13 @@ def test_glossary_page(lang):
     assert len(table) == len(TERMS)
     assert list(table.iloc[:, 0]) == [t.name(lang) for t in TERMS]
     assert list(table.iloc[:, -1]) == [t.definition(lang) for t in TERMS]
+
+
+@pytest.mark.parametrize("lang, words", [("en", "jieba"), ("zh-Hans", "中文分词"), ("zh-Hant", "中文斷詞")])
+def test_glossary_page_sets_subword_tokenization_apart_from_word_segmentation(lang, words):
+    at = open_glossary(lang)
+    from ui.glossary import SEGMENTATION_HEADING
+
+    assert translations(lang).gettext(SEGMENTATION_HEADING) in [h.value for h in at.main.subheader]
+    note = next(m.value for m in at.main.markdown if "CKIP" in m.value)
+    assert words in note and "jieba" in note

@@ -95,6 +95,9 @@ class Marked(gettext.NullTranslations):
     def ngettext(self, singular, plural, n):
         return f"⟪{singular if n == 1 else plural}⟫"
 
+    def pgettext(self, context, message):
+        return f"⟪{message}⟫"
+
 
 def test_every_sentence_goes_through_the_translations():
     run = train({**TEXTBOOK, "x": 1}, TrainConfig(variant="eow", num_merges=10))
@@ -210,3 +213,13 @@ def test_cli_lang_needs_the_catalogs(tmp_path):
         doc = Doc(proc.stdout.decode("utf-8"))
         assert find(doc.root, "html")[0]["attrs"]["lang"] == "zh-Hant"
         assert [h[:3] for h in merge_headlines(doc)] == [e[:3] for e in EXPECTED]
+
+
+def test_the_word_table_lists_tokens_not_a_count():
+    """The handout's word table heads its column of tokens 詞元 (the tokens), not 詞元數 (how many)."""
+    from bpe_core.i18n import translations
+
+    run = train(TEXTBOOK, TrainConfig(variant="eow", num_merges=2))
+    html = handout_html(run, 2, tr=translations("zh-Hant"), lang="zh-Hant")
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", html)
+    assert "詞元" in heads and "詞元數" not in heads, heads

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainConfig, train
 from bpe_core.i18n import LANGUAGES, catalog_path, translations
+from bpe_core.teaching.explain import TIE_RULES
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")
@@ -73,6 +74,12 @@ def test_page_shows_the_textbook_merges_computed_by_bpe_core(lang):
     # The three tie-break rules pick three different first merges on "eat tea ate".
     ties = at.table[2].value
     assert len(set(ties.iloc[:, 1])) == 3
+    # Where the rules part on the textbook corpus, computed: lexical already at merge 1, Hugging Face at merge 2.
+    titles = {rule: tr.gettext(tie.title) for rule, tie in TIE_RULES.items()}
+    parting = tr.gettext(
+        "The textbook example under each rule: “{lexical}” parts from “{first}” at merge {k}, “{hf}” at merge {j}."
+    ).format(lexical=titles["lexical"], first=titles["first-seen"], hf=titles["hf"], k=1, j=2)
+    assert parting in markdown
     utf8 = at.table[3].value
     row = utf8[utf8.iloc[:, 0] == "你"].iloc[0]
     assert (row.iloc[2], row.iloc[3]) == ("e4 bd a0", "3")

@@ -55,7 +55,7 @@ def test_byte_level_tokens_are_utf8_with_stray_bytes_marked():
 def test_markdown_table():
     md = to_markdown(merge_rows(_textbook_run(), 5))
     lines = md.splitlines()
-    assert lines[0] == "| Rank | Pair | New token | Count | Vocabulary size | Corpus tokens |"
+    assert lines[0] == "| Merge | Pair | New token | Count | Vocabulary size | Corpus tokens |"
     assert lines[1].count("|") == 7
     assert lines[2].startswith("| 1 | e + s | es | 9 | ")
     assert lines[4].startswith("| 3 | est + </w> | est</w> | 9 | ")
@@ -83,10 +83,10 @@ def test_csv_round_trip_and_translated_headers():
     rows = merge_rows(run)
     text = to_csv(rows, tr=Upper())
     read = list(csv.reader(io.StringIO(text)))
-    assert read[0] == ["RANK", "LEFT", "RIGHT", "NEW TOKEN", "COUNT", "VOCABULARY SIZE", "CORPUS TOKENS"]
+    assert read[0] == ["MERGE", "LEFT", "RIGHT", "NEW TOKEN", "COUNT", "VOCABULARY SIZE", "CORPUS TOKENS"]
     assert [(r[1], r[2], r[3]) for r in read[1:]] == [(r.left, r.right, r.token) for r in rows]
     assert read[1][1] == " " and read[1][2] == "a"
-    assert to_markdown(rows, tr=Upper()).startswith("| RANK | PAIR | NEW TOKEN |")
+    assert to_markdown(rows, tr=Upper()).startswith("| MERGE | PAIR | NEW TOKEN |")
 
 
 def test_visible_whitespace_in_markdown():

@@ -90,7 +90,7 @@ def test_replay_steps_are_the_library_replay():
     at = open_page(ZH_EMOJI, preset="zh-emoji")
     tok = load_gpt("gpt2")
     replay = tok.replay(ZH_EMOJI)
-    assert f"Merge 0 of {len(replay)}" in flat_text(body_with(at, "id='rt-replay-label'"))
+    assert f"Step 0 of {len(replay)}" in flat_text(body_with(at, "id='rt-replay-label'"))
     assert replay_ids(at) == replay.ids_at(0)
     at.button(key="rt.next").click().run()
     at.button(key="rt.next").click().run()
@@ -111,7 +111,7 @@ def test_replay_steps_are_the_library_replay():
     # GPT-4o replays its own merges.
     at.radio(key="rt.replay.model").set_value("o200k").run()
     no_exception(at)
-    assert f"Merge 0 of {len(load_gpt('o200k').replay(ZH_EMOJI))}" in flat_text(body_with(at, "id='rt-replay-label'"))
+    assert f"Step 0 of {len(load_gpt('o200k').replay(ZH_EMOJI))}" in flat_text(body_with(at, "id='rt-replay-label'"))
 
 
 def test_rediscovery_compares_the_first_100_merges_with_gpt2():

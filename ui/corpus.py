@@ -121,7 +121,9 @@ _PRESET_LIST = [
         title=N_("Textbook: low, lowest, newer…"),
         provenance=N_(
             "After the BPE example of Jurafsky & Martin, Speech and Language Processing (3rd ed.), "
-            "chapter 2, with end of word written _ (the book's word is 'wider')."
+            "chapter 2, with end of word written _. It keeps 'wilder', the word of the Chinese write-up this example "
+            "was taken from, where the book has 'wider': under each tie-break rule the first nine merges are the "
+            "same either way, and only the tenth differs (first-seen: wi + l here, wi + d with 'wider')."
         ),
         words={"low": 5, "lowest": 2, "newer": 6, "wilder": 3, "new": 2},
         settings={"variant": "eow", "pre": "whitespace", "merges": 10, "minf": 2, "eow": "separate", "marker": "_"},
@@ -200,8 +202,8 @@ _PRESET_LIST = [
         title=N_("All Around the Moon, whole book"),
         provenance=N_(
             "Jules Verne, All Around the Moon, Project Gutenberg eBook #16457 (public domain), whole "
-            "file: the corpus the classic </w> BPE tutorial trains 10,000 merges on. The source's CR LF line ends are "
-            "stored as LF."
+            "file: the corpus on which Lei Mao's tutorial “Byte Pair Encoding” (leimao.github.io, built on the code "
+            "of Sennrich et al. 2016) trains 10,000 merges with </w>. The source's CR LF line ends are stored as LF."
         ),
         file="pg16457.txt",
         settings={"variant": "eow", "pre": "whitespace", "merges": 10000, "minf": 2},

@@ -55,7 +55,8 @@ def plan_table_html(src, replay, j: int, mode: str) -> str:
             f"<td class='pair'>{chip_html(src, step.left, mode)} + {chip_html(src, step.right, mode)} → "
             f"{chip_html(src, step.token, mode)}</td><td class='num'>{step.count}</td></tr>"
         )
-    return table_html("enc-plan", (_("rank"), _("merge"), _("places")), rows, head_html="<th>#</th>")
+    # The second column is merge k (its rank in a byte-level rank file is 255 + k: facts.numbering_legend).
+    return table_html("enc-plan", (_("merge"), _("pair"), _("places")), rows, head_html="<th>#</th>")
 
 
 def diffs_html(tok, src, diffs: list, shown: int, mode: str, present: bool) -> str:

@@ -8,7 +8,7 @@ from bpe_core.teaching.explain import RULES, TIE_RULES, merge_explanation, merge
 
 from . import run_cache
 from .chips import token_label
-from .i18n import _, current_language, ngettext, tr
+from .i18n import _, current_language, ngettext, pgettext, tr
 from .text import esc_raw, visible
 
 #: Characters of a word quoted in a sentence (a text without spaces is one long "word").
@@ -56,7 +56,7 @@ def rules_html(run: TrainedRun) -> str:
         (_("Counting"), RULES["counting"]),
         (_("Tie-break ({rule})").format(rule=rule), RULES[rule]),
         (_("Applying"), RULES["applying"]),
-        (_("Tokens"), RULES["tokens"]),
+        (pgettext("the tokens themselves, not a count", "Tokens"), RULES["tokens"]),
         (_("Stopping"), RULES["stopping"]),
     ]
     lis = "".join(f"<li><b>{esc_raw(k)}.</b> {esc_raw(_(v))}</li>" for k, v in items)

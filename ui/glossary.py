@@ -80,6 +80,8 @@ TERMS: tuple[Term, ...] = (
     Term("subword", "子词", "子詞", r"\bsub-?words?\b(?!-nmt)"),
     Term("token", "词元", "詞元", r"(?<!pre-)(?<!pre)\btokens?\b"),
     Term("token id", "词元 ID", "詞元 ID", r"\btoken ids?\b"),
+    # Not a pre-tokenizer, nor a name in code (tokenizer.json, `tokenizers`, Hugging Face tokenizers' trainer).
+    Term("tokenizer", "分词器", "分詞器", r"(?<![-/`.\w])(?<!Face )tokeni[sz]ers?\b(?![`.(])"),
     Term("pre-tokenization", "预分词", "預分詞", r"\bpre-?tokeni[sz]ation\b"),
     Term("pre-tokenizer", "预分词器", "預分詞器", r"\bpre-?tokeni[sz]ers?\b"),
     Term("pre-token", "预分词片段", "預分詞片段", r"\bpre-?tokens?\b"),
@@ -122,7 +124,7 @@ TERMS: tuple[Term, ...] = (
         "ZWJ (zero width joiner)",
         "零宽连接符（ZWJ）",
         "零寬連接符（ZWJ）",
-        r"\bZWJ\b|\bzero[- ]width joiner\b",
+        r"\bZWJ\b|\bzero[- ]width joiners?\b",
         need=(("零宽连接符", "ZWJ"), ("零寬連接符", "ZWJ")),
     ),
     Term(
@@ -168,3 +170,25 @@ def rows(lang: str) -> list[dict[str, str]]:
 def render(lang: str) -> None:
     """Draw the glossary table (terms and definitions are plain text: Streamlit escapes them)."""
     st.table(rows(lang), hide_index=True)
+
+
+#: The heading of :func:`segmentation_note` (translated where shown).
+SEGMENTATION_HEADING = N_("Subword tokenization is not Chinese word segmentation")
+
+
+def segmentation_note() -> None:
+    """A short section for students who know Chinese word segmentation (分词 / 斷詞: jieba, CKIP) and take a BPE
+    tokenizer, or its pre-tokenizer, for one."""
+    st.subheader(_(SEGMENTATION_HEADING), anchor="segmentation")
+    st.markdown(
+        _(
+            "Chinese NLP has long cut text into words: word segmentation, done by tools such as jieba or CKIP, "
+            "which follow a dictionary or a trained model of what a word is (我/喜欢/自然语言/处理). A BPE tokenizer "
+            "does something else: it learns from counts alone which pieces recur, and its tokens need not be "
+            "words: a token can be some of a character's bytes, one character, or several words run together. "
+            "Nor is it pre-tokenization: pre-tokenization only cuts text into chunks before BPE runs, at spaces or "
+            "with a regular expression, and GPT-2's pattern keeps a run of Chinese characters in one chunk. A word "
+            "segmenter could serve as a pre-tokenizer for Chinese, but then no merge could cross the word "
+            "boundaries it drew."
+        )
+    )

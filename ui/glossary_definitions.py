@@ -27,17 +27,21 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "反覆合併頻次最高的符號對來學習合併規則，再按順序重播這些規則來編碼文字。",
     ),
     "byte": (
-        "Eight bits, a number from 0 to 255; UTF-8 writes each character as one to four bytes.",
-        "八个比特，即 0 到 255 之间的一个数；UTF-8 用一到四个字节表示一个字符。",
-        "八個位元，即 0 到 255 之間的一個數；UTF-8 用一到四個位元組表示一個字元。",
+        "Eight bits, a number from 0 to 255. UTF-8 writes each code point as one to four bytes, so a character a"
+        " reader sees as one can take more: ❤️ (two code points) is 6 bytes, 👨‍👩‍👧 (five) is 18.",
+        "八个比特，即 0 到 255 之间的一个数。UTF-8 用一到四个字节表示一个码位，所以读者眼中的一个字符可能占更多字节："
+        "❤️（两个码位）占 6 个字节，👨‍👩‍👧（五个码位）占 18 个。",
+        "八個位元，即 0 到 255 之間的一個數。UTF-8 用一到四個位元組表示一個碼位，所以讀者眼中的一個字元可能佔更多位元組："
+        "❤️（兩個碼位）佔 6 個位元組，👨‍👩‍👧（五個碼位）佔 18 個。",
     ),
     "rank": (
-        "A merge's place in the learned order. The app counts merges from 1: merge 1 is learned first and applied"
-        " first. In a byte-level rank file (tiktoken) merge k has rank and token id 255 + k: bytes take 0 to 255.",
-        "合并在学习顺序中的位置。本应用从 1 开始数合并：第 1 次合并最先学到，编码时也最先使用。在字节级排名文件"
-        "（tiktoken）中，第 k 次合并的排名和词元 ID 都是 255 + k：0 到 255 留给字节。",
-        "合併在學習順序中的位置。本應用程式從 1 開始數合併：第 1 次合併最先學到，編碼時也最先使用。在位元組級排名檔案"
-        "（tiktoken）中，第 k 次合併的排名和詞元 ID 都是 255 + k：0 到 255 留給位元組。",
+        "A token's place in a rank file (tiktoken): encoding applies the merge of the lowest rank first. Ranks 0 to"
+        " 255 are the single bytes, so merge k, the k-th merge learned, has rank and token id 255 + k. The app's"
+        " tables number merges k from 1 (the column Merge), not by rank.",
+        "词元在排名文件（tiktoken）中的位置：编码时先应用排名最低的合并。排名 0 到 255 是单个字节，所以第 k 次合并"
+        "（学到的第 k 个合并）的排名和词元 ID 都是 255 + k。本应用的表格按合并次序 k 从 1 编号（“合并”一栏），不按排名。",
+        "詞元在排名檔案（tiktoken）中的位置：編碼時先套用排名最低的合併。排名 0 到 255 是單一位元組，所以第 k 次合併"
+        "（學到的第 k 個合併）的排名和詞元 ID 都是 255 + k。本應用程式的表格按合併次序 k 從 1 編號（「合併」一欄），不按排名。",
     ),
     "vocabulary": (
         "All tokens the tokenizer knows: the base symbols plus the token each merge makes; two merges that build"
@@ -61,6 +65,12 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "One unit of the vocabulary, what text is split into (the Chinese NLP literature calls it 词元).",
         "词表中的一个单位，文本被切分成的片段（英文 token，中文 NLP 文献通常译为词元）。",
         "詞彙表中的一個單位，文字被切分成的片段（英文 token，中文 NLP 文獻通常譯為詞元）。",
+    ),
+    "tokenizer": (
+        "What turns text into tokens and back: a pre-tokenizer and the learned merges (or another model), with the"
+        " vocabulary that gives each token its id.",
+        "把文本变成词元、再把词元变回文本的程序：预分词器加上学到的合并（或其他模型），以及给每个词元编号的词表。",
+        "把文字變成詞元、再把詞元變回文字的程式：預分詞器加上學到的合併（或其他模型），以及給每個詞元編號的詞彙表。",
     ),
     "token id": (
         "The number that stands for a token in the vocabulary; models see only these numbers.",
@@ -132,9 +142,10 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "同分取捨規則：在語料中最先出現的那個並列符號對勝出。",
     ),
     "lexical": (
-        "Tie-break rule: the tied pair that comes last in code-point order wins (Z before a), as subword-nmt does.",
-        "同分取舍规则：按码位顺序排在最后的并列符号对胜出（Z 排在 a 前面），与 subword-nmt 相同。",
-        "同分取捨規則：按碼位順序排在最後的並列符號對勝出（Z 排在 a 前面），與 subword-nmt 相同。",
+        "Tie-break rule: among tied pairs, the (left, right) pair of strings that is largest in code-point order wins"
+        " (a beats Z, b beats a), as subword-nmt does.",
+        "同分取舍规则：在并列的符号对中，（左，右）字符串按码位顺序最大的胜出（a 胜过 Z，b 胜过 a），与 subword-nmt 相同。",
+        "同分取捨規則：在並列的符號對中，（左，右）字串按碼位順序最大的勝出（a 勝過 Z，b 勝過 a），與 subword-nmt 相同。",
     ),
     "frequency": (
         "How many times a word or pair occurs in the corpus.",

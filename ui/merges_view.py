@@ -1,4 +1,4 @@
-"""The merges so far: every merge up to the current step as the table tutorials print (rank, pair,
+"""The merges so far: every merge up to the current step as the table tutorials print (merge k, pair,
 new token, count, vocabulary size, corpus tokens), from :func:`bpe_core.formats.merge_table.merge_rows`,
 shown as a table and ready to copy as Markdown or CSV (code blocks with a copy button, downloads).
 

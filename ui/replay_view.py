@@ -24,7 +24,9 @@ MAX_TREE_LEAVES = 32
 
 
 def _step_label(key: str, j: int, n: int) -> str:
-    text = _("Merge {k} of {n}").format(k=f"{j:,}", n=f"{n:,}")
+    # "Step", not "Merge": the card below names the merge by its number in the tokenizer (GPT-2's merge 15,275),
+    # while j counts only the merges that fire on this text.
+    text = _("Step {step} of {n}").format(step=f"{j:,}", n=f"{n:,}")
     return f"<div class='bpe-step-label' id='{key}-replay-label' data-step='{j}'>{esc_raw(text)}</div>"
 
 

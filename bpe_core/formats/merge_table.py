@@ -1,6 +1,7 @@
 """The merges so far, as the table every BPE tutorial prints: one row per merge up to a step.
 
-Columns: rank (the merge's step number), the pair (left, right), the new token, the pair's count when
+Columns: the merge number k (merge 1 is learned first; headed "Merge", not "Rank": in a byte-level rank file
+merge k has rank 255 + k, :func:`bpe_core.teaching.facts.numbering_legend`), the pair (left, right), the new token, the pair's count when
 it was chosen, the vocabulary size after the merge and the corpus size in tokens after it. Tokens are
 text: char/eow tokens as they are, byte-level tokens decoded as UTF-8 with the bytes of an incomplete
 character written ``\\xNN`` (:func:`bpe_core.byte_display.to_utf8_marked`, the app's default view).
@@ -77,10 +78,10 @@ def merge_rows(run, step: int | None = None) -> list[MergeRow]:
 
 
 def markdown_headers(tr: gettext.NullTranslations | None = None) -> list[str]:
-    """The Markdown table's column headers (rank, pair, new token, count, vocabulary size, corpus tokens)."""
+    """The Markdown table's column headers (merge number, pair, new token, count, vocabulary size, corpus tokens)."""
     t = tr or _ENGLISH
     return [
-        t.gettext("Rank"),
+        t.gettext("Merge"),
         t.gettext("Pair"),
         t.gettext("New token"),
         t.gettext("Count"),
@@ -93,7 +94,7 @@ def csv_headers(tr: gettext.NullTranslations | None = None) -> list[str]:
     """The CSV columns: the pair in two columns (left, right) so a spreadsheet can sort and filter them."""
     t = tr or _ENGLISH
     return [
-        t.gettext("Rank"),
+        t.gettext("Merge"),
         t.gettext("Left"),
         t.gettext("Right"),
         t.gettext("New token"),

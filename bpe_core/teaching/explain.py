@@ -69,20 +69,22 @@ TIE_RULES: dict[str, TieRule] = {
         rule=N_(
             "Ties go to the smallest (id_left, id_right): ids go to the characters sorted by code point (byte-level: "
             "by the GPT-2 alias character), then to the end-of-word symbols, then to merged tokens in creation order "
-            "(Hugging Face tokenizers' BpeTrainer). With the end-of-word marker attached, Hugging Face numbers the "
-            "x</w> symbols in a hash map's order (huggingface/tokenizers#1794) where this app uses code-point order, "
-            "so the rule is Hugging Face's for characters, bytes and a separate marker only."
+            "(Hugging Face tokenizers' BpeTrainer). The rule is Hugging Face's for characters and bytes only. Hugging "
+            "Face cannot keep the end-of-word marker as a separate symbol, so for that layout this order is the app's "
+            "own extension; with the marker attached, Hugging Face numbers the x</w> symbols in a hash map's order "
+            "(huggingface/tokenizers#1794) where this app uses code-point order."
         ),
     ),
     "lexical": TieRule(
         name=N_("lexical"),
-        title=N_("Dictionary order"),
+        title=N_("Largest in code-point order"),
         label=N_("lexical (subword-nmt)"),
         short=N_("the (left, right) pair of strings that comes last in code-point order wins"),
-        why=N_("its pair of strings comes last in code-point order (Z before a)"),
+        why=N_("its pair of strings is the largest in code-point order (a beats Z, b beats a)"),
         rule=N_(
-            "Ties go to the (left, right) pair of strings that comes last in code-point order, where Z comes "
-            "before a (subword-nmt's learn_bpe)."
+            "Ties go to the (left, right) pair of strings that is largest in code-point order: left strings are "
+            "compared first, then right strings, and the later one wins, so a beats Z (a is U+0061, Z U+005A) and b "
+            "beats a (subword-nmt's learn_bpe takes the maximum)."
         ),
     ),
 }

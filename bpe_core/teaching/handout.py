@@ -41,7 +41,6 @@ _F_STRING_MESSAGES = (
     N_("Settings"),
     N_("Word"),
     N_("Count"),
-    N_("Tokens"),
     N_("The corpus before the first merge"),
     N_("Pair"),
     N_("The most frequent pairs before this merge"),

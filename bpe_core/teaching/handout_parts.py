@@ -122,8 +122,10 @@ def _word_cell(word: str, t) -> str:
 def word_table(run, rows, t) -> str:
     """``rows``: :class:`~bpe_core.teaching.step_view.WordView` values; before → after when a row has ``before``
     (the token its ``after`` highlights marked new)."""
+    # The column lists each word's tokens, not their number: the context keeps it from 词元数.
+    tokens = t.pgettext("the tokens themselves, not a count", "Tokens")
     head = f"<tr><th>{esc(t.gettext('Word'))}</th><th class='num'>{esc(t.gettext('Count'))}</th>"
-    head += f"<th>{esc(t.gettext('Tokens'))}</th></tr>"
+    head += f"<th>{esc(tokens)}</th></tr>"
     body = []
     for row in rows:
         if row.before is None:
