@@ -68,6 +68,9 @@ def test_extraction_finds_the_messages():
     assert ("The first merge", "The first {n} merges") in ids  # ngettext
     assert "Term" in ids  # N_
     assert ", " in ids  # pgettext, context "list separator"
+    contexts = {(m, c) for _p, m, c in messages if c}
+    assert ("right", "quiz verdict") in contexts  # ui.i18n.pgettext
+    assert ("Tokens", "the tokens themselves, not a count") in contexts  # tr.pgettext in bpe_core
 
 
 def test_tr_gettext_calls_are_extracted(tmp_path):

@@ -89,7 +89,7 @@ def diffs_html(tok, src, diffs: list, shown: int, mode: str, present: bool) -> s
     head = (
         _("word"),
         _("by merge rank (GPT-2, what training did)"),
-        _("longest match first (the classic tutorial)"),
+        _("longest match first (Lei Mao's </w> tutorial)"),
     )
     note = esc_raw(said.format(n=f"{len(diffs):,}", shown=shown))
     return f"<p class='bpe-note'>{note}</p>" + table_html("enc-diffs", head, rows)

@@ -100,7 +100,7 @@ def for_developers(stopped: list) -> None:
             + "\n- [Hugging Face tokenizers](https://github.com/huggingface/tokenizers) `BpeTrainer`: "
             + _("Hugging Face order for ties; our tokenizer.json files load in it and encode to the same ids")
             + "\n- [subword-nmt](https://github.com/rsennrich/subword-nmt) `learn_bpe`: "
-            + _("end-of-word marker attached, dictionary order for ties")
+            + _("end-of-word marker attached; ties go to the largest pair in code-point order")
             + "\n- [minbpe](https://github.com/karpathy/minbpe): "
             + _("the worked example aaabdaaabac")
         )
