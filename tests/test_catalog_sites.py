@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,9 +144,28 @@ def test_right_has_two_senses(lang, verdict):
     assert translations("en").pgettext("quiz verdict", "right") == "right"
 
 
-def test_the_class_shows_the_verdict_in_its_sense():
-    """The live class's legend, summary and ranking name the verdict with its context, not the side of a pair."""
-    text = (REPO / "ui" / "class_round.py").read_text(encoding="utf-8")
-    sites = sites_in(text, "ui/class_round.py")
-    rights = [s for s in sites if s.message == "right"]
-    assert len(rights) >= 3 and all(s.context == "quiz verdict" for s in rights)
+def _histogram_script():
+    from bpe_core import TrainConfig, train
+    from bpe_core.teaching.class_results import Tally
+    from bpe_core.teaching.quiz import question
+    from bpe_server.live_class import option_grades
+    from ui import class_round
+
+    run = train({"low": 5, "lower": 2, "newest": 6, "widest": 3}, TrainConfig(variant="eow", num_merges=3))
+    q = question(run, 1)
+    grades = option_grades(q)
+    class_round.histogram(run, q, Tally.of(1, "revealed", grades, dict.fromkeys(range(len(grades)), 1)), "utf8", True)
+
+
+@pytest.mark.parametrize("lang, verdict", [("en", "right"), ("zh-Hans", "正确"), ("zh-Hant", "正確")])
+def test_the_class_chart_names_the_verdict_in_its_sense(lang, verdict):
+    """The live class's revealed histogram colours the bars by verdict: its legend reads 正確, not 右."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_histogram_script, default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    legend = spec["encoding"]["color"]["scale"]["domain"]
+    assert legend[0] == verdict and "右" not in legend, legend
