@@ -149,3 +149,26 @@ def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question
     finally:
         for page in (teacher, phone):
             page.context.close()
+
+
+def test_the_solo_quiz_on_a_phone_offers_every_pair_without_counts(class_server, browser, question4):
+    server, _ = class_server
+    phone = _page(browser, PHONE)
+    try:
+        phone.goto(f"{server.url}/?preset={PRESET}&step=3&quiz=1&lang=zh-Hant", wait_until="domcontentloaded")
+        phone.locator("#bpe-quiz-pairs").wait_for()
+        wait_for_app(phone, timeout=WAIT_MS)
+        # Every pair and its button drawn open (an expander's closed content is not visible).
+        assert phone.locator("#bpe-quiz-pairs tbody tr").count() == len(question4.options)
+        assert phone.locator("#bpe-quiz-pairs").is_visible()
+        counts = phone.locator("#bpe-quiz-pairs td.count").all_inner_texts()
+        assert counts == ["?"] * len(question4.options), counts
+        for i in range(1, len(question4.options) + 1):
+            button = phone.locator(f".st-key-quiz-pick-{i} button:visible").first
+            assert button.is_visible(), i
+            box = button.bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44, (i, box)  # touch targets
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert_no_exception(phone)
+    finally:
+        phone.context.close()
