@@ -286,7 +286,9 @@ def preset_corpus(preset: Preset) -> Corpus:
 @dataclass(frozen=True)
 class Source:
     """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
-    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
+    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF.
+    ``hint`` is true when nothing was given yet (an empty box, no file): the message is then a neutral hint, not an
+    error."""
 
     corpus: Corpus | None
     label: str
@@ -295,3 +297,4 @@ class Source:
     text: str | None = None
     link: dict | None = None
     to_lf: object = None
+    hint: bool = False
