@@ -364,7 +364,13 @@ def test_presets_are_in_the_repo_and_carry_provenance():
     assert len(book.encode("utf-8")) == 486_152 and "\r" not in book and book.count("\n") == 9_663
     for preset in PRESETS.values():
         assert preset.words is not None or "\r" not in preset.load_text()
-    assert "🇨🇳" in PRESETS["zh-emoji"].load_text() and "👨\u200d👩\u200d👧" in PRESETS["zh-emoji"].load_text()
+    for pid in ("zh-emoji", "zh-hant-emoji"):  # emoji sequences, and no flags (regional-indicator pairs)
+        text = PRESETS[pid].load_text()
+        assert "👨\u200d👩\u200d👧" in text and "👍🏽" in text and "❤️" in text
+        assert not any(0x1F1E6 <= ord(c) <= 0x1F1FF for c in text)
+        assert not any(0x1F1E6 <= ord(c) <= 0x1F1FF for c in PRESETS[pid].title)
+    # The Traditional text is Traditional: none of the Simplified forms of its characters.
+    assert not set("们说爱开乐园气") & set(PRESETS["zh-hant-emoji"].load_text())
 
 
 # ------------------------------------------------------------------------------ shared cache
