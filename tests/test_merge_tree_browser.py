@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import assert_no_exception, open_app, wait_for_server_step
+from browser import assert_no_exception, open_app, save_screenshot, wait_for_server_step
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -23,3 +23,5 @@ def test_stepping_from_step_0_shows_each_new_tokens_tree(app_server, page):
         expect(page.get_by_text("No such token in the vocabulary")).to_have_count(0)
         expect(tree).to_contain_text(f"step {step}")
         assert tree.locator(".bpe-chip").first.inner_text().strip() == root
+    tree.scroll_into_view_if_needed()
+    save_screenshot(page, "merge-tree-step-2")
