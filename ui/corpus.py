@@ -224,7 +224,7 @@ PRESETS: dict[str, Preset] = {p.id: p for p in _PRESET_LIST}
 #: The preset the app opens with.
 DEFAULT_PRESET = "textbook-low"
 
-#: The Chinese + emoji preset a page offers by default, by interface language (``ui.i18n``'s codes):
+#: The Chinese + emoji preset a page offers by default, by interface language (:data:`bpe_core.i18n.LANGUAGES`):
 #: Traditional characters in the 繁體 interface, Simplified otherwise.
 CHINESE_EMOJI_PRESET = {"zh-Hant": "zh-hant-emoji"}
 
