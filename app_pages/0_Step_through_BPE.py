@@ -30,9 +30,10 @@ def header(choice: Choice) -> None:
         st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
 
 
-def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
-    """The merge, the words it changed (presentation mode: here, on the first screen) and the pair table."""
-    pieces = panels.step_panels(run, step, mode, present)
+def merge_and_pairs(run, step: int, mode: str, present: bool, waits: bool = False) -> None:
+    """The merge, the words it changed (presentation mode: here, on the first screen) and the pair table (``waits``:
+    a live class's student at the teacher's step, :func:`ui.panels.step_panels`)."""
+    pieces = panels.step_panels(run, step, mode, present, waits)
     left, right = st.columns([5, 4], gap="medium")
     with left:
         st.html(pieces["bpe-merge-card"])
@@ -42,13 +43,14 @@ def merge_and_pairs(run, step: int, mode: str, present: bool) -> None:
         st.html(pieces["bpe-pair-panel"])
 
 
-def step_pieces(run, mode: str, present: bool, training: bool, beat: float | None):
+def step_pieces(run, mode: str, present: bool, training: bool, beat: float | None, teacher_at: int | None = None):
     """Step k's label and panels, ``{element id: HTML}``, for :mod:`ui.step_ahead` (``beat``: autoplay's seconds
-    per step, or ``None``)."""
+    per step, or ``None``; ``teacher_at``: a live class's student's limit, the teacher's step)."""
 
     def pieces(k: int) -> dict[str, str]:
         label = stepper.step_label_html(k, run.num_steps, training, beat)
-        return {"bpe-step-label": label, **panels.step_panels(run, k, mode, present)}
+        waits = teacher_at is not None and k >= teacher_at
+        return {"bpe-step-label": label, **panels.step_panels(run, k, mode, present, waits)}
 
     return pieces
 
@@ -131,18 +133,19 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     class_view = live_class()
     # A live class moves the step through the stepper's hooks.
     in_class = class_view.prepare_step(run.num_steps) if class_view is not None else None
-    klass = None
+    klass = limit = None
     # A student steps with the buttons and the arrow keys: no slider, number box or autoplay.
     own = in_class is None or persist.is_teacher()
     if in_class is not None:
         klass, store = in_class
+        limit = class_view.step_limit(klass)  # a student: never past the teacher's step
         class_round().bar(klass, run, min(store.get(), run.num_steps), present)
         # The class's CSS keeps a student's step row on one line on a phone.
         with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
             step = stepper.step_controls(
                 run.num_steps,
                 store=store,
-                limit=klass.limit,
+                limit=limit,
                 presentation=present,
                 training=not live.finished,
                 jump=own,
@@ -153,7 +156,7 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
     if not present:  # one screen per step: in presentation mode the label's "so far" says it
         training.training_note(live)
     if klass is not None:
-        if class_round().step_part(klass, run, step, mode, present):
+        if class_round().step_part(klass, run, step, mode, present, limit):
             sidebar.write_url(choice, step)
             return
         in_quiz = False
@@ -165,11 +168,14 @@ def draw_step(live: training.Live, every: float | None, choice: Choice) -> None:
 
         quiz.panel(run, step, choice.display)
         return
-    merge_and_pairs(run, step, mode, present)
-    # The steps around this one, for the browser to show at once on the next press.
+    teacher_at = None if own else limit  # a live class's student: the teacher's step (None once it ended)
+    merge_and_pairs(run, step, mode, present, teacher_at is not None and step >= teacher_at)
+    # The steps around this one that a press can reach (a student: none past the teacher's), for the browser to show
+    # at once on the next press.
     training_, beat = not live.finished, stepper.autoplay_speed("stepper") if own else None
-    pieces = step_pieces(run, mode, present, training_, beat)
-    step_ahead.draw_ahead("stepper", step, run.num_steps, pieces, run, (mode, present, training_, beat))
+    pieces = step_pieces(run, mode, present, training_, beat, teacher_at)
+    last = run.num_steps if limit is None else min(run.num_steps, limit)
+    step_ahead.draw_ahead("stepper", step, last, pieces, run, (mode, present, training_, beat, teacher_at))
     corpus_and_vocabulary(run, step, mode, present)
     take_aways(run, step, present)
 

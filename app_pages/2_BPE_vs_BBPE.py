@@ -1,7 +1,8 @@
 """BPE vs byte-level BPE: the same text trained from characters and from UTF-8 bytes.
 
-Trains on this page's own text box (default: the Chinese + emoji preset), or on the sidebar corpus
-when asked, with the sidebar's pre-tokenizer, minimum frequency and tie-break.
+Trains on the sidebar corpus (as every page does by default), or on this page's own text box (it starts
+with the Chinese + emoji preset of the interface's script) with the sidebar's pre-tokenizer, minimum
+frequency and tie-break.
 """
 
 import dataclasses
@@ -29,15 +30,16 @@ from bpe_core.teaching.facts import UTF8_UNUSED_BYTES
 from ui import bbpe_view, charts, page, persist, run_cache, sidebar, training
 from ui.bbpe_view import BYTE, CHAR
 from ui.chips import tokens_html
-from ui.corpus import PRESETS, text_corpus
+from ui.corpus import chinese_emoji_preset, text_corpus
 from ui.encoding import tokenizer_at, tokens_at
-from ui.i18n import _, ngettext
+from ui.i18n import _, current_language, ngettext
 from ui.settings import PRE_LABELS, TIE_LABELS, make_config, max_merges
 from ui.text import md_escape
 
-DEFAULT_TEXT = PRESETS["zh-emoji"].load_text()
-DEFAULT_UNSEEN = "明天我们去北京看熊猫 🐼！"
-DEFAULT_GRAPHEMES = "👨‍👩‍👧 🇨🇳 👍🏽 ❤️ é 你"
+# What the text boxes start with, in the interface's script: 繁體 in the 繁體 interface, else Simplified.
+DEFAULT_UNSEEN = {"zh-Hant": "明天我們去動物園看貓熊 🐼！"}
+DEFAULT_UNSEEN_HANS = "明天我们去北京看熊猫 🐼！"
+DEFAULT_GRAPHEMES = "👨‍👩‍👧 🇦🇶 👍🏽 ❤️ é 你"  # a flag that is nobody's country: Antarctica
 MAX_ROWS, SHOW_PARTIAL = 24, 18  # rows of the table of section 5; partial tokens shown in 4
 
 
@@ -54,6 +56,7 @@ def cleaned(text: str, limit: int | None = None) -> str:
 def own_text_inputs(choice, merges_col):
     """This page's text box and merges (in ``merges_col``), with the sidebar's other settings: ``(corpus,
     [character config, byte config])``; stops the page (with a message) when the text cannot be used."""
+    default_text = chinese_emoji_preset(current_language()).load_text()
     with merges_col:
         st.number_input(
             _("Merges (at most)"),
@@ -67,14 +70,14 @@ def own_text_inputs(choice, merges_col):
         )
     st.text_area(
         _("Training text (paste any text; the default is the Chinese + emoji preset)"),
-        key=persist.seeded("pg.bbpe.text", DEFAULT_TEXT),
+        key=persist.seeded("pg.bbpe.text", default_text),
         on_change=persist.keep,
         args=("pg.bbpe.text",),
         height=110,
     )
     merges = int(persist.kept("pg.bbpe.merges", 300))
     try:
-        text = clean_text(persist.kept("pg.bbpe.text", DEFAULT_TEXT))
+        text = clean_text(persist.kept("pg.bbpe.text", default_text))
         configs = [
             make_config(choice.settings, variant=v, num_merges=merges, vocab_size=None) for v in ("char", "byte")
         ]
@@ -118,22 +121,22 @@ def sidebar_inputs(choice):
 
 
 def train_pair(choice):
-    """The page's inputs (train on its own text, or on the sidebar corpus) and the two runs, character
+    """The page's inputs (train on the sidebar corpus, or on its own text) and the two runs, character
     and byte level; stops the page (with a message) when they cannot be made."""
     label = choice.label or _("not usable")
-    sources = {"text": _("the text below"), "sidebar": _("the sidebar corpus ({label})").format(label=label)}
+    sources = {"sidebar": _("the sidebar corpus ({label})").format(label=label), "text": _("the text below")}
     src_col, merges_col = st.columns([3, 1], vertical_alignment="bottom")
     with src_col:
         st.radio(
             _("Train on"),
             list(sources),
-            key=persist.seeded("pg.bbpe.source", "text"),
+            key=persist.seeded("pg.bbpe.source", "sidebar"),
             on_change=persist.keep,
             args=("pg.bbpe.source",),
             format_func=sources.get,
             horizontal=True,
         )
-    if persist.kept("pg.bbpe.source", "text") == "text":
+    if persist.kept("pg.bbpe.source", "sidebar") == "text":
         corpus, configs = own_text_inputs(choice, merges_col)
     else:
         corpus, configs = sidebar_inputs(choice)
@@ -155,13 +158,14 @@ def base_alphabet(char_run, byte_run, mode: str, present: bool) -> None:
 # ------------------------------------------------------------------------------ 2. unseen text
 def unseen_text(char_run, byte_run, mode: str, present: bool) -> None:
     st.subheader(_("2 · Text with characters it never saw"))
+    default = DEFAULT_UNSEEN.get(current_language(), DEFAULT_UNSEEN_HANS)
     st.text_input(
         _("Text to encode with both trained models"),
-        key=persist.seeded("pg.bbpe.unseen", DEFAULT_UNSEEN),
+        key=persist.seeded("pg.bbpe.unseen", default),
         on_change=persist.keep,
         args=("pg.bbpe.unseen",),
     )
-    unseen = cleaned(persist.kept("pg.bbpe.unseen", DEFAULT_UNSEEN))
+    unseen = cleaned(persist.kept("pg.bbpe.unseen", default))
     if not unseen.strip():
         return
     char_tok, byte_tok = tokenizer_at(char_run), tokenizer_at(byte_run)
@@ -278,7 +282,7 @@ def take_apart(char_run, byte_run, mode: str, present: bool) -> None:
 
 
 def main() -> None:
-    """The sidebar and the two runs (this page's text, or the sidebar's corpus), then the six sections."""
+    """The sidebar and the two runs (the sidebar's corpus, or this page's text), then the six sections."""
     choice = page.start_page(_("BPE vs BBPE"), "🔤")
     mode, present = choice.display.byte_mode, choice.display.presentation
     if not present:

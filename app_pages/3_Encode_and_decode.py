@@ -31,6 +31,7 @@ SAMPLES = {
     "nihao": "你好啊 我走",
     "lowest-price": "the lowest price is lower than the last",
     "zh-emoji": "今天我们很开心 😀！明天去北京 🐼",
+    "zh-hant-emoji": "今天我們很開心 😀！明天去動物園 🐼",
     "pg16457-chapter": "Their last farewells were said in the vast silence of space.",
     "pg16457-book": "Their last farewells were said in the vast silence of space.",
 }

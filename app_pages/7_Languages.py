@@ -15,7 +15,7 @@ from ui import language_links as ll
 from ui import language_training as lt
 from ui import languages as lg
 from ui import page, persist, sidebar
-from ui.i18n import _
+from ui.i18n import _, current_language
 from ui.real_tokenizers import models
 from ui.text import md_escape
 
@@ -111,7 +111,7 @@ def reading_part(order, choice, sections, names, mode, present) -> str:
     """The picked language as text and as chips under each tokenizer; returns its key."""
     st.header(_("Read a language as tokens"))
     if K_PICK not in st.session_state:
-        st.session_state[K_PICK] = ll.DEFAULT_LANGUAGE
+        st.session_state[K_PICK] = ll.default_language()
     key = st.selectbox(_("Language"), list(decl.KEYS), format_func=names, key=K_PICK)
     one = decl.load(key)
     ref = decl.load(decl.REFERENCE)
@@ -154,8 +154,13 @@ def training_part(names) -> None:
         )
     )
     c1, c2 = st.columns([3, 2])
+    options = lt.mix_options(current_language())
     mix = c1.radio(
-        _("Language mix"), list(lt.MIXES), format_func=lambda k: _(lt.MIXES[k]), index=2, key="lang.train.mix"
+        _("Language mix"),
+        options,
+        format_func=lambda k: _(lt.MIXES[k]),
+        index=options.index(lt.DEFAULT_MIX),
+        key="lang.train.mix",
     )
     merges = int(c2.number_input(_("Merges"), 10, lt.MAX_MERGES, lt.DEFAULT_MERGES, 100, key="lang.train.n"))
     own = lt.own_weights_editor(names) if mix == "own" else {}

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS classes (
     created REAL NOT NULL,          -- Unix time
     teacher_seen REAL NOT NULL,     -- Unix time of the last teacher action: expiry counts from here
     ended INTEGER NOT NULL DEFAULT 0,
-    show_counts INTEGER NOT NULL DEFAULT 1,
+    show_counts INTEGER NOT NULL DEFAULT 0,   -- counts on an open question give its answer away
     show_histogram INTEGER NOT NULL DEFAULT 1,
     show_ranking INTEGER NOT NULL DEFAULT 0,
     show_names INTEGER NOT NULL DEFAULT 1,
@@ -94,8 +94,9 @@ def create_schema(conn: sqlite3.Connection) -> None:
 def insert_class(conn, code: str, key_hash: str, params: str, corpus_id: str | None, step: int, now: float) -> bool:
     """Add a class; ``False`` when the code is taken."""
     cur = conn.execute(
-        "INSERT INTO classes(code, key_hash, params, corpus_id, step, version, activity, created, teacher_seen) "
-        "VALUES (?, ?, ?, ?, ?, 1, 0, ?, ?) ON CONFLICT(code) DO NOTHING",
+        # show_counts written out: a table made before its default became 0 still has DEFAULT 1.
+        "INSERT INTO classes(code, key_hash, params, corpus_id, step, version, activity, created, teacher_seen, "
+        "show_counts) VALUES (?, ?, ?, ?, ?, 1, 0, ?, ?, 0) ON CONFLICT(code) DO NOTHING",
         (code, key_hash, params, corpus_id, step, now, now),
     )
     return cur.rowcount == 1

@@ -207,7 +207,6 @@ def test_presentation_mode_fewer_controls_and_palette():
 def test_paste_text_and_word_counts():
     at = new_app()
     at.radio(key="w.source").set_value("paste").run()
-    assert "empty" in " ".join(e.value for e in at.error)
     at.text_area(key="w.paste").input("hug hug hug pug pun bun hugs").run()
     no_exception(at)
     assert not at.error
@@ -219,6 +218,19 @@ def test_paste_text_and_word_counts():
     at.text_area(key="w.words").input("low 5\nlower 2\nnewest 6\nwidest 3").run()
     at.button(key="stepper.next").click().run()
     assert merge_line(at) == "Merge 1: e + s → es count 9"
+
+
+@pytest.mark.parametrize("source", ["paste", "words", "upload"])
+def test_a_source_chosen_before_anything_is_given_hints_without_an_error(source):
+    # Choosing "Paste text" (or word counts, or a file) is not a mistake: the empty box says what to do, in blue.
+    at = new_app()
+    at.radio(key="w.source").set_value(source).run()
+    no_exception(at)
+    assert not at.error and not at.warning, [e.value for e in at.error]
+    assert any("sidebar" in i.value for i in at.info), [i.value for i in at.info]
+    if source != "upload":  # text the pre-tokenizer cannot use is still an error
+        at.text_area(key=f"w.{source}").input("   ").run()
+        assert "empty" in " ".join(e.value for e in at.error)
 
 
 def test_upload_file_and_bad_files():
@@ -352,7 +364,13 @@ def test_presets_are_in_the_repo_and_carry_provenance():
     assert len(book.encode("utf-8")) == 486_152 and "\r" not in book and book.count("\n") == 9_663
     for preset in PRESETS.values():
         assert preset.words is not None or "\r" not in preset.load_text()
-    assert "🇨🇳" in PRESETS["zh-emoji"].load_text() and "👨\u200d👩\u200d👧" in PRESETS["zh-emoji"].load_text()
+    for pid in ("zh-emoji", "zh-hant-emoji"):  # emoji sequences, and no flags (regional-indicator pairs)
+        text = PRESETS[pid].load_text()
+        assert "👨\u200d👩\u200d👧" in text and "👍🏽" in text and "❤️" in text
+        assert not any(0x1F1E6 <= ord(c) <= 0x1F1FF for c in text)
+        assert not any(0x1F1E6 <= ord(c) <= 0x1F1FF for c in PRESETS[pid].title)
+    # The Traditional text is Traditional: none of the Simplified forms of its characters.
+    assert not set("们说爱开乐园气") & set(PRESETS["zh-hant-emoji"].load_text())
 
 
 # ------------------------------------------------------------------------------ shared cache

@@ -23,7 +23,7 @@ def test_bad_articles_fall_back_to_the_whole_declaration(raw):
 def test_languages():
     assert all(ll.parse_language(k) == (k, True) for k in decl.KEYS)
     assert ll.parse_language(" ARB ") == ("arb", True)
-    assert ll.parse_language("en") == (ll.DEFAULT_LANGUAGE, False)
+    assert ll.parse_language("en") == ("cmn_hans", False)  # outside a script run the interface is English
 
 
 def test_adopt_takes_only_values_new_to_the_session():
@@ -44,3 +44,9 @@ def test_right_to_left_letters():
     assert has_right_to_left([decl.load("urd").sections[1]])
     assert not has_right_to_left(["abc", "人人生而自由", "123", "ศักดิ์ศรี"])
     assert not has_right_to_left(["a" * 10, "حقوق"], limit=10)  # only the first `limit` characters are read
+
+
+def test_the_chinese_of_each_interface_is_its_script():
+    keys = [decl.chinese_key(lang) for lang in ("en", "zh-Hans", "zh-Hant", "fr")]
+    assert keys == ["cmn_hans", "cmn_hans", "cmn_hant", "cmn_hans"]
+    assert set(decl.CHINESE.values()) <= set(decl.KEYS)

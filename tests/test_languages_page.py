@@ -200,3 +200,29 @@ def test_a_mix_link_in_chinese_and_the_sidebars_merge_rule():
     at.run()
     no_exception(at)
     assert any("位元組級 BPE" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize(
+    "lang, chinese, first", [("zh-Hant", "cmn_hant", "僅繁體中文"), ("zh-Hans", "cmn_hans", "仅简体中文")]
+)
+def test_the_chinese_read_and_offered_first_is_the_interfaces(lang, chinese, first):
+    # In the 繁體 interface the page reads 中文（繁體）, and the training offers 僅繁體中文 before 僅簡體中文.
+    at = open_languages(lang)
+    assert at.selectbox(key="lang.pick").value == chinese and at.query_params["language"] == chinese
+    mix = at.radio(key="lang.train.mix")
+    assert mix.value == "equal" and mix.options[1] == first and len(mix.options) == 5
+    assert {"仅繁体中文", "僅繁體中文"} & set(mix.options) and {"仅简体中文", "僅簡體中文"} & set(mix.options)
+    # A link naming a language still opens it, in either interface.
+    at.query_params["language"] = "cmn_hans" if chinese == "cmn_hant" else "cmn_hant"
+    at.run()
+    assert at.selectbox(key="lang.pick").value == at.query_params["language"]
+
+
+def test_training_on_traditional_chinese_only():
+    at = open_languages("zh-Hant")
+    at.radio(key="lang.train.mix").set_value("cmn_hant").run()
+    at.number_input(key="lang.train.n").set_value(40).run()
+    at.button(key="lang.train.go").click().run()
+    no_exception(at)
+    served = at.dataframe[4].value
+    assert set(served.iloc[:, 2]) == {Locale.parse("zh_Hant").get_display_name("zh_Hant")}

@@ -16,6 +16,7 @@ from textbook import TEXTBOOK_WORDS
 
 from bpe_core import TrainConfig, train
 from bpe_core.teaching.quiz import question
+from bpe_server import class_db
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import (
     ALPHABET,
@@ -90,6 +91,28 @@ def test_start_gives_a_code_and_a_secret_key(classes):
     with closing(classes.store.connect()) as conn:
         dump = repr([conn.execute(f"SELECT * FROM {t}").fetchall() for t in ("classes", "class_students")])
     assert key not in dump and code in dump
+
+
+def test_pair_counts_are_hidden_until_the_teacher_shows_them(classes):
+    # Counts beside the answers give the question away (students pick the largest): off in a new class.
+    code, key = classes.start(PARAMS)
+    assert classes.state(code).show_counts is False
+    classes.set_display(code, key, show_counts=True)
+    assert classes.state(code).show_counts is True
+
+
+def test_a_store_made_when_counts_were_shown_by_default_starts_classes_without_them(tmp_path):
+    # A store file made before the default changed keeps its table's DEFAULT 1: the insert says 0 itself.
+    store = CorpusStore(tmp_path / "old.sqlite3")
+    with closing(store.connect()) as conn:
+        old = class_db.SCHEMA.replace(
+            "show_counts INTEGER NOT NULL DEFAULT 0", "show_counts INTEGER NOT NULL DEFAULT 1"
+        )
+        assert old != class_db.SCHEMA
+        conn.executescript(old)
+    classes = Classes(store)
+    code, _ = classes.start(PARAMS)
+    assert classes.state(code).show_counts is False
 
 
 # ------------------------------------------------------------------------------------------------- keys

@@ -156,10 +156,11 @@ def _no_horizontal_overflow(page) -> None:
 
 
 def _press_as_student(page) -> None:
-    """A press of Next on a student's (or a forger's) own screen: their step only."""
+    """A press of Prev on a student's (or a forger's) own screen (Next is off: no student passes the teacher's
+    step): their step only."""
     before = _step(page)
-    page.locator(".st-key-stepper-next button:visible").first.click()
-    _wait_step(page, before + 1)
+    page.locator(".st-key-stepper-prev button:visible").first.click()
+    _wait_step(page, before - 1)
     wait_for_app(page, timeout=WAIT_MS)
 
 
@@ -240,13 +241,14 @@ def test_a_class_of_three(class_server, contexts):
     _apart(phone, "#bpe-step-label", ".st-key-stepper-first button:visible")  # the label clear of the buttons
 
     # A forger: the code, and a teacher key that is not this class's, in the link and in the key's cookie. The server
-    # takes them for a student: no teacher controls, the key dropped from the address bar, and their presses move
-    # only their own step, never the class's.
+    # takes them for a student: no teacher controls, the key dropped from the address bar, no step past the
+    # teacher's, and their presses move only their own step, never the class's.
     forger = contexts()
     forger.context.add_cookies([{"name": f"bpe_teach_{code}", "value": "forged-key-forged-key", "url": url}])
     _open(forger, f"{url}/?class={code}&teacher=forged-key-forged-key", "#bpe-class-status")
     forger.get_by_text("This teacher link is not valid for this class").wait_for()
     assert forger.get_by_role("button", name="Ask the class").count() == 0
+    assert forger.locator(".st-key-stepper-next button:visible").first.is_disabled()
     expect(forger).not_to_have_url(re.compile(r"[?&]teacher="))
     version = classes.poll(code).version
     _press_as_student(forger)
@@ -354,37 +356,54 @@ def _grades(merge: int) -> tuple[str, ...]:
     return option_grades(question(run, merge))
 
 
-def test_a_following_student_sees_the_teachers_step_before_the_rerun_but_never_an_asked_merge(class_server, contexts):
+def test_a_following_student_is_sent_no_step_past_the_teachers(class_server, contexts):
     # The student's server answers nothing while held: what the screen shows then comes from the poll and the steps
-    # the page was sent ahead. A new step shows at once; a step whose next merge is asked about does not (the pair
-    # table would give the answer away), and the question view comes with the server's rerun.
+    # the page was sent ahead. No step past the teacher's is ever in a student's page (it would show the next merge
+    # before the teacher asks about it): the teacher's new step comes with the server's rerun. A step back shows at
+    # once; never one whose next merge is asked about (the pair table would give the answer away).
     server, classes = class_server
     code, key = classes.start({"preset": "textbook-low"}, step=1)
     student = contexts(*PHONE.values())
     hold = ServerHold(student)
     _open(student, f"{server.url}/?class={code}")
     _wait_attr(student, "bpe-class-view", "data-follow", "1")
-    student.locator("#bpe-ahead").wait_for(state="attached")
+    _wait_attr(student, "bpe-ahead", "data-n", "1")
+    assert student.evaluate(_AHEAD_STEPS) == [0, 1]
 
     hold.hold()
     classes.set_step(code, key, 2)  # the teacher's press, as the page makes it
-    _wait_step(student, 2)
-    assert student.locator("#bpe-class-view").get_attribute("data-step") == "1"  # the server has not drawn it
-    expect(student.locator("#bpe-merge-card")).to_contain_text("Merge 2")
+    assert_stays(student, "() => document.getElementById('bpe-step-label').dataset.step", 2_000,
+                 "a student's step before the server drew the teacher's next one")  # fmt: skip
     hold.release()
     _wait_attr(student, "bpe-class-view", "data-step", "2")
+    _wait_step(student, 2)
+    expect(student.locator("#bpe-merge-card")).to_contain_text("Merge 2")
+    assert student.evaluate(_AHEAD_STEPS) == [0, 1, 2]
     wait_for_app(student)
 
     hold.hold()
-    classes.set_step(code, key, 3)
-    classes.ask(code, key, _grades(4))  # within one poll: the poll says step 3 and a question
+    classes.set_step(code, key, 1)  # a step back: sent ahead, shown at once
+    _wait_step(student, 1)
+    assert student.locator("#bpe-class-view").get_attribute("data-step") == "2"  # the server has not drawn it
+    hold.release()
+    _wait_attr(student, "bpe-class-view", "data-step", "1")
+    wait_for_app(student)
+
+    hold.hold()
+    classes.set_step(code, key, 0)
+    classes.ask(code, key, _grades(1))  # within one poll: the poll says step 0 and a question
     assert classes.poll(code).asking
     assert_stays(student, "() => document.getElementById('bpe-step-label').dataset.step", 2_500,
                  "a student's step while the question on its next merge is open")  # fmt: skip
     hold.release()
-    _wait_attr(student, "bpe-class-question", "data-merge", "4")
+    _wait_attr(student, "bpe-class-question", "data-merge", "1")
     expect(student.locator("#bpe-merge-card")).to_have_count(0)
     assert_no_exception(student)
+
+
+#: The steps in a page's ``#bpe-ahead`` block, in order.
+_AHEAD_STEPS = """() => Object.keys(JSON.parse(document.querySelector('#bpe-ahead script').textContent))
+  .map(Number).sort((a, b) => a - b)"""
 
 
 #: Swallows the page's presses of the hidden "sync" button before Streamlit hears them (a capturing listener on the

@@ -224,8 +224,38 @@ def bbpe_runs(text: str = ZH_EMOJI, pretokenizer: str = "whitespace", merges: in
     return out
 
 
+def test_bbpe_trains_on_the_sidebar_corpus_by_default():
+    # Every page follows the sidebar: on the default preset, both runs are the textbook's, with its 10 merges.
+    at = open_page("bbpe")
+    no_exception(at)
+    assert at.radio(key="w.pg.bbpe.source").value == "sidebar"
+    words = PRESETS["textbook-low"].words
+    chars = sum(len(w) * f for w, f in words.items())
+    for variant in ("char", "byte"):
+        cfg = TrainConfig(variant=variant, pretokenizer="whitespace", num_merges=10, min_frequency=2)
+        run = train(words, cfg)
+        assert f"data-per-char='{run.corpus_tokens(run.num_steps) / chars:.4f}'" in body_with(at, "bbpe-per-char")
+    assert "data-base='256'" in body_with(at, "bbpe-base-byte")
+    # Another sidebar corpus is followed too.
+    at.selectbox(key="w.preset").set_value("nihao").run()
+    no_exception(at)
+    char, _byte = bbpe_runs(PRESETS["nihao"].text, merges=10)
+    assert f"data-base='{char.num_base}'" in body_with(at, "bbpe-base-char") and char.num_base == 5  # 你好啊我走
+
+
+@pytest.mark.parametrize("lang, preset", [("en", "zh-emoji"), ("zh-Hans", "zh-emoji"), ("zh-Hant", "zh-hant-emoji")])
+def test_bbpe_own_text_starts_with_the_chinese_preset_of_the_interface(lang, preset):
+    at = open_page("bbpe", lang=lang)
+    at.radio(key="w.pg.bbpe.source").set_value("text").run()
+    no_exception(at)
+    assert at.text_area(key="w.pg.bbpe.text").value == PRESETS[preset].load_text()
+    char, _byte = bbpe_runs(PRESETS[preset].load_text())
+    assert f"data-base='{char.num_base}'" in body_with(at, "bbpe-base-char")
+
+
 def test_bbpe_default_text_numbers_agree_with_bpe_core():
     at = open_page("bbpe")
+    at.radio(key="w.pg.bbpe.source").set_value("text").run()
     no_exception(at)
     char, byte = bbpe_runs()
     base_char = body_with(at, "bbpe-base-char")
@@ -278,9 +308,9 @@ def test_bbpe_default_text_numbers_agree_with_bpe_core():
 
     # Grapheme -> code points -> bytes.
     graph = body_with(at, "bbpe-graphemes")
-    flag_row = re.search(r"<tr><td class='bpe-glyph'>🇨🇳</td>.*?</tr>", graph, re.S).group(0)
-    assert "U+1F1E8" in flag_row and "U+1F1F3" in flag_row and "regional indicator symbol letter c" in flag_row
-    assert "".join(re.findall(r"<span class='bpe-byte'>(\w\w)</span>", flag_row)) == "🇨🇳".encode().hex()
+    flag_row = re.search(r"<tr><td class='bpe-glyph'>🇦🇶</td>.*?</tr>", graph, re.S).group(0)
+    assert "U+1F1E6" in flag_row and "U+1F1F6" in flag_row and "regional indicator symbol letter a" in flag_row
+    assert "".join(re.findall(r"<span class='bpe-byte'>(\w\w)</span>", flag_row)) == "🇦🇶".encode().hex()
     fam_row = re.search(rf"<tr><td class='bpe-glyph'>{family}</td>.*?</tr>", graph, re.S).group(0)
     assert fam_row.count("zero width joiner") == 2 and "f0 9f 91 a8".replace(" ", "") in "".join(
         re.findall(r"<span class='bpe-byte'>(\w\w)</span>", fam_row)
@@ -290,11 +320,12 @@ def test_bbpe_default_text_numbers_agree_with_bpe_core():
 
 def test_bbpe_on_the_chinese_emoji_preset_and_bad_text():
     at = open_page("bbpe", preset="zh-emoji")
+    at.radio(key="w.pg.bbpe.source").set_value("text").run()
     no_exception(at)
     char, byte = bbpe_runs(pretokenizer="gpt2")  # the preset's pre-tokenizer, the page's 300 merges
     assert f"data-base='{char.num_base}'" in body_with(at, "bbpe-base-char")
     assert "data-unk='6'" in body_with(at, "bbpe-unseen-char")
-    # The sidebar corpus instead of the text box.
+    # Back to the sidebar corpus.
     at.radio(key="w.pg.bbpe.source").set_value("sidebar").run()
     no_exception(at)
     cfg = TrainConfig(variant="char", pretokenizer="gpt2", num_merges=40, min_frequency=2)

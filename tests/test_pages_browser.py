@@ -66,8 +66,9 @@ def test_bpe_vs_bbpe_unk_for_characters_byte_fallback_for_bytes(app_server, page
     assert byte_card.locator(".bpe-chip.partial").count() >= 6  # pieces of the unseen characters
     assert byte_card.get_attribute("data-roundtrip") == "1"
     expect(byte_card.locator(".bpe-text")).to_have_text("明天我们去北京看熊猫 🐼！")
-    # The byte tokens' ids are bpe_core's, for the page's text and settings (preset: gpt2, min frequency 2).
-    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", num_merges=300, min_frequency=2)
+    # The byte tokens' ids are bpe_core's, for the sidebar's corpus and settings (preset: gpt2, 40 merges,
+    # min frequency 2): the page follows the sidebar.
+    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", num_merges=40, min_frequency=2)
     text = PRESETS["zh-emoji"].load_text()
     expected = Tokenizer.from_run(train(corpus_words(text, cfg), cfg)).encode("明天我们去北京看熊猫 🐼！")
     shown = [int(t) for t in byte_card.locator(".bpe-chip").evaluate_all("els => els.map(e => e.dataset.token)")]

@@ -64,6 +64,22 @@ def test_options_are_the_top_pairs_shuffled_the_same_way_every_time():
     assert len(question(run, 1, size=3).options) == 3
 
 
+def test_every_pair_tied_at_the_top_is_offered_and_the_order_gives_nothing_away():
+    run = run_of()
+    fronts, answers = set(), set()
+    for merge in range(1, run.num_steps + 1):
+        q = question(run, merge)
+        top = {(a, b) for a, b, c in run.snapshot(merge).top_pairs if c == q.count}
+        assert top <= {(o.left, o.right) for o in q.options}, merge  # every tied pair (here at most 3) is a choice
+        assert len(q.options) >= 4
+        counts = [o.count for o in q.options]
+        assert counts != sorted(counts, reverse=True), merge  # not in count order
+        k = len(top)
+        fronts.add(all(o.count == q.count for o in q.options[:k]))  # the tied pairs all in front?
+        answers.add(q.answer)
+    assert fronts == {False} and len(answers) > 3
+
+
 def test_later_merges_follow_the_run():
     run = run_of()
     expected = [("e", "s", 9), ("es", "t", 9), ("est", "</w>", 9), ("l", "o", 7), ("lo", "w", 7)]

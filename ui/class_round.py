@@ -2,8 +2,10 @@
 
 The question is the quiz's (:func:`bpe_core.teaching.quiz.question`: the same shuffled pairs on every screen, as the seed is
 the merge); the picks and tallies are the class's (:mod:`bpe_server.live_class`). Students pick with large buttons (at
-least 44 px tall, the first :data:`FIRST_SCREEN` pairs, the rest under "More pairs"); the projector shows how many
-answered and, when the teacher chooses, a bar per pair.
+least 44 px tall, every pair the question offers, none behind an expander: a pair tied at the top hidden there could
+not be picked on a phone); the projector shows how many answered and, when the teacher chooses, a bar per pair.
+While the question is open no screen shows the pairs' counts (the largest would be the answer) unless the teacher
+turns them on (Display: "Show pair counts", kept with the class); the reveal shows them.
 """
 
 from __future__ import annotations
@@ -27,9 +29,6 @@ from .links import unavailable_message
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
 from .text import esc_raw
-
-#: Pair buttons shown before "More pairs" (what fits a phone's first screen under the step label).
-FIRST_SCREEN = 4
 
 
 def _pair(run: TrainedRun, o, mode: str) -> str:
@@ -134,7 +133,10 @@ def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, prese
     """A bar per pair (its picks), in the order shown; after the reveal the bars are coloured by grade. ``present``:
     labels large and dark enough for the back of a room."""
     size = 22 if present else 16
-    labels = [f"{i + 1}. {_pair(run, o, mode)}" for i, o in enumerate(q.options)]
+    # The counts only once revealed: while the question is open they would be its answer.
+    labels = [
+        f"{i + 1}. {_pair(run, o, mode)}" + (f" · {o.count:,}" if revealed else "") for i, o in enumerate(q.options)
+    ]
     names = {RIGHT: pgettext("quiz verdict", "right"), TIED: _("tied"), WRONG: _("wrong")}
     frame = pd.DataFrame(
         {"pair": labels, "picks": list(tally.counts), "grade": [names[g] if revealed else "" for g in tally.grades]}
@@ -221,13 +223,9 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
             width="stretch",
         )
 
-    with st.container(key="class-opts"):
-        for i, o in enumerate(q.options[:FIRST_SCREEN]):
+    with st.container(key="class-opts"):  # two columns on a phone (live_class.css): all of them on its first screen
+        for i, o in enumerate(q.options):
             button(i, o)
-        if len(q.options) > FIRST_SCREEN:
-            with st.expander(_("More pairs")):
-                for i, o in enumerate(q.options[FIRST_SCREEN:], start=FIRST_SCREEN):
-                    button(i, o)
     if mine is not None:
         st.caption(
             _("Your pick: {pair}. You may change it until the teacher closes the answers.").format(
@@ -237,9 +235,10 @@ def question_view(state: ClassState, run: TrainedRun, step: int, mode: str, pres
     st.html(corpus_html(run, step, mode, present, 6))
 
 
-def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, present: bool) -> None:
+def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, present: bool, waits: bool) -> None:
     """A revealed question the class has not stepped past: the shares, the bars by grade, and (a student) their
-    own verdict, or (the teacher) the merge and why."""
+    own verdict and the pairs with their counts, or (the teacher) the merge and why. ``waits``: the student is at
+    the teacher's step (no Next to press: the verdict says the teacher moves on)."""
     q = question(run, tally.merge)
     st.html(shares_html(tally))
     if cv.is_teacher():
@@ -254,7 +253,8 @@ def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, pre
             histogram(run, q, tally, mode, True, present)
         return
     mine = cv.classes().my_picks(state.code, st.session_state.get(cv.K_SID) or "").get(tally.merge)
-    st.html(verdict_html(run, q, mine, mode, present))
+    st.html(verdict_html(run, q, mine, mode, present, _("Your teacher moves the class on.") if waits else None))
+    st.html(options_html(run, q, mine, True, True, mode, present))
 
 
 # ------------------------------------------------------------------------------------ the summary
@@ -334,9 +334,10 @@ def bar(klass, run, step: int, present: bool) -> None:
         st.error(unavailable_message())
 
 
-def step_part(klass, run, step: int, mode: str, present: bool) -> bool:
+def step_part(klass, run, step: int, mode: str, present: bool, limit: int | None = None) -> bool:
     """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
-    panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them."""
+    panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them.
+    ``limit``: the last step this screen may reach (:func:`ui.class_view.step_limit`)."""
     try:
         if klass.ended:
             summary_view(klass, run, mode)
@@ -347,7 +348,8 @@ def step_part(klass, run, step: int, mode: str, present: bool) -> bool:
         # Read only when merge step + 1 was revealed: most steps had no question.
         revealed = cv.classes().tally(klass.code, step + 1) if step + 1 in klass.revealed else None
         if revealed is not None and revealed.state == "revealed":
-            reveal_view(klass, run, revealed, mode, present)
+            waits = not cv.is_teacher() and limit is not None and step >= limit
+            reveal_view(klass, run, revealed, mode, present, waits)
     except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
         st.error(unavailable_message())
         return True

@@ -9,9 +9,10 @@ teacher's controls and the questions are :mod:`ui.class_round`'s, the join link 
   finds the class as it was; the key is never in the URL or on the page. A "teacher link" (code + key) is drawn
   only on request, to resume on another device.
 * **Following.** The class moves the step through the stepper's own hooks (:class:`ClassStep`, the ``store`` of
-  :func:`ui.stepper.step_controls`; ``limit``: nobody's step passes an unrevealed question,
-  :attr:`bpe_server.class_state.ClassState.limit`). The teacher's presses move the class; a student's step is the
-  class's while "following", a press of the stepper's buttons stops following, "Follow the teacher" starts it again.
+  :func:`ui.stepper.step_controls`; ``limit`` (:func:`step_limit`): nobody's step passes an unrevealed question,
+  :attr:`bpe_server.class_state.ClassState.limit`, and no student's passes the teacher's). The teacher's presses
+  move the class; a student's step is the class's while "following", a press of the stepper's buttons (back: ahead
+  of the teacher there is nothing to press) stops following, "Follow the teacher" starts it again.
 * **Polling** (Streamlit cannot push). The app's class script (``static/live_class.js``) asks the class's version
   about twice a second from a small HTTP endpoint (:mod:`bpe_server.class_poll`: one primary-key read, no script
   run), compares it with the version the step view was drawn at and, when the class is newer, presses the step
@@ -290,6 +291,17 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
     elif following():
         persist.set_step(state.shown_step)  # the session's step (the URL, the other pages) is the one shown
     return state, store
+
+
+def step_limit(state: ClassState) -> int | None:
+    """The last step this screen may reach (``limit`` of :func:`ui.stepper.step_controls`; ``None``: the run's end).
+    The teacher: never past an unrevealed question (:attr:`~bpe_server.class_state.ClassState.limit`). A student,
+    following or not, until the class ends: never past the teacher's step (its
+    :attr:`~bpe_server.class_state.ClassState.shown_step`), whose next merge the teacher may still ask about: their
+    Next and Last stop there, and the steps sent ahead (:mod:`ui.step_ahead`) stop there too."""
+    if is_teacher() or state.ended:
+        return state.limit
+    return state.shown_step
 
 
 def signature(state: ClassState) -> str:

@@ -159,12 +159,22 @@ _PRESET_LIST = [
     ),
     Preset(
         id="zh-emoji",
-        title=N_("Chinese + emoji sequences"),
+        title=N_("Simplified Chinese + emoji sequences"),
         provenance=N_(
-            "A paragraph written for this app; the emoji sequences (ZWJ family, flags, skin tones) "
-            "are taken from Unicode's emoji-test.txt."
+            "A paragraph in Simplified Chinese written for this app; the emoji sequences (ZWJ family, skin tones, "
+            "emoji variation selector) are taken from Unicode's emoji-test.txt."
         ),
         file="zh-emoji.txt",
+        settings={"variant": "byte", "pre": "gpt2", "merges": 40, "minf": 2},
+    ),
+    Preset(
+        id="zh-hant-emoji",
+        title=N_("Traditional Chinese + emoji sequences"),
+        provenance=N_(
+            "A paragraph in Traditional Chinese (as written in Taiwan) written for this app, with the same kinds of "
+            "emoji sequences (ZWJ family, skin tones, emoji variation selector) from Unicode's emoji-test.txt."
+        ),
+        file="zh-hant-emoji.txt",
         settings={"variant": "byte", "pre": "gpt2", "merges": 40, "minf": 2},
     ),
     Preset(
@@ -215,6 +225,15 @@ PRESETS: dict[str, Preset] = {p.id: p for p in _PRESET_LIST}
 
 #: The preset the app opens with.
 DEFAULT_PRESET = "textbook-low"
+
+#: The Chinese + emoji preset a page offers by default, by interface language (:data:`bpe_core.i18n.LANGUAGES`):
+#: Traditional characters in the 繁體 interface, Simplified otherwise.
+CHINESE_EMOJI_PRESET = {"zh-Hant": "zh-hant-emoji"}
+
+
+def chinese_emoji_preset(language: str) -> Preset:
+    """The Chinese + emoji preset for interface ``language`` (``"en"``, ``"zh-Hans"``, ``"zh-Hant"``)."""
+    return PRESETS[CHINESE_EMOJI_PRESET.get(language, "zh-emoji")]
 
 
 def get_preset(preset_id: str) -> Preset | None:
@@ -288,7 +307,9 @@ def preset_corpus(preset: Preset) -> Corpus:
 @dataclass(frozen=True)
 class Source:
     """What one corpus source gave: a corpus or a message, a label, its text (for hints and the pattern
-    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF."""
+    preview), the URL parameter naming it, and for a file with CR LF line ends the callback that makes them LF.
+    ``hint`` is true when nothing was given yet (an empty box, no file): the message is then a neutral hint, not an
+    error."""
 
     corpus: Corpus | None
     label: str
@@ -297,3 +318,4 @@ class Source:
     text: str | None = None
     link: dict | None = None
     to_lf: object = None
+    hint: bool = False

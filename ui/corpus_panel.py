@@ -236,8 +236,10 @@ def merge_tree_picker(
         options.append(current)
 
     def fmt(option) -> str:
+        # One name at every step: the browser sends the shown name back, and a name of step 0 sent at step 2
+        # would be read as a typed token that does not exist.
         if option == _NEW:
-            return _("this step's new token") if step >= 1 else _("(no merge yet: pick or type a token)")
+            return _("this step's new token")
         if isinstance(option, int):
             return token_label(run, option, mode)
         return str(option)
@@ -264,6 +266,8 @@ def merge_tree_picker(
             return
     if tid is not None:
         st.html(merge_tree_html(run, tid, mode, presentation))
+    elif step == 0:
+        st.caption(_("(no merge yet: pick or type a token)"))
 
 
 def merge_tree_html(

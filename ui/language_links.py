@@ -11,13 +11,19 @@ from __future__ import annotations
 
 from bpe_core.languages import declaration as decl
 
-from .i18n import _
+from .i18n import _, current_language
 from .text import md_escape
 
 ARTICLE_PARAM = "article"
 LANGUAGE_PARAM = "language"
-#: The language read as chips when the link names none.
-DEFAULT_LANGUAGE = "cmn_hans"
+
+
+def default_language() -> str:
+    """The language read as chips when the link names none: the Chinese of the interface's script
+    (``cmn_hant`` in the 繁體 interface, else ``cmn_hans``)."""
+    return decl.chinese_key(current_language())
+
+
 _ALL, _PREAMBLE = "all", "preamble"
 
 
@@ -44,7 +50,7 @@ def parse_article(raw: str) -> tuple[int | None, bool]:
 def parse_language(raw: str) -> tuple[str, bool]:
     """``(key, ok)`` for a URL value: a Declaration key (case ignored) -> itself; else the default, ``False``."""
     value = raw.strip().lower()
-    return (value, True) if value in decl.KEYS else (DEFAULT_LANGUAGE, False)
+    return (value, True) if value in decl.KEYS else (default_language(), False)
 
 
 def url_values(article: int | None, language: str) -> dict[str, str]:
@@ -78,6 +84,6 @@ def adopt(params: dict[str, str], last: dict | None, state, keys: tuple[str, str
         if not ok:
             notes.append(
                 _("The link's language={value} is not one of the Declaration's languages ({keys}); showing {name}.")
-                .format(value=md_escape(repr(raw[:40])), keys=", ".join(decl.KEYS), name=names(DEFAULT_LANGUAGE))
+                .format(value=md_escape(repr(raw[:40])), keys=", ".join(decl.KEYS), name=names(default_language()))
             )  # fmt: skip
     return notes

@@ -36,9 +36,20 @@ MAX_MERGES = 5_000
 MIXES = {
     "eng": N_("English only"),
     "cmn_hans": N_("Chinese (Simplified) only"),
+    "cmn_hant": N_("Chinese (Traditional) only"),
     "equal": N_("All 20 languages, equal shares of UTF-8 bytes"),
     "own": N_("Your own weights"),
 }
+#: The mix the page starts with: every language, so that the two merge rules differ.
+DEFAULT_MIX = "equal"
+
+
+def mix_options(language: str) -> list[str]:
+    """The keys of :data:`MIXES` in the order the page offers them for interface ``language``: the Chinese of
+    the interface's script (:func:`bpe_core.languages.declaration.chinese_key`) before the other one."""
+    first = decl.chinese_key(language)
+    other = "cmn_hans" if first == "cmn_hant" else "cmn_hant"
+    return ["eng", first, other, "equal", "own"]
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)

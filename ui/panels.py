@@ -44,7 +44,7 @@ def view_of(run: TrainedRun, step: int, presentation: bool = False) -> StepView:
 
 
 # ---------------------------------------------------------------------------------- merge card
-def _start_card(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> str:
+def _start_card(run: TrainedRun, view: StepView, mode: str, presentation: bool, waits: bool = False) -> str:
     corpus = view.start
     if corpus.is_bytes:
         start = _("Start: every word is split into its bytes")
@@ -65,17 +65,19 @@ def _start_card(run: TrainedRun, view: StepView, mode: str, presentation: bool) 
         if first.ties > 1:  # say the tie and the rule that picks, or the class thinks e + s simply won
             sentence = ngettext(
                 "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} time); the "
-                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                "tie-break rule “{rule}” picks it: {short}.",
                 "Next: {left} + {right}, one of {ties} pairs tied as the most frequent ({count} times); the "
-                "tie-break rule “{rule}” picks it: {short}. Press Next ▶ or the → key.",
+                "tie-break rule “{rule}” picks it: {short}.",
                 first.count,
             )
         else:
             sentence = ngettext(
-                "Next: {left} + {right} is the most frequent pair ({count} time). Press Next ▶ or the → key.",
-                "Next: {left} + {right} is the most frequent pair ({count} times). Press Next ▶ or the → key.",
+                "Next: {left} + {right} is the most frequent pair ({count} time).",
+                "Next: {left} + {right} is the most frequent pair ({count} times).",
                 first.count,
             )
+        # A live class's student at the teacher's step (``waits``) has no Next to press.
+        sentence += " " + (_("Your teacher moves the class on.") if waits else _("Press Next ▶ or the → key."))
         lines.append(
             f"<div class='bpe-reason' id='bpe-next-merge' data-ties='{first.ties}'>"
             + _fill(
@@ -94,19 +96,22 @@ def _start_card(run: TrainedRun, view: StepView, mode: str, presentation: bool) 
     return f"<div class='bpe-card' id='bpe-merge-card'>{''.join(lines)}</div>"
 
 
-def merge_card_html(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> str:
+def merge_card_html(
+    run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, waits: bool = False
+) -> str:
     """The chosen merge of ``step`` (left + right → token, count), its plain-language reason, what it
     rewrote and the tie-break rule in use. Step 0 describes the starting segmentation and names the
-    next merge. In presentation mode the card is short (one screen holds it, the changed words and
-    the pair table): the reason quotes fewer words and the rules line is left out."""
-    return _card(run, view_of(run, step, presentation), mode, presentation)
+    next merge and says to press Next (``waits``: a live class's student at the teacher's step, whose Next is
+    off: that the teacher moves on). In presentation mode the card is short (one screen holds it, the changed
+    words and the pair table): the reason quotes fewer words and the rules line is left out."""
+    return _card(run, view_of(run, step, presentation), mode, presentation, waits)
 
 
-def _card(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> str:
+def _card(run: TrainedRun, view: StepView, mode: str, presentation: bool, waits: bool = False) -> str:
     """:func:`merge_card_html` of ``view``."""
     step = view.step
     if step == 0:
-        return _start_card(run, view, mode, presentation)
+        return _start_card(run, view, mode, presentation, waits)
     snap = view.merge
     label = _("Merge {number}:").format(number=f"{step:,}")
     head = _merge_head(run, snap, step, mode, presentation, label, f"id='bpe-merge' data-count='{snap.count}'")
@@ -328,36 +333,41 @@ def _changed_words(run: TrainedRun, view: StepView, mode: str, presentation: boo
     )
 
 
-def step_panels(run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False) -> dict[str, str]:
+def step_panels(
+    run: TrainedRun, step: int, mode: str = "utf8", presentation: bool = False, waits: bool = False
+) -> dict[str, str]:
     """What ``step`` did, as ``{element id: HTML}``: the merge card (``bpe-merge-card``), the pair table
     (``bpe-pair-panel``, 6 rows in presentation mode, else 10) and, in presentation mode from step 1, the
     changed words (``bpe-changed``), all drawn from the one :func:`view_of` of the step, by its kind
-    (:data:`_PANELS`). Kept per step in the run's memo: the step page draws these and also sends them for the
-    steps around it (:mod:`ui.step_ahead`)."""
+    (:data:`_PANELS`). ``waits``: drawn for a live class's student at the teacher's step (the card does not
+    say to press Next: :func:`merge_card_html`). Kept per step in the run's memo: the step page draws these
+    and also sends them for the steps around it (:mod:`ui.step_ahead`)."""
     # The card of the last step says why training stopped, which a view still training does not know yet.
     last = step == run.num_steps and run.stop_reason is not None
-    key = ("step_panels", step, mode, presentation, current_language(), last)
+    waits = waits and step == 0  # only step 0's card tells the reader what to press
+    key = ("step_panels", step, mode, presentation, current_language(), last, waits)
     found = run_cache.memo(run).get(key)
     if found is not None:
         return found
     view = view_of(run, step, presentation)
-    return run_cache.remember(run, key, _PANELS.get(view.kind, _event_panels)(run, view, mode, presentation))
+    draw = _PANELS.get(view.kind, _event_panels)
+    return run_cache.remember(run, key, draw(run, view, mode, presentation, waits))
 
 
-def _merge_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> dict[str, str]:
+def _merge_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool, waits: bool) -> dict[str, str]:
     """:func:`step_panels` of a merge or of step 0."""
     step = view.step
     if view.pairs is None:
         pairs = f"<p class='bpe-muted'>{esc_raw(stop_reason_text(run))}</p>"
     else:
         pairs = _pair_table(run, view.pairs, step, mode, presentation, {})
-    out = {"bpe-merge-card": _card(run, view, mode, presentation), "bpe-pair-panel": pairs}
+    out = {"bpe-merge-card": _card(run, view, mode, presentation, waits), "bpe-pair-panel": pairs}
     if presentation and step >= 1:
         out["bpe-changed"] = _changed_words(run, view, mode, presentation)
     return out
 
 
-def _event_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool) -> dict[str, str]:
+def _event_panels(run: TrainedRun, view: StepView, mode: str, presentation: bool, waits: bool) -> dict[str, str]:
     """:func:`step_panels` of a step of a kind with no drawing of its own, from the parts every step view has: the
     step's number, its headline (the tokens involved → the token made, − the token removed), its numbers, why
     (:func:`~bpe_core.algorithms.seam.step_why`), the candidates and, in presentation mode, the words changed."""

@@ -118,14 +118,17 @@ def options_html(
     return f"<table class='bpe-table' id='bpe-quiz-pairs'>{head}<tbody>{''.join(body)}</tbody></table>"
 
 
-def verdict_html(run: TrainedRun, q: Question, pick: int | None, mode: str, presentation: bool) -> str:
+def verdict_html(
+    run: TrainedRun, q: Question, pick: int | None, mode: str, presentation: bool, go_on: str | None = None
+) -> str:
     """The reveal: right / tied / wrong in a sentence, the merge in chips, and why the merge was chosen
-    (its count, the words holding it, the tie and the rule that broke it)."""
+    (its count, the words holding it, the tie and the rule that broke it), then how to go on: ``go_on`` (plain
+    text; a live class's student at the teacher's step has no Next to press), by default press Next."""
     g = grade(q, pick)
     label = lambda t: token_label(run, t, mode)  # noqa: E731
     verdict = esc_raw(reveal_text(q, pick, label, tr()))
     reason = esc_raw(merge_reason(run, q.merge, mode))
-    go_on = esc_raw(_("Press Next ▶ or the → key for the next merge."))
+    go_on = esc_raw(go_on or _("Press Next ▶ or the → key for the next merge."))
     if q.merge >= run.num_steps:
         go_on = esc_raw(_("This was the last merge of the run."))
     return (

@@ -293,7 +293,7 @@ def sidebar() -> Choice:
             message = str(err)
     display = Display(settings["bytes"], presentation)
     if message is not None:
-        st.error(md_escape(message))
+        (st.info if got.hint and message == got.message else st.error)(md_escape(message))
         return Choice(None, None, got.label, source, got.preset, settings, display, message, got.link)
     if got.text is not None and got.preset is None:
         from . import hints  # hints are about one's own text: a preset never loads them

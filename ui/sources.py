@@ -51,6 +51,10 @@ def paste_source(settings: dict) -> Source:
     )
     raw = ss[K.K_PASTE]
     name = _("Pasted text")
+    if not raw:  # nothing typed yet: what to do, not an error
+        return Source(
+            None, name, _("Nothing to train on yet: paste a text in the sidebar's box (or pick a preset)."), hint=True
+        )
     try:
         text = clean_text(raw, tr=tr())
     except InputError as err:
@@ -88,7 +92,7 @@ def upload_source(settings: dict) -> Source:
     uploads.streamlit_words_note()
     meta = persist.ss()[K.K_UPLOAD]
     if meta is None:
-        return Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."))
+        return Source(None, "", _("No file yet: upload a UTF-8 .txt file in the sidebar."), hint=True)
     name = meta["name"][:80]
     if meta["error"]:
         return Source(None, "", _("{name}: {error}").format(name=name, error=meta["error"]))
@@ -120,6 +124,9 @@ def words_source(settings: dict) -> Source:
     text_box("words", _("Word counts (one 'word count' per line)"), "low 5\nlower 2\nnewest 6\nwidest 3")
     raw = ss[K.K_WORDS]
     name = _("Word counts")
+    if not raw:  # nothing typed yet: what to do, not an error
+        message = _("Nothing to train on yet: write one 'word count' per line in the sidebar's box, e.g. 'low 5'.")
+        return Source(None, name, message, hint=True)
     if not raw.strip():
         return Source(None, name, _("The word-count list is empty: write one 'word count' per line, e.g. 'low 5'."))
     try:

@@ -10,6 +10,10 @@ Last is pressed; the press still goes to the server as before, and its rerun bri
 (corpus, vocabulary, charts) and the next window. The server's own render of a step is the same HTML,
 so nothing changes again when it arrives: the pieces are :func:`ui.panels.step_panels`, drawn from the
 step's one value (:func:`bpe_core.teaching.step_view.step_view`) and kept per step in the run's memo.
+
+Only steps a press can reach are sent: ``n`` is the last of them, the stepper's own ``last`` (the run's end,
+or a live class's limit). A live class's student never gets a step past the teacher's into the page
+(:func:`ui.class_view.step_limit`): it would show the next merge before the teacher asks about it.
 """
 
 from __future__ import annotations
@@ -33,13 +37,15 @@ PIECE_IDS = ("bpe-step-label", "bpe-merge-card", "bpe-pair-panel", "bpe-changed"
 
 
 def window(step: int, n: int) -> range:
-    """The steps drawn ahead for ``step`` of a run of ``n`` merges: ``step - BEHIND .. step + AHEAD``,
-    within ``0..n`` (:func:`ahead_html` adds step 0 and step ``n``, for First and Last)."""
+    """The steps drawn ahead for ``step`` when ``n`` is the last step a press can reach:
+    ``step - BEHIND .. step + AHEAD``, within ``0..n`` (:func:`ahead_html` adds step 0 and step ``n``, for
+    First and Last)."""
     return range(max(0, step - BEHIND), min(n, step + AHEAD) + 1)
 
 
 def ahead_html(key: str, step: int, n: int, pieces: Callable[[int], dict[str, str]]) -> str:
-    """The hidden ``#bpe-ahead`` element for stepper ``key`` at ``step`` of ``n``: ``data-step`` is the
+    """The hidden ``#bpe-ahead`` element for stepper ``key`` at ``step``, ``n`` the last step a press can reach
+    (``data-n``: the script's Last, and its Next stops there): ``data-step`` is the
     step drawn, ``data-ids`` the ids the script swaps (:data:`PIECE_IDS`); inside, a JSON script block
     ``{"k": {element id: outer HTML}}`` for the steps of :func:`window` and for 0 and ``n``, from
     ``pieces(k)``. Every ``<`` in it is written ``\\u003c``, so the block holds no markup (and no end

@@ -39,6 +39,17 @@ KEYS = (
 #: The reference language: its tax is 1.0 by definition.
 REFERENCE = "eng"
 
+#: The Declaration's Chinese in the script of each interface language (:data:`bpe_core.i18n.LANGUAGES`): the
+#: Chinese a reader of that interface is offered first (Traditional in the 繁體 interface, else Simplified).
+CHINESE = {"en": "cmn_hans", "zh-Hans": "cmn_hans", "zh-Hant": "cmn_hant"}
+
+
+def chinese_key(language: str) -> str:
+    """The Declaration key of the Chinese for interface ``language`` (``"en"``, ``"zh-Hans"``, ``"zh-Hant"``;
+    any other: Simplified)."""
+    return CHINESE.get(language, "cmn_hans")
+
+
 #: File key -> CLDR locale code (what Babel's ``Locale.parse`` takes). The files' own ``xml:lang``
 #: (``zh-Hans``, ``ar``, ...) is the same up to the separator; ``yue`` is Cantonese (the file is in
 #: traditional characters).

@@ -6,7 +6,8 @@
 //  * data-sig: the fallback polling fragment redraws it (a server run without the endpoint).
 // When the class is newer than the step view, this presses the step view's hidden "sync" button, so only the
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
-// teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking").
+// teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking"): a step back only,
+// as a student's page is sent no step past the teacher's (ui/step_ahead.py).
 // Last resort: a screen whose step view has not been redrawn for STALL_MS while the class is newer (its presses of
 // "sync" went unanswered), or whose page Streamlit failed to update ("Bad delta path"), reloads, at most once a
 // minute; the class code in the address and the browser's cookies (the student id, the teacher key) bring it back

@@ -18,7 +18,8 @@
 // the same HTML for these). A press made while the server has not yet drawn the step before waits for it
 // (see "Presses wait").
 //
-// A live class's screen uses the same swap to show the teacher's new step (w.__bpeShowAheadStep).
+// A live class's screen uses the same swap to show the teacher's new step (w.__bpeShowAheadStep) when it has it: a
+// student's page is sent no step past the teacher's (data-n is the last step a press can reach), so a step back.
 //
 // 4. Autoplay (ui/stepper.py): while it is on, the step label carries the seconds per step
 // (data-autoplay), and this script presses Next at that beat. The beat starts again after any other
