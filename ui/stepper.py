@@ -332,7 +332,8 @@ def step_controls(
         cols = st.columns([4, 1.3, 1.7] if autoplay else [4, 1.3], vertical_alignment="bottom")
         if last > 0 and jump:
             slider_key, box_key = jump_keys(key, step, last)
-            jump = _("Jump to merge") if unit == "merge" else _("Jump to step")
+            # A replay counts steps too ("Step 1 of 24"): "merge 1" would clash with the tokenizer's own merge numbers.
+            jump = _("Jump to step")
             cols[0].slider(
                 jump,
                 0,
