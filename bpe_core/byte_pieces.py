@@ -316,10 +316,13 @@ def corpus_blob(words) -> bytes:
 
 @dataclass(frozen=True)
 class Example:
-    """Where a token first occurs in a corpus: the word, the token's pieces there, and their characters."""
+    """Where a token first occurs in a corpus: the word (cut around the token), the token's pieces there, and
+    the word's bytes with the token's first byte in them (``data``, ``start``: to read its neighbours)."""
 
     word: str
     pieces: list[Piece]
+    data: bytes = b""
+    start: int = 0
 
     @property
     def chars(self) -> str:
@@ -345,4 +348,19 @@ def example_in(blob: bytes, data: bytes, max_word: int = 40) -> Example | None:
     while hi < end and utf8_length(blob[hi]) == 0:
         hi += 1
     word = blob[lo:hi]
-    return Example(word.decode("utf-8", "replace"), pieces_in_text(word, at - lo, at - lo + len(data)))
+    start = at - lo
+    return Example(word.decode("utf-8", "replace"), pieces_in_text(word, start, start + len(data)), word, start)
+
+
+def places_in(blob: bytes, values: list[bytes]) -> list[tuple[bytes, int] | None]:
+    """Where tokens standing side by side (a pair) first occur together in :func:`corpus_blob` ``blob``: for
+    each, ``(text, start)`` as :func:`pieces_in_text` takes them, so each names the character it has *in that
+    pair*; ``None`` each when they never occur together."""
+    ex = example_in(blob, b"".join(values))
+    if ex is None:
+        return [None] * len(values)
+    out, at = [], ex.start
+    for v in values:
+        out.append((ex.data, at))
+        at += len(v)
+    return out

@@ -14,6 +14,7 @@ from bpe_core.byte_pieces import (
     is_readable,
     pieces_alone,
     pieces_in_text,
+    places_in,
     short_label,
     utf8_length,
 )
@@ -137,3 +138,13 @@ def test_every_token_of_a_real_run_is_cut_into_its_characters(name):
         assert b"".join(p.raw for p in pieces_alone(value)) == value
         ex = example_in(blob, value)
         assert ex is not None and value in ex.word.encode()
+
+
+def test_a_pair_is_read_where_it_first_occurs_together():
+    blob = corpus_blob(NIHAO.split())
+    left, right = "好".encode()[1:2], "好".encode()[2:3]  # a5 + bd, the end of 好
+    (text, a), (same, b) = places_in(blob, [left, right])
+    assert text is same and b == a + 1
+    assert short_label(pieces_in_text(text, b, b + 1)) == "好 3/3"
+    assert short_label(example_in(blob, right).pieces) == "你 2/3"  # alone, bd is first seen in 你 (e4 bd a0)
+    assert places_in(blob, [b"\xe8", b"\xe6"]) == [None, None]  # never side by side

@@ -7,7 +7,7 @@ import gettext
 import html
 import weakref
 
-from ..byte_pieces import corpus_blob, example_in, pieces_alone, pieces_in_text, short_label, token_starts
+from ..byte_pieces import corpus_blob, example_in, pieces_alone, pieces_in_text, places_in, short_label, token_starts
 from ..formats.merge_table import token_display, visible_whitespace
 
 _ENGLISH = gettext.NullTranslations()
@@ -137,12 +137,40 @@ def byte_note(run, tid: int, at: tuple[bytes, int] | None = None) -> str:
     if at is not None:
         pieces = pieces_in_text(at[0], at[1], at[1] + len(value))
     else:
-        blob = _BLOBS.get(run)
-        if blob is None:
-            blob = _BLOBS[run] = corpus_blob(run.words)
-        ex = example_in(blob, value)
+        ex = example_in(_blob(run), value)
         pieces = ex.pieces if ex is not None else pieces_alone(value)
     return short_label(pieces, visible_whitespace)
+
+
+def _blob(run) -> bytes:
+    blob = _BLOBS.get(run)
+    if blob is None:
+        blob = _BLOBS[run] = corpus_blob(run.words)
+    return blob
+
+
+def word_places(run, ids, word: str | None) -> list[tuple[bytes, int] | None]:
+    """For the tokens ``ids`` of ``word`` (its first tokens, or all), where each stands in the word, as
+    :func:`byte_note` takes ``at``; ``None`` each when the run is not byte-level, ``word`` is ``None`` or the
+    tokens do not spell it."""
+    if word is None or not run.variant.is_bytes:
+        return [None] * len(ids)
+    values = [run.token_value(i) for i in ids]
+    starts = token_starts(values, cut=True)  # the ids may be the first tokens of a long word
+    if starts is None:
+        return [None] * len(ids)
+    # a word's first n bytes are within its first n characters: a word can be a whole book
+    data = word[: sum(map(len, values))].encode("utf-8", "surrogatepass")
+    return [(data, start) for start in starts]
+
+
+def pair_places(run, ids) -> list[tuple[bytes, int] | None]:
+    """For tokens standing side by side (a pair), where each is in the corpus where they first occur together
+    (:func:`bpe_core.byte_pieces.places_in`), as :func:`byte_note` takes ``at``; ``None`` each for a run that is
+    not byte-level."""
+    if not run.variant.is_bytes:
+        return [None] * len(ids)
+    return places_in(_blob(run), [run.token_value(t) for t in ids])
 
 
 def token_box(run, tid: int, tr=None, new: bool = False, at: tuple[bytes, int] | None = None, note: bool = True) -> str:
@@ -161,16 +189,8 @@ def tokens_html(run, ids: list[int], tr=None, new: int | None = None, word: str 
     ``word``: the word they spell, so that a partial byte box names its character."""
     t = tr_or_english(tr)
     ids = list(ids)
-    starts, data = None, b""
-    if word is not None and run.variant.is_bytes:
-        values = [run.token_value(i) for i in ids[:WORD_TOKENS]]
-        starts = token_starts(values, cut=True)  # the ids may be the first tokens of a long word
-        # a word's first n bytes are within its first n characters: a word can be a whole book
-        data = word[: sum(map(len, values))].encode("utf-8", "surrogatepass")
-    shown = "".join(
-        token_box(run, tid, tr, new=tid == new, at=None if starts is None else (data, starts[n]))
-        for n, tid in enumerate(ids[:WORD_TOKENS])
-    )
+    places = word_places(run, ids[:WORD_TOKENS], word)
+    shown = "".join(token_box(run, tid, tr, new=tid == new, at=at) for tid, at in zip(ids[:WORD_TOKENS], places))
     rest = len(ids) - WORD_TOKENS
     if rest > 0:
         more = t.ngettext("and {n} more token", "and {n} more tokens", rest).format(n=num(rest))
@@ -179,8 +199,13 @@ def tokens_html(run, ids: list[int], tr=None, new: int | None = None, word: str 
 
 
 def pair_html(run, left: int, right: int, note: bool = True) -> str:
-    """A pair of token ids as two boxes joined by ``+`` (``note``: as in :func:`token_box`)."""
-    return f'{token_box(run, left, note=note)}<span class="arrow">+</span>{token_box(run, right, note=note)}'
+    """A pair of token ids as two boxes joined by ``+`` (``note``: as in :func:`token_box`; each box names its
+    character where the pair first occurs in the corpus, :func:`pair_places`)."""
+    at = pair_places(run, (left, right)) if note else (None, None)
+    return (
+        f'{token_box(run, left, at=at[0], note=note)}<span class="arrow">+</span>'
+        f"{token_box(run, right, at=at[1], note=note)}"
+    )
 
 
 def byte_legend(run, t) -> str:
@@ -190,7 +215,7 @@ def byte_legend(run, t) -> str:
     text = t.gettext(
         "A dashed box is part of a character: UTF-8 writes a Chinese character as 3 bytes. Under it, the character "
         "and which of its bytes the box holds: 很 1–2/3 means bytes 1 to 2 of the 3 bytes of 很. In a word it is "
-        "that word's character; in a pair table, a character where the bytes first occur in the corpus."
+        "that word's character; in a pair table, a character where the pair first occurs in the corpus."
     )
     return f"<p class='legend'>{esc(text)}</p>"
 
