@@ -20,7 +20,10 @@ the code point. No Streamlit here; sentences go through the ``tr=`` translations
 from __future__ import annotations
 
 import gettext
+import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 import regex
 
@@ -31,6 +34,8 @@ _ENGLISH = gettext.NullTranslations()
 GRAPHEME_WINDOW = 64
 #: Separates the words of :func:`corpus_blob`: 0xFF is never in UTF-8, so no token can match across it.
 _SEP = b"\xff"
+#: Unicode categories of code points that join a neighbour into one grapheme (marks and format characters).
+_JOINING = frozenset({"Mn", "Me", "Mc", "Cf"})
 
 
 @dataclass(frozen=True)
@@ -112,9 +117,32 @@ def _units(data: bytes):
         i = j
 
 
+def _joins(c: str) -> bool:
+    """True when ``c`` may join a neighbour into one grapheme: a mark, a format character (the zero-width
+    joiner), CR/LF, a regional indicator, an emoji skin tone, Hangul jamo. Other code points (a Chinese character,
+    a letter) stand alone unless a neighbour joins them."""
+    o = ord(c)
+    return (
+        c in "\r\n"
+        or unicodedata.category(c) in _JOINING
+        or 0x1F1E6 <= o <= 0x1F1FF
+        or 0x1F3FB <= o <= 0x1F3FF
+        or 0x1100 <= o <= 0x11FF
+        or 0xAC00 <= o <= 0xD7FF
+        or 0xA960 <= o <= 0xA97F
+    )
+
+
 def _grapheme_at(text: bytes, start: int, end: int) -> str:
     """The grapheme holding the code point at bytes ``start:end`` of ``text``, when it is more than that code
     point, else ``""`` (only a window around it is decoded: a word can be a whole book)."""
+    # Most code points (Chinese, Latin) and their neighbours join nothing: no need to segment.
+    before = start - 1
+    while before > 0 and start - before < 4 and utf8_length(text[before]) == 0:
+        before -= 1
+    near = text[max(0, before) : end + max(1, utf8_length(text[end])) if end < len(text) else end]
+    if not any(map(_joins, near.decode("utf-8", "replace"))):
+        return ""
     lo = max(0, start - GRAPHEME_WINDOW)
     hi = min(len(text), end + GRAPHEME_WINDOW)
     while lo < start and utf8_length(text[lo]) == 0:
@@ -157,9 +185,49 @@ def pieces_in_text(text: bytes, start: int, end: int) -> list[Piece]:
         if kind == "char":
             char = text[a:b].decode("utf-8")
             out.append(Piece(char, lo - a + 1, hi - a, b - a, text[lo:hi], _grapheme_at(text, a, b)))
+        elif kind == "head":  # a text cut inside its last character: which one is unknown
+            out.append(Piece("", lo - a + 1, hi - a, utf8_length(text[a]), text[lo:hi]))
         else:  # not UTF-8 in the text itself
             out.extend(Piece("", 0, 0, 0, text[i : i + 1], invalid=True) for i in range(lo, hi))
     return _joined(out)
+
+
+class TextPieces:
+    """:func:`pieces_in_text` for many tokens of one text (a word's segmentation, an encoded text), its code points
+    and graphemes found once: a chip table asks for thousands.
+
+    Args:
+        text: the text's UTF-8 bytes; an end cut inside a character (the first tokens of a long word) is read
+            by :func:`pieces_in_text`.
+    """
+
+    def __init__(self, text: bytes):
+        self.text = text
+        try:
+            chars = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            chars = text[: err.start].decode("utf-8")
+        self.chars = chars
+        self.starts = list(accumulate((len(c.encode("utf-8", "surrogatepass")) for c in chars), initial=0))
+        self.graphemes: dict[int, str] = {}
+        i = 0
+        for g in regex.findall(r"\X", chars):
+            if len(g) > 1:
+                self.graphemes.update(dict.fromkeys(range(i, i + len(g)), g))
+            i += len(g)
+
+    def at(self, start: int, length: int) -> list[Piece]:
+        """The pieces of the token of ``length`` bytes at byte ``start`` (as :func:`pieces_in_text`)."""
+        end, starts = start + length, self.starts
+        if end > starts[-1] or start < 0 or length < 1:
+            return pieces_in_text(self.text, start, end)
+        k, out = bisect_right(starts, start) - 1, []
+        while k < len(self.chars) and starts[k] < end:
+            a, b = starts[k], starts[k + 1]
+            lo, hi = max(a, start), min(b, end)
+            out.append(Piece(self.chars[k], lo - a + 1, hi - a, b - a, self.text[lo:hi], self.graphemes.get(k, "")))
+            k += 1
+        return _joined(out)
 
 
 def pieces_alone(data: bytes) -> list[Piece]:

@@ -8,6 +8,7 @@ from corpus_excerpts import CHINESE, EMOJI, excerpt
 from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.byte_display import from_gpt2, to_gpt2
 from bpe_core.byte_pieces import (
+    TextPieces,
     corpus_blob,
     describe,
     example_in,
@@ -74,7 +75,9 @@ def test_crlf_counts_as_two_bytes_before_the_next_character():
 def test_invalid_bytes_are_said_not_utf8():
     data = b"a\xff\xe5\xbe"  # a byte that is never UTF-8, then a character cut by the end of the text
     assert short_label(pieces_in_text(data, 1, 2)) == "0xFF"
-    assert "not UTF-8" in describe(pieces_in_text(data, 2, 4))
+    assert "not UTF-8" in describe(pieces_in_text(data, 1, 3))  # 0xFF, then the lead byte of the cut character
+    # a text cut inside its last character: the bytes are the start of a character, which one is unknown
+    assert describe(pieces_in_text(data, 2, 4)) == "the first 2 bytes of a 3-byte character"
     assert short_label(pieces_alone(b"\xc0\x80")) == "0xC0 + …?"  # an overlong form
     assert [utf8_length(b) for b in (0x41, 0x80, 0xC1, 0xC2, 0xE5, 0xF0, 0xF5)] == [1, 0, -1, 2, 3, 4, -1]
     with pytest.raises(ValueError):
@@ -120,10 +123,12 @@ def test_every_token_of_a_real_run_is_cut_into_its_characters(name):
     blob = corpus_blob(run.words)
     for index, word in enumerate(run.words):
         data = word.encode()
+        whole = TextPieces(data)  # the same pieces, the text segmented once
         at = 0
         for tid in run.segmentation(index, run.num_steps):
             value = run.token_value(tid)
             pieces = pieces_in_text(data, at, at + len(value))
+            assert whole.at(at, len(value)) == pieces
             assert b"".join(p.raw for p in pieces) == value
             for p in pieces:
                 if not p.whole:
@@ -148,3 +153,13 @@ def test_a_pair_is_read_where_it_first_occurs_together():
     assert short_label(pieces_in_text(text, b, b + 1)) == "好 3/3"
     assert short_label(example_in(blob, right).pieces) == "你 2/3"  # alone, bd is first seen in 你 (e4 bd a0)
     assert places_in(blob, [b"\xe8", b"\xe6"]) == [None, None]  # never side by side
+
+
+def test_a_text_segmented_once_gives_the_same_pieces_cut_or_whole():
+    data = "我很好👨\u200d👩\u200d👧\r\n走".encode()
+    whole = TextPieces(data)
+    for start in range(len(data)):
+        for end in range(start + 1, len(data) + 1):
+            assert whole.at(start, end - start) == pieces_in_text(data, start, end), (start, end)
+    cut = TextPieces(data[:4])  # 我 and the first byte of 很: the first tokens of a longer word
+    assert short_label(cut.at(3, 1)) == "? 1/3" and short_label(cut.at(0, 3)) == "我"

@@ -200,7 +200,7 @@ def chip_maker(tokens, mode: str = "utf8", presentation: bool = False):
     """:func:`chip_html` for many chips of one source (a run or a :class:`TokenSource`), mode and language:
     ``chip(tid, css="", title=None, at=None)``, the same HTML, with the memo table and the language looked up
     once for a whole table of chips, not once per chip. ``at``: ``(text, start)`` when the chip stands in a
-    text (its UTF-8 bytes and the token's first byte in them): a partial chip then names the character(s) it
+    text (a :class:`bpe_core.byte_pieces.TextPieces` and the token's first byte in it): a partial chip then names the character(s) it
     belongs to and which of their bytes (``很 1–2/3``); without it a partial chip names a character of the
     corpus it occurs in (``e.g. 你 1–2/3``)."""
     return _chip_maker(source_of(tokens), mode, presentation)
@@ -212,7 +212,7 @@ def _chip_maker(src, mode: str, presentation: bool):
     lang = current_language()
     table = run_cache.memo(src.owner)
 
-    def chip(tid: int, css: str = "", title: str | None = None, at: tuple[bytes, int] | None = None) -> str:
+    def chip(tid: int, css: str = "", title: str | None = None, at: tuple[bp.TextPieces, int] | None = None) -> str:
         key = ("chip", tid, mode, presentation, lang)
         base = table.get(key)
         if base is None:
@@ -234,8 +234,7 @@ def _chip_maker(src, mode: str, presentation: bool):
             run_cache.remember(src.owner, key, base)
         classes, colour, shown, body, partial, note = base
         if partial and at is not None and len(src.token_value(tid)) <= TOKEN_CLIP:
-            text, start = at
-            pieces = tuple(bp.pieces_in_text(text, start, start + len(src.token_value(tid))))
+            pieces = tuple(at[0].at(at[1], len(src.token_value(tid))))
             where = ("chip-in", tid, mode, lang, pieces)
             shown = table.get(where)
             if shown is None:
@@ -260,7 +259,7 @@ def _positioned(chip, src: TokenSource, ids, cut: bool):
     starts = bp.token_starts(values, cut) if values is not None else None
     if starts is None:
         return lambda n, t, css="", title=None: chip(t, css, title)
-    text = b"".join(values)
+    text = bp.TextPieces(b"".join(values))
     return lambda n, t, css="", title=None: chip(t, css, title, (text, starts[n]))
 
 
