@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from app_helpers import bodies, body_with, new_app, no_exception
+from app_helpers import bodies, body_with, new_app, no_exception, open_page
 
 CHIP = re.compile(
     r'<span class="bpe-chip([^"]*)"[^>]*title="([^"]*)"[^>]*>(.*?)'
@@ -56,3 +56,13 @@ def test_readable_bytes_in_traditional_chinese_and_gpt2_aliases():
     assert all("GPT-2 把每個位元組寫成一個字元" in t for t in titles)
     card = body_with(at, "bpe-merge-card")
     assert '<span class="hex">e5</span><span class="of">例：好 1/3</span>' in card
+
+
+def test_the_encode_page_names_the_characters_of_its_byte_chips():
+    at = open_page("encode", preset="nihao")
+    no_exception(at)
+    chips = _chips(body_with(at, "enc-tokens"))
+    notes = [under for cls, _, _, under in chips if "partial" in cls]
+    # the page's text is encoded with the preset's merges: 我 and 走 stay three separate bytes each
+    assert {"我 1/3", "我 2/3", "我 3/3", "走 1/3", "走 2/3", "走 3/3"} <= set(notes)
+    assert all(notes)
