@@ -66,3 +66,13 @@ def test_the_encode_page_names_the_characters_of_its_byte_chips():
     # the page's text is encoded with the preset's merges: 我 and 走 stay three separate bytes each
     assert {"我 1/3", "我 2/3", "我 3/3", "走 1/3", "走 2/3", "走 3/3"} <= set(notes)
     assert all(notes)
+
+
+def test_a_pair_names_its_bytes_where_the_pair_occurs():
+    at = new_app(preset="nihao", step=4)
+    pairs = [(label, under) for _, _, label, under in _chips(body_with(at, "bpe-pairs"))]
+    # \xbd is first seen inside 你 (e4 bd a0), but beside \xa5 it is the end of 好, and so the table says
+    assert ("\\xa5", "e.g. 好 2/3") in pairs and ("\\xbd", "e.g. 好 3/3") in pairs
+    assert ("\\xbd", "e.g. 你 2/3") not in pairs
+    alone = _chips(next(b for b in bodies(at) if "made by merges" in b))
+    assert all(under.startswith("e.g. ") for cls, _, _, under in alone if "partial" in cls)

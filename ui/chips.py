@@ -1,7 +1,6 @@
-"""Token chips: a token drawn as a coloured box with its text, a tooltip saying what it is, and a
-hatched border for byte tokens that are not whole UTF-8 characters, with a line naming the character they
-are part of (``很 1–2/3`` where the chip stands in a text, ``e.g. 你 1–2/3`` from the corpus where it
-stands alone; :mod:`bpe_core.byte_pieces`).
+"""Token chips: a token drawn as a coloured box with its text, a tooltip saying what it is, and a hatched border
+for byte tokens that are not whole UTF-8 characters, with a line naming their character (``很 1–2/3`` in a text,
+``e.g. 你 1–2/3`` from the corpus where it stands alone; :mod:`bpe_core.byte_pieces`).
 
 Chips draw from a :class:`TokenSource`: the few questions a chip asks about a token. A finished
 :class:`bpe_core.TrainedRun` answers them through :class:`RunTokens` (made for you: every function
@@ -13,6 +12,7 @@ User text goes into HTML only through :func:`ui.text.esc_raw` / :func:`ui.text.e
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Protocol
 
 from bpe_core import TrainedRun
@@ -57,8 +57,7 @@ class TokenSource(Protocol):
         """``(step, left, right)`` of the merge that made the token; ``None`` for a base symbol."""
 
     def example(self, value: bytes):
-        """Where the bytes ``value`` first occur in the corpus (:func:`bpe_core.byte_pieces.example_in`), or
-        ``None`` (no corpus, or not in it)."""
+        """Where the bytes ``value`` first occur in the corpus (:func:`bpe_core.byte_pieces.example_in`) or ``None``."""
 
 
 class RunTokens:
@@ -96,11 +95,8 @@ class TokenizerTokens:
     """
 
     def __init__(self, tok, steps=None, sources=None):
-        self.tok = tok
-        self.owner = self
-        self.variant = tok.variant
-        self.unk_id = tok.unk_id
-        self.token_value = tok.token_value
+        self.tok, self.owner, self.token_value = tok, self, tok.token_value
+        self.variant, self.unk_id = tok.variant, tok.unk_id
         if steps is None:
             made: dict[int, tuple[int, int, int]] = {}
             vocab = tok.vocab
@@ -112,9 +108,7 @@ class TokenizerTokens:
             self._steps, self._sources = steps, sources
 
     def is_partial(self, tid: int) -> bool:
-        if tid == self.unk_id:
-            return False
-        return self.variant.is_partial(self.tok.token_value(tid))
+        return tid != self.unk_id and self.variant.is_partial(self.tok.token_value(tid))
 
     def origin(self, tid: int) -> tuple[int, int, int] | None:
         if self._made is not None:
@@ -198,11 +192,10 @@ def chip_html(
 
 def chip_maker(tokens, mode: str = "utf8", presentation: bool = False):
     """:func:`chip_html` for many chips of one source (a run or a :class:`TokenSource`), mode and language:
-    ``chip(tid, css="", title=None, at=None)``, the same HTML, with the memo table and the language looked up
-    once for a whole table of chips, not once per chip. ``at``: ``(text, start)`` when the chip stands in a
-    text (a :class:`bpe_core.byte_pieces.TextPieces` and the token's first byte in it): a partial chip then names the character(s) it
-    belongs to and which of their bytes (``很 1–2/3``); without it a partial chip names a character of the
-    corpus it occurs in (``e.g. 你 1–2/3``)."""
+    ``chip(tid, css="", title=None, at=None)``, with the memo and the language looked up once per table.
+    ``at``: ``(text, start)`` (a :class:`bpe_core.byte_pieces.TextPieces`, the token's first byte) where the chip
+    stands in a text: a partial chip then names its character(s) and bytes (``很 1–2/3``); ``(text, start, True)``:
+    an example of where it occurs (``e.g. 好 3/3``); without ``at``, where it first occurs in the corpus."""
     return _chip_maker(source_of(tokens), mode, presentation)
 
 
@@ -235,12 +228,15 @@ def _chip_maker(src, mode: str, presentation: bool):
         classes, colour, shown, body, partial, note = base
         if partial and at is not None and len(src.token_value(tid)) <= TOKEN_CLIP:
             pieces = tuple(at[0].at(at[1], len(src.token_value(tid))))
-            where = ("chip-in", tid, mode, lang, pieces)
-            shown = table.get(where)
-            if shown is None:
-                shown = esc_raw(_title(src, tid, mode, pieces))
-                run_cache.remember(src.owner, where, shown)
-            note = bp.short_label(pieces, visible)
+            if len(at) > 2:  # an example (a pair's place): the tooltip stays the token's own
+                note = _("e.g. {piece}").format(piece=bp.short_label(pieces, visible))
+            else:
+                where = ("chip-in", tid, mode, lang, pieces)
+                shown = table.get(where)
+                if shown is None:
+                    shown = esc_raw(_title(src, tid, mode, pieces))
+                    run_cache.remember(src.owner, where, shown)
+                note = bp.short_label(pieces, visible)
         if css:
             classes = f"{classes} {css}"
         if title is not None:
@@ -252,15 +248,25 @@ def _chip_maker(src, mode: str, presentation: bool):
 
 
 def _positioned(chip, src: TokenSource, ids, cut: bool):
-    """``chip`` as ``chip(n, tid, css="", title=None)`` for token ``n`` of ``ids``: told where it stands when
-    the tokens spell a text (:func:`bpe_core.byte_pieces.token_starts`; ``cut``: only its first tokens), else
-    alone (``ids`` ``None``: separate tokens)."""
+    """``chip`` as ``chip(n, tid, css="", title=None)`` for token ``n`` of ``ids``, told where it stands when they
+    spell a text (``cut``: only its first tokens), else alone (``ids`` ``None``: separate tokens)."""
     values = [src.token_value(t) for t in ids] if ids is not None and src.variant.is_bytes else None
     starts = bp.token_starts(values, cut) if values is not None else None
     if starts is None:
         return lambda n, t, css="", title=None: chip(t, css, title)
     text = bp.TextPieces(b"".join(values))
     return lambda n, t, css="", title=None: chip(t, css, title, (text, starts[n]))
+
+
+def pair_chips(chip, tokens, ids) -> list[str]:
+    """The chips (``chip``: :func:`chip_maker`'s) of a pair: a partial one names, as an example, its character where
+    the two first occur together (``\\xbd`` beside ``\\xa5`` ends 好, though first seen inside 你)."""
+    src = source_of(tokens)
+    ex = src.example(b"".join(map(src.token_value, ids))) if src.variant.is_bytes else None
+    if ex is None:
+        return [chip(t) for t in ids]
+    text, starts = bp.TextPieces(ex.data), accumulate((len(src.token_value(t)) for t in ids), initial=ex.start)
+    return [chip(t, at=(text, start, True)) for t, start in zip(ids, starts)]
 
 
 def merge_html(
@@ -284,11 +290,11 @@ def merge_html(
     chip class (``"new"``, ``"part"`` or ``""``); ``attrs`` the element's own attributes, already
     escaped (``id='bpe-merge' data-count='9'``)."""
     chip = _chip_maker(source_of(tokens), mode, presentation)
+    first, second = pair_chips(chip, tokens, (left, right))
     head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
-    tail = f"<span class='bpe-badge chosen'>{esc_raw(badge)}</span>" if badge else ""
-    space = " " if attrs else ""
+    tail, space = (f"<span class='bpe-badge chosen'>{esc_raw(badge)}</span>" if badge else ""), " " if attrs else ""
     return (
-        f"<div class='bpe-merge'{space}{attrs}>{head}{chip(left)}<span class='op'>+</span>{chip(right)}"
+        f"<div class='bpe-merge'{space}{attrs}>{head}{first}<span class='op'>+</span>{second}"
         f"<span class='op'>→</span>{chip(token, new_css)}{tail}</div>"
     )
 
@@ -305,18 +311,14 @@ def chips_html(
     total: int | None = None,
     alone: bool = False,
 ) -> str:
-    """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline). When the chips
-    spell a text (a word's segmentation) a partial chip names its character and bytes; ``alone``: they are
-    separate tokens (the vocabulary), each described on its own.
+    """A sequence of token chips, those equal to ``new_token`` highlighted (thick outline). Chips that spell a
+    text (a word's segmentation) name the character of a partial chip; ``alone``: separate tokens (the vocabulary).
 
-    At most ``max_chips`` chips are drawn, then ``… N more tokens``. With ``clip_at`` (a number of
-    tokens), a longer sequence shows its first ``clip_at`` chips and folds the rest (up to
-    ``max_chips``) into a ``<details>`` the reader opens on demand, its summary saying how many
-    tokens it holds: a 2,000-character word without spaces stays one or two lines high. ``total``:
-    the length of the whole sequence when ``ids`` holds only its first tokens (at least ``max_chips``
-    of them, see :meth:`bpe_core.TrainedRun.corpus_view`)."""
-    src = source_of(tokens)
-    ids = list(ids)
+    At most ``max_chips`` chips, then ``… N more tokens``. With ``clip_at`` (tokens), a longer sequence shows its
+    first ``clip_at`` chips and folds the rest (up to ``max_chips``) into a ``<details>`` whose summary counts
+    them: a 2,000-character word without spaces stays one or two lines high. ``total``: the whole sequence's
+    length when ``ids`` holds only its first tokens (see :meth:`bpe_core.TrainedRun.corpus_view`)."""
+    src, ids = source_of(tokens), list(ids)
     count = len(ids) if total is None else total
     shown = ids if len(ids) <= max_chips else ids[:max_chips]
 
@@ -356,9 +358,7 @@ def tokens_html(
     Chips equal to ``new_token`` are highlighted. At most ``limit`` tokens are drawn."""
     src = source_of(tokens)
     unk = src.unk_id
-    missing = iter(unknown or [])
-    parts = []
-    ids = list(ids)
+    missing, parts, ids = iter(unknown or []), [], list(ids)
     chip_in = _positioned(
         chip_maker(src, mode, presentation), src, ids[:limit] if unk is None else None, len(ids) > limit
     )
