@@ -11,7 +11,7 @@ from pathlib import Path
 from html_doc import Doc, classes, find, merge_headlines, text
 from textbook import TEXTBOOK_HANDOUT_ROWS
 
-from bpe_core import TrainConfig, train
+from bpe_core import TrainConfig, corpus_words, train
 from bpe_core.teaching.handout import handout_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,3 +223,35 @@ def test_the_word_table_lists_tokens_not_a_count():
     html = handout_html(run, 2, tr=translations("zh-Hant"), lang="zh-Hant")
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", html)
     assert "詞元" in heads and "詞元數" not in heads, heads
+
+
+NIHAO = "你好啊 你好 你好啊 你好 我 啊 走"
+
+
+def _nihao_run(merges: int = 10):
+    config = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=merges, min_frequency=1)
+    return train(corpus_words(NIHAO, config), config)
+
+
+def _notes(node) -> list[str]:
+    return [text(s) for s in find(node, "small")]
+
+
+def test_byte_boxes_name_the_character_they_belong_to():
+    doc = Doc(handout_html(_nihao_run(), 3))
+    before = find(doc.root, "table", "words")[0]
+    first = find(before, "tr")[1]  # 你好啊, 9 bytes: every box says which byte of which character it is
+    assert _notes(first) == ["你 1/3", "你 2/3", "你 3/3", "好 1/3", "好 2/3", "好 3/3", "啊 1/3", "啊 2/3", "啊 3/3"]
+    merges = find(doc.root, "section", "merge")
+    assert _notes(find(merges[0], "p", "headline")[0]) == ["你 1/3", "你 2/3", "你 1–2/3"]
+    # merge 3 makes 你 + the first byte of 好: a mixed box
+    assert _notes(find(merges[2], "p", "headline")[0])[-1] == "你 + 好 1/3"
+    # a pair table stands alone: its notes come from where the bytes first occur in the corpus
+    assert _notes(find(find(merges[0], "table", "pairs")[0], "tr")[1]) == ["你 1/3", "你 2/3"]
+    assert len(find(doc.root, "p", "legend")) == 1
+
+
+def test_character_runs_have_no_byte_notes():
+    doc = Doc(handout_html(_textbook_run(), 3))
+    assert not find(doc.root, "small") and not find(doc.root, "p", "legend")
+    assert len(find(doc.root, "div", "merges")) == 1  # merges in two printed columns

@@ -130,3 +130,22 @@ def test_no_chinese_font_is_a_clear_error(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         find_fonts.cache_clear()
+
+
+def test_partial_byte_chips_name_their_character_in_the_picture():
+    from ui.pictures import SIZE, _Canvas
+
+    config = TrainConfig(variant="byte", pretokenizer="whitespace", num_merges=3, min_frequency=1)
+    run = train(corpus_words("你好啊 你好 你好啊 你好 我 啊 走", config), config)
+    c = _Canvas(run, SIZE, find_fonts("zh-Hant"), True)
+    a5, bd = ("好".encode()[1:2], "好".encode()[2:3])
+    a5_id, bd_id = (next(t for t in range(run.num_base) if run.token_value(t) == b) for b in (a5, bd))
+    # alone, bd is first seen in 你 (e4 bd a0); beside a5 it is the last byte of 好
+    assert c.notes([bd_id]) == ["你 2/3"]
+    assert c.pair_notes((a5_id, bd_id)) == ["好 2/3", "好 3/3"]
+    # in a word, each byte is named where it stands
+    index = run.words.index("你好啊")
+    assert c.notes(run.segmentation(index, 0), "你好啊")[3:6] == ["好 1/3", "好 2/3", "好 3/3"]
+    assert c.chip_width(bd_id, 34) > c.chip_width(bd_id, 34, note="")  # the note is drawn inside the chip
+    img = Image.open(io.BytesIO(step_png(run, 3, lang="zh-Hant")))
+    assert img.width == SIZE[0]

@@ -1,5 +1,6 @@
-"""Token chips: a token drawn as a coloured box with its text, a tooltip saying what it is, and a
-hatched border for byte tokens that are not whole UTF-8 characters.
+"""Token chips: a token drawn as a coloured box with its text, a tooltip saying what it is, and a hatched border
+for byte tokens that are not whole UTF-8 characters, with a line naming their character (``很 1–2/3`` in a text,
+``e.g. 你 1–2/3`` from the corpus where it stands alone; :mod:`bpe_core.byte_pieces`).
 
 Chips draw from a :class:`TokenSource`: the few questions a chip asks about a token. A finished
 :class:`bpe_core.TrainedRun` answers them through :class:`RunTokens` (made for you: every function
@@ -11,13 +12,15 @@ User text goes into HTML only through :func:`ui.text.esc_raw` / :func:`ui.text.e
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Protocol
 
 from bpe_core import TrainedRun
+from bpe_core import byte_pieces as bp
 from bpe_core.scripts import has_right_to_left
 
 from . import run_cache
-from .i18n import _, current_language, ngettext
+from .i18n import _, current_language, ngettext, tr
 from .text import colour_index, esc, esc_raw, palette, visible
 
 #: Token background colours in normal mode (ColorBrewer Set3) and in presentation mode (Paul Tol's
@@ -53,6 +56,9 @@ class TokenSource(Protocol):
     def origin(self, tid: int) -> tuple[int, int, int] | None:
         """``(step, left, right)`` of the merge that made the token; ``None`` for a base symbol."""
 
+    def example(self, value: bytes):
+        """Where the bytes ``value`` first occur in the corpus (:func:`bpe_core.byte_pieces.example_in`) or ``None``."""
+
 
 class RunTokens:
     """The :class:`TokenSource` of a finished run (cheap: made per call, never stored)."""
@@ -72,6 +78,11 @@ class RunTokens:
         left, right = self.run.created_from[tid]
         return step, left, right
 
+    def example(self, value: bytes):
+        # The corpus's words as one byte string, built once per run: finding a token in it is one C search.
+        blob = run_cache.once(self.run, "byte_blob", lambda: bp.corpus_blob(self.run.words))
+        return bp.example_in(blob, value)
+
 
 class TokenizerTokens:
     """The :class:`TokenSource` of a :class:`bpe_core.encoding.encoder.Tokenizer`.
@@ -84,11 +95,8 @@ class TokenizerTokens:
     """
 
     def __init__(self, tok, steps=None, sources=None):
-        self.tok = tok
-        self.owner = self
-        self.variant = tok.variant
-        self.unk_id = tok.unk_id
-        self.token_value = tok.token_value
+        self.tok, self.owner, self.token_value = tok, self, tok.token_value
+        self.variant, self.unk_id = tok.variant, tok.unk_id
         if steps is None:
             made: dict[int, tuple[int, int, int]] = {}
             vocab = tok.vocab
@@ -100,9 +108,7 @@ class TokenizerTokens:
             self._steps, self._sources = steps, sources
 
     def is_partial(self, tid: int) -> bool:
-        if tid == self.unk_id:
-            return False
-        return self.variant.is_partial(self.tok.token_value(tid))
+        return tid != self.unk_id and self.variant.is_partial(self.tok.token_value(tid))
 
     def origin(self, tid: int) -> tuple[int, int, int] | None:
         if self._made is not None:
@@ -111,6 +117,9 @@ class TokenizerTokens:
             return None
         left, right = self._sources[tid]
         return self._steps[tid], left, right
+
+    def example(self, value: bytes):
+        return None  # a tokenizer keeps no corpus
 
 
 def source_of(tokens) -> TokenSource:
@@ -139,14 +148,21 @@ def token_label(tokens, tid: int, mode: str = "utf8") -> str:
     return visible(value) + more
 
 
-def _title(src: TokenSource, tid: int) -> str:
+def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
+    """The chip's tooltip; ``pieces``: the token's pieces where it stands in a text
+    (:func:`bpe_core.byte_pieces.pieces_in_text`), else it stands alone."""
     parts = [_("token {id}").format(id=tid)]
     if src.variant.is_bytes:
         value = src.token_value(tid)
         shown = value[:TOKEN_CLIP].hex(" ") + ("…" if len(value) > TOKEN_CLIP else "")
         parts.append(_("bytes {hex}").format(hex=shown))
-        if src.is_partial(tid):
-            parts.append(_("not a whole UTF-8 character"))
+        if mode == "gpt2":
+            parts.append(
+                _("GPT-2 writes each byte as one character: {letters}").format(letters=token_label(src, tid, mode))
+            )
+        if pieces is not None or src.is_partial(tid):
+            ex = src.example(value) if pieces is None else None
+            parts.extend(bp.byte_notes(value[:TOKEN_CLIP], tr(), visible, pieces, ex))
     else:
         text = src.token_value(tid)
         if len(text) <= 4:
@@ -176,8 +192,10 @@ def chip_html(
 
 def chip_maker(tokens, mode: str = "utf8", presentation: bool = False):
     """:func:`chip_html` for many chips of one source (a run or a :class:`TokenSource`), mode and language:
-    ``chip(tid, css="", title=None)``, the same HTML, with the memo table and the language looked up once
-    for a whole table of chips, not once per chip."""
+    ``chip(tid, css="", title=None, at=None)``, with the memo and the language looked up once per table.
+    ``at``: ``(text, start)`` (a :class:`bpe_core.byte_pieces.TextPieces`, the token's first byte) where the chip
+    stands in a text: a partial chip then names its character(s) and bytes (``很 1–2/3``); ``(text, start, True)``:
+    an example of where it occurs (``e.g. 好 3/3``); without ``at``, where it first occurs in the corpus."""
     return _chip_maker(source_of(tokens), mode, presentation)
 
 
@@ -187,28 +205,68 @@ def _chip_maker(src, mode: str, presentation: bool):
     lang = current_language()
     table = run_cache.memo(src.owner)
 
-    def chip(tid: int, css: str = "", title: str | None = None) -> str:
+    def chip(tid: int, css: str = "", title: str | None = None, at: tuple[bp.TextPieces, int] | None = None) -> str:
         key = ("chip", tid, mode, presentation, lang)
         base = table.get(key)
         if base is None:
             colours = palette(presentation)
-            classes, extra = "bpe-chip", ""
-            if src.variant.is_bytes and src.is_partial(tid):
+            classes, extra, note = "bpe-chip", "", ""
+            value = src.token_value(tid)
+            partial = src.variant.is_bytes and src.is_partial(tid)
+            if partial:
                 classes += " partial"
                 if mode == "gpt2":
-                    extra = f'<span class="hex">{esc_raw(src.token_value(tid)[:TOKEN_CLIP].hex(" "))}</span>'
+                    extra = f'<span class="hex">{esc_raw(value[:TOKEN_CLIP].hex(" "))}</span>'
+                ex = src.example(value)
+                if ex is not None:
+                    note = _("e.g. {piece}").format(piece=bp.short_label(ex.pieces, visible))
             label = esc_raw(token_label(src, tid, mode))
             # Colour by value, not id: the same token looks the same in every run, page and picture.
-            colour = colours[colour_index(src.token_value(tid), len(colours))]
-            base = (classes, colour, esc_raw(_title(src, tid)), f"{label}{extra}</span>")
+            colour = colours[colour_index(value, len(colours))]
+            base = (classes, colour, esc_raw(_title(src, tid, mode)), f"{label}{extra}", partial, note)
             run_cache.remember(src.owner, key, base)
-        classes, colour, default_title, rest = base
+        classes, colour, shown, body, partial, note = base
+        if partial and at is not None and len(src.token_value(tid)) <= TOKEN_CLIP:
+            pieces = tuple(at[0].at(at[1], len(src.token_value(tid))))
+            if len(at) > 2:  # an example (a pair's place): the tooltip stays the token's own
+                note = _("e.g. {piece}").format(piece=bp.short_label(pieces, visible))
+            else:
+                where = ("chip-in", tid, mode, lang, pieces)
+                shown = table.get(where)
+                if shown is None:
+                    shown = esc_raw(_title(src, tid, mode, pieces))
+                    run_cache.remember(src.owner, where, shown)
+                note = bp.short_label(pieces, visible)
         if css:
             classes = f"{classes} {css}"
-        shown = default_title if title is None else esc_raw(title)
-        return f'<span class="{classes}" style="background:{colour}" title="{shown}" data-token="{tid}">{rest}'
+        if title is not None:
+            shown = esc_raw(title)
+        tail = f'<span class="of">{esc_raw(note)}</span></span>' if note else "</span>"
+        return f'<span class="{classes}" style="background:{colour}" title="{shown}" data-token="{tid}">{body}{tail}'
 
     return chip
+
+
+def _positioned(chip, src: TokenSource, ids, cut: bool):
+    """``chip`` as ``chip(n, tid, css="", title=None)`` for token ``n`` of ``ids``, told where it stands when they
+    spell a text (``cut``: only its first tokens), else alone (``ids`` ``None``: separate tokens)."""
+    values = [src.token_value(t) for t in ids] if ids is not None and src.variant.is_bytes else None
+    starts = bp.token_starts(values, cut) if values is not None else None
+    if starts is None:
+        return lambda n, t, css="", title=None: chip(t, css, title)
+    text = bp.TextPieces(b"".join(values))
+    return lambda n, t, css="", title=None: chip(t, css, title, (text, starts[n]))
+
+
+def pair_chips(chip, tokens, ids) -> list[str]:
+    """The chips (``chip``: :func:`chip_maker`'s) of a pair: a partial one names, as an example, its character where
+    the two first occur together (``\\xbd`` beside ``\\xa5`` ends 好, though first seen inside 你)."""
+    src = source_of(tokens)
+    ex = src.example(b"".join(map(src.token_value, ids))) if src.variant.is_bytes else None
+    if ex is None:
+        return [chip(t) for t in ids]
+    text, starts = bp.TextPieces(ex.data), accumulate((len(src.token_value(t)) for t in ids), initial=ex.start)
+    return [chip(t, at=(text, start, True)) for t, start in zip(ids, starts)]
 
 
 def merge_html(
@@ -232,11 +290,11 @@ def merge_html(
     chip class (``"new"``, ``"part"`` or ``""``); ``attrs`` the element's own attributes, already
     escaped (``id='bpe-merge' data-count='9'``)."""
     chip = _chip_maker(source_of(tokens), mode, presentation)
+    first, second = pair_chips(chip, tokens, (left, right))
     head = f"<span class='op'>{esc_raw(label)}</span>" if label else ""
-    tail = f"<span class='bpe-badge chosen'>{esc_raw(badge)}</span>" if badge else ""
-    space = " " if attrs else ""
+    tail, space = (f"<span class='bpe-badge chosen'>{esc_raw(badge)}</span>" if badge else ""), " " if attrs else ""
     return (
-        f"<div class='bpe-merge'{space}{attrs}>{head}{chip(left)}<span class='op'>+</span>{chip(right)}"
+        f"<div class='bpe-merge'{space}{attrs}>{head}{first}<span class='op'>+</span>{second}"
         f"<span class='op'>→</span>{chip(token, new_css)}{tail}</div>"
     )
 
@@ -251,48 +309,37 @@ def chips_html(
     max_chips: int = MAX_CHIPS,
     clip_at: int | None = None,
     total: int | None = None,
+    alone: bool = False,
 ) -> str:
-    """A sequence of token chips; chips equal to ``new_token`` are highlighted (thick outline).
+    """A sequence of token chips, those equal to ``new_token`` highlighted (thick outline). Chips that spell a
+    text (a word's segmentation) name the character of a partial chip; ``alone``: separate tokens (the vocabulary).
 
-    At most ``max_chips`` chips are drawn, then ``… N more tokens``. With ``clip_at`` (a number of
-    tokens), a longer sequence shows its first ``clip_at`` chips and folds the rest (up to
-    ``max_chips``) into a ``<details>`` the reader opens on demand, its summary saying how many
-    tokens it holds: a 2,000-character word without spaces stays one or two lines high. ``total``:
-    the length of the whole sequence when ``ids`` holds only its first tokens (at least ``max_chips``
-    of them, see :meth:`bpe_core.TrainedRun.corpus_view`)."""
-    src = source_of(tokens)
-    ids = list(ids)
+    At most ``max_chips`` chips, then ``… N more tokens``. With ``clip_at`` (tokens), a longer sequence shows its
+    first ``clip_at`` chips and folds the rest (up to ``max_chips``) into a ``<details>`` whose summary counts
+    them: a 2,000-character word without spaces stays one or two lines high. ``total``: the whole sequence's
+    length when ``ids`` holds only its first tokens (see :meth:`bpe_core.TrainedRun.corpus_view`)."""
+    src, ids = source_of(tokens), list(ids)
     count = len(ids) if total is None else total
     shown = ids if len(ids) <= max_chips else ids[:max_chips]
 
-    chip = _chip_maker(src, mode, presentation)
+    chip = _positioned(_chip_maker(src, mode, presentation), src, None if alone else shown, len(shown) < count)
 
-    def draw(part) -> str:
-        return "".join([chip(t, "new" if t == new_token else "") for t in part])
+    def draw(part, first=0) -> str:
+        return "".join([chip(first + n, t, "new" if t == new_token else "") for n, t in enumerate(part)])
 
+    hidden = count - len(shown)
+    more = ngettext("… {n} more token", "… {n} more tokens", hidden).format(n=f"{hidden:,}") if hidden else ""
     if clip_at is not None and count > clip_at:
         rest = count - clip_at
         summary = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
         inner = (
             f"{draw(shown[:clip_at])}<details class='bpe-more'><summary>{esc_raw(summary)}</summary>"
-            f"<span class='bpe-chips'>{draw(shown[clip_at:])}"
+            f"<span class='bpe-chips'>{draw(shown[clip_at:], clip_at)}"
         )
-        if len(shown) < count:
-            hidden = count - len(shown)
-            more = ngettext("… {n} more token", "… {n} more tokens", hidden).format(n=f"{hidden:,}")
-            inner += f"<span class='bpe-muted'>{esc_raw(more)}</span>"
-        inner += "</span></details>"
-        return f'<span class="bpe-chips {css}">{inner}</span>'
-    inner = draw(shown)
-    if len(shown) < count:
-        rest = count - len(shown)
-        more = ngettext("… {n} more token", "… {n} more tokens", rest).format(n=f"{rest:,}")
-        inner += f"<span class='bpe-muted'> {esc_raw(more)}</span>"
+        inner += (f"<span class='bpe-muted'>{esc_raw(more)}</span>" if more else "") + "</span></details>"
+    else:
+        inner = draw(shown) + (f"<span class='bpe-muted'> {esc_raw(more)}</span>" if more else "")
     return f'<span class="bpe-chips {css}">{inner}</span>'
-
-
-def _code_points(text: str) -> str:
-    return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
 def tokens_html(
@@ -311,23 +358,24 @@ def tokens_html(
     Chips equal to ``new_token`` are highlighted. At most ``limit`` tokens are drawn."""
     src = source_of(tokens)
     unk = src.unk_id
-    missing = iter(unknown or [])
-    parts = []
-    ids = list(ids)
-    for tid in ids[:limit]:
+    missing, parts, ids = iter(unknown or []), [], list(ids)
+    chip_in = _positioned(
+        chip_maker(src, mode, presentation), src, ids[:limit] if unk is None else None, len(ids) > limit
+    )
+    for n, tid in enumerate(ids[:limit]):
         idline = f"<span class='bpe-id'>{tid}</span>" if with_ids else ""
         if unk is not None and tid == unk:
             symbol = next(missing, None)
             tip = _("unknown symbol: not in the vocabulary")
             if symbol is not None:
                 tip = _("unknown symbol: {symbol} ({code_points}) is not in the vocabulary").format(
-                    symbol=visible(symbol), code_points=_code_points(symbol)
+                    symbol=visible(symbol), code_points=" ".join(f"U+{ord(c):04X}" for c in symbol)
                 )
             chip = chip_html(src, tid, mode, presentation, "unk", title=tip)
             below = f"<span class='bpe-src'>{esc(symbol)}</span>" if symbol is not None else ""
             parts.append(f"<span class='bpe-tok'>{chip}{below}{idline}</span>")
             continue
-        chip = chip_html(src, tid, mode, presentation, "new" if new_token is not None and tid == new_token else "")
+        chip = chip_in(n, tid, "new" if new_token is not None and tid == new_token else "")
         parts.append(f"<span class='bpe-tok'>{chip}{idline}</span>")
     more = ""
     if len(ids) > limit:

@@ -203,13 +203,13 @@ def vocabulary(
     none = f"<p class='bpe-muted'>{esc_raw(no_merges)}</p>"
     st.html(
         f"<p class='bpe-muted'>{esc_raw(line.format(**values))}</p>"
-        + (chips_html(run, ids, mode, new_token, presentation) if ids else none)
+        + (chips_html(run, ids, mode, new_token, presentation, alone=True) if ids else none)
     )
     if not presentation:
         box = lazy_expander(_("Base symbols ({n})").format(n=f"{base:,}"), f"{key}.base.open")
         if box is not None:
             with box:
-                st.html(chips_html(run, range(base), mode, None, presentation))
+                st.html(chips_html(run, range(base), mode, None, presentation, alone=True))
     merge_tree_picker(run, step, mode, presentation, candidates=ids[:recent], key=key)
 
 

@@ -1,5 +1,6 @@
-"""Take-aways for class: a print-ready handout of the first N merges (one HTML file, A4), the current
-step as a PNG and the first N merges as an animated GIF for slides.
+"""Take-aways for class: a print-ready handout of the first N merges (one HTML file, A4) and a blank worksheet
+of the same merges for students (the corpus given, the pair tables to fill in), the current step as a PNG and
+the first N merges as an animated GIF for slides.
 
 Nothing is built on a rerun: each download button gets a callable that Streamlit runs only when the
 button is clicked (a GIF takes seconds). The callables run outside the script thread, so the
@@ -12,13 +13,14 @@ import streamlit as st
 
 from bpe_core import TrainedRun
 from bpe_core.teaching.handout import handout_html
+from bpe_core.teaching.worksheet import worksheet_html
 
 from . import persist
 from .chips import run_rtl_note
 from .fonts import FontError, find_fonts
 from .i18n import _, current_language, tr
 
-#: Merges a handout may hold (it prints about two merges per A4 page).
+#: Merges a handout may hold (it prints about four merges per A4 page, in two columns).
 HANDOUT_MAX = 200
 HANDOUT_DEFAULT = 10
 #: Frames of the GIF (one step each); :data:`ui.pictures.MAX_FRAMES`.
@@ -68,6 +70,18 @@ def downloads(run: TrainedRun, step: int, presentation: bool = False, key: str =
             mime="text/html",
             key=f"{key}.handout",
             on_click="ignore",
+        )
+        st.download_button(
+            _("⬇ Blank worksheet (HTML)"),
+            lambda: worksheet_html(run, n, tr=t, lang=lang),
+            file_name=_("bpe-worksheet-{n}-merges.html").format(n=n),
+            mime="text/html",
+            key=f"{key}.worksheet",
+            on_click="ignore",
+            help=_(
+                "The same corpus for students to do the merges by hand: the pair tables are empty. "
+                "The handout is its answer key."
+            ),
         )
     try:
         find_fonts(lang)

@@ -17,7 +17,7 @@ from bpe_core.teaching.explain import rule_name
 from bpe_core.teaching.step_view import CHOSEN, MARKED, MERGE, START, TIED, PairRows, StepView, pair_rows, step_view
 
 from . import run_cache
-from .chips import chip_html, chip_maker, chips_html, merge_html, run_rtl_note
+from .chips import chip_html, chip_maker, chips_html, merge_html, pair_chips, run_rtl_note
 from .corpus_panel import CLIP_TOKENS, ROW_TOKENS, counted, word_html
 from .explain import merge_reason, rules_html, stop_reason_text, tie_short
 from .i18n import _, current_language, ngettext, tr
@@ -247,7 +247,7 @@ def _rows_table(
         else:
             badge = ""
         width = max(1.0, 100.0 * c / pairs.scale)
-        pair = " + ".join(map(chip, row.tokens))
+        pair = " + ".join(pair_chips(chip, run, row.tokens))  # each names its character where the pair occurs
         body.append(
             f"<tr class='{css}'><td class='num'>{'' if row.rank is None else row.rank}</td>"
             f"<td class='pair'>{pair}</td>"

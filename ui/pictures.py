@@ -2,8 +2,9 @@
 
 A picture holds what a class needs to see of a step, in type large enough for the back of a room: the
 merge (pair → new token, its count), why it won (the tie and its rule), the most frequent pairs before
-it with the chosen and tied ones marked, and the words it changed, before → after. Token colours are
-the app's (:func:`ui.text.palette`), Chinese and emoji are drawn with the fonts :mod:`ui.fonts` finds.
+it with the chosen and tied ones marked, and the words it changed, before → after; a partial byte chip
+names its character (很 1–2/3). Token colours are the app's (:func:`ui.text.palette`), Chinese and emoji
+are drawn with the fonts :mod:`ui.fonts` finds.
 
 No Streamlit here: the page hands in the translations (``ui.i18n.tr()``) and the run. What a picture shows of a
 step is :func:`bpe_core.teaching.step_view.step_view`'s value, as in the app's panels, drawn by the step's kind
@@ -18,6 +19,7 @@ import io
 from PIL import Image, ImageDraw
 
 from bpe_core.teaching.explain import rule_summary
+from bpe_core.teaching.handout_parts import byte_note, pair_places, word_places
 from bpe_core.teaching.step_view import CHOSEN, MERGE, START, TIED, StepView, pair_rows, step_view, word_views
 from ui.fonts import FontSet, Writer, find_fonts
 from ui.text import colour_index, palette, visible
@@ -30,12 +32,11 @@ SIZE = (1600, 900)
 MAX_FRAMES = 50
 #: Longest token text drawn whole in a chip (characters), longer ones end with "…".
 CHIP_CHARS = 16
+#: The size of the note a partial byte chip carries after its bytes (很 1–2/3), for the chip's size 1.
+NOTE_SIZE = 0.55
 
-_INK = (17, 17, 17)
-_MUTED = (90, 90, 90)
-_RULE_LINE = (200, 200, 200)
-_CHOSEN = (255, 236, 160)
-_TIED = (255, 247, 214)
+_INK, _MUTED, _RULE_LINE = (17, 17, 17), (90, 90, 90), (200, 200, 200)
+_CHOSEN, _TIED = (255, 236, 160), (255, 247, 214)
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -63,14 +64,27 @@ class _Canvas:
     def label(self, tid: int) -> str:
         return _short(self.run.token_text(tid, "utf8"))
 
-    def chip_width(self, tid: int, size: int) -> int:
-        return self.w.width(self.label(tid), self.px(size)) + 2 * self.px(size * 0.32)
+    def notes(self, ids, word: str | None = None) -> list[str]:
+        """Each chip's note (:func:`bpe_core.teaching.handout_parts.byte_note`): the character a partial byte chip
+        belongs to in ``word`` (the word they spell; ``None``: one of the corpus), ``""`` for a whole one."""
+        return [byte_note(self.run, t, at) for t, at in zip(ids, word_places(self.run, ids, word))]
 
-    def chip(self, x, baseline, tid: int, size: int, new: bool = False) -> int:
-        """A token chip with its text's baseline at ``baseline``; returns its width."""
-        fs = self.px(size)
+    def pair_notes(self, ids) -> list[str]:
+        """The notes of tokens side by side (a pair): each names its character where they first occur together."""
+        return [byte_note(self.run, t, at) for t, at in zip(ids, pair_places(self.run, ids))]
+
+    def chip_width(self, tid: int, size: int, note: str | None = None) -> int:
         pad = self.px(size * 0.32)
-        width = self.chip_width(tid, size)
+        note = self.notes([tid])[0] if note is None else note
+        extra = self.w.width(note, self.px(size * NOTE_SIZE)) + pad if note else 0
+        return self.w.width(self.label(tid), self.px(size)) + 2 * pad + extra
+
+    def chip(self, x, baseline, tid: int, size: int, new: bool = False, note: str | None = None) -> int:
+        """A token chip with its text's baseline at ``baseline`` (a partial byte chip: then its ``note``, the
+        character it belongs to; ``None``: one of the corpus); returns its width."""
+        fs, pad = self.px(size), self.px(size * 0.32)
+        note = self.notes([tid])[0] if note is None else note
+        width = self.chip_width(tid, size, note)
         top, bottom = baseline - fs * 0.98, baseline + fs * 0.32
         # the app's colour for the same token value (ui.text)
         colour = self.colours[colour_index(self.run.token_value(tid), len(self.colours))]
@@ -82,24 +96,28 @@ class _Canvas:
             _dashed_box(self.draw, box, outline if new else (40, 40, 40), max(2, line))
         else:
             self.draw.rounded_rectangle(box, radius=self.px(8), fill=colour, outline=outline, width=line)
-        self.text(x + pad, baseline, self.label(tid), size, bold=new)
+        used = self.text(x + pad, baseline, self.label(tid), size, bold=new)
+        if note:
+            self.text(x + 2 * pad + used, baseline, note, size * NOTE_SIZE, _INK)
         return width
 
-    def chips(self, x, baseline, ids, size: int, max_width: int, new: int | None = None, skip: int = 0) -> int:
+    def chips(self, x, baseline, ids, size: int, max_width: int, new: int | None = None, skip=0, word=None) -> int:
         """Chips side by side up to ``max_width``, then ``+N`` for the tokens left out; returns the width.
-        ``skip`` leaves out the first tokens (drawn as ``…``) so that a merge far into a long word shows."""
+        ``skip`` leaves out the first tokens (drawn as ``…``) so that a merge far into a long word shows;
+        ``word``: the word the tokens spell (partial byte chips name their character in it)."""
         gap = self.px(size * 0.18)
         start = x
+        notes = self.notes(ids, word)[skip:]
         if skip:
             x += self.text(x, baseline, "…", size, _MUTED) + gap
             ids = ids[skip:]
         for n, tid in enumerate(ids):
             more = f"+{len(ids) - n:,}"
             reserve = self.w.width(more, self.px(size)) + gap if n < len(ids) - 1 else 0
-            if x + self.chip_width(tid, size) + reserve > start + max_width:
+            if x + self.chip_width(tid, size, notes[n]) + reserve > start + max_width:
                 x += self.text(x, baseline, more, size, _MUTED) + gap
                 break
-            x += self.chip(x, baseline, tid, size, new=tid == new) + gap
+            x += self.chip(x, baseline, tid, size, new=tid == new, note=notes[n]) + gap
         return round(x - start)
 
 
@@ -121,11 +139,11 @@ def _short(token: str) -> str:
     return text if len(token) <= CHIP_CHARS and len(text) <= CHIP_CHARS else text[:CHIP_CHARS] + "…"
 
 
-def _fits(c: _Canvas, ids, size: int, width: int) -> bool:
-    """True when the chips of ``ids`` fit in ``width`` pixels (stops measuring once they do not)."""
+def _fits(c: _Canvas, ids, size: int, width: int, word: str | None = None) -> bool:
+    """True when the chips of ``ids`` (spelling ``word``) fit in ``width`` pixels (stops measuring once they do not)."""
     used = 0
-    for tid in ids:
-        used += c.chip_width(tid, size) + c.px(size * 0.18)
+    for tid, note in zip(ids, c.notes(ids, word)):
+        used += c.chip_width(tid, size, note) + c.px(size * 0.18)
         if used > width:
             return False
     return True
@@ -150,9 +168,10 @@ def _headline(c: _Canvas, view: StepView, t) -> int:
         return c.px(250)
     snap = view.merge
     x, base = c.px(56), c.px(165)
-    x += c.chip(x, base, snap.left, 64)
+    left, right = c.pair_notes((snap.left, snap.right))
+    x += c.chip(x, base, snap.left, 64, note=left)
     x += c.text(x + c.px(18), base, "+", 64) + c.px(36)
-    x += c.chip(x, base, snap.right, 64)
+    x += c.chip(x, base, snap.right, 64, note=right)
     x += c.text(x + c.px(18), base, "→", 64) + c.px(36)
     x += c.chip(x, base, snap.token, 64, new=True)
     times = t.ngettext("{count} time", "{count} times", snap.count).format(count=f"{snap.count:,}")
@@ -204,10 +223,10 @@ def _rows(c: _Canvas, rows, x: int, y: int, width: int, t, marked: bool) -> None
         base = y + c.px(47)
         c.text(x, base, f"{rank}", 32, _MUTED)
         cx = x + c.px(50)
-        for i, tid in enumerate(row.tokens):
+        for i, (tid, note) in enumerate(zip(row.tokens, c.pair_notes(row.tokens))):
             if i:
                 cx += c.text(cx + c.px(10), base, "+", 34) + c.px(20)
-            cx += c.chip(cx, base, tid, 34)
+            cx += c.chip(cx, base, tid, 34, note=note)
         count_text = f"{count:,}"
         right = x + width - c.px(150)
         c.text(right - c.w.width(count_text, c.px(34), True), base, count_text, 34, bold=True)
@@ -248,13 +267,13 @@ def _words(c: _Canvas, view: StepView, x: int, y: int, width: int, bottom: int, 
         if before is not None:
             # both rows start two tokens before the first change (they are equal up to it)
             arrow = c.w.width("→", c.px(30)) + c.px(14)
-            fits = _fits(c, before, 30, width - arrow)
+            fits = _fits(c, before, 30, width - arrow, word)
             skip = max(0, after.index(new) - 2) if new in after and not fits else 0
-            c.chips(x + arrow, y + c.px(76), before, 30, width - arrow, skip=skip)
+            c.chips(x + arrow, y + c.px(76), before, 30, width - arrow, skip=skip, word=word)
             c.text(x, y + c.px(124), "→", 30)
-            c.chips(x + arrow, y + c.px(124), after, 30, width - arrow, new=new, skip=skip)
+            c.chips(x + arrow, y + c.px(124), after, 30, width - arrow, new=new, skip=skip, word=word)
         else:
-            c.chips(x, y + c.px(76), after, 30, width)
+            c.chips(x, y + c.px(76), after, 30, width, word=word)
         y += block
         shown += 1
     rest = total - shown

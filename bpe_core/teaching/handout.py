@@ -23,9 +23,8 @@ from ..formats.merge_table import markdown_headers, merge_rows
 from ..i18n import N_
 from .explain import rule_summary
 from .handout_parts import (
-    CJK_FONTS,
-    CSS,
-    EMOJI_FONTS,
+    byte_legend,
+    document_start,
     esc,
     fmt,
     num,
@@ -50,7 +49,7 @@ _F_STRING_MESSAGES = (
 
 
 #: Pairs shown per merge (the run keeps ``config.top_k`` of them; 10 by default).
-TOP_PAIRS = 8
+TOP_PAIRS = 5
 #: Word types listed in a corpus block; the rest are counted ("and 1,234 more").
 MAX_WORDS = 24
 #: A corpus this small is shown whole after each merge (changed words marked), else only the changed words.
@@ -58,7 +57,8 @@ SMALL_CORPUS = 12
 
 
 # ------------------------------------------------------------------------------------------ blocks
-def _settings(run, n: int, t) -> str:
+def settings_html(run, t) -> str:
+    """The settings of ``run`` as a titled list, with the counting and tie-break rules in words (``t``: translations)."""
     cfg = run.config
     variant = {
         "char": t.gettext("Characters"),
@@ -102,7 +102,8 @@ def _settings(run, n: int, t) -> str:
     )
 
 
-def _corpus_before(run, t, max_words: int) -> str:
+def corpus_before_html(run, t, max_words: int) -> str:
+    """The corpus before the first merge: at most ``max_words`` word types, their counts and tokens, titled."""
     shown = min(run.num_words, max_words)
     rows = word_views(run, 0, range(shown))
     out = f"<h2>{esc(t.gettext('The corpus before the first merge'))}</h2>" + word_table(run, rows, t)
@@ -191,14 +192,14 @@ def _pairs_table(segs: _Segments, view: StepView, t) -> str:
         cls, mark = _mark(row, t)
         change = f"<td class='num'>{_change_cell(count, changes.get((a, b), 0), t)}</td>" if changes is not None else ""
         body.append(
-            f"<tr class='{cls}'><td class='num'>{rank}</td><td>{pair_html(run, a, b)}</td>"
-            f"<td class='num'>{num(count)}</td>{change}<td>{esc(mark)}</td></tr>"
+            f"<tr class='{cls}'><td class='num'>{rank}</td><td class='pair'>{pair_html(run, a, b)}</td>"
+            f"<td class='num'>{num(count)}</td>{change}<td class='mark'>{esc(mark)}</td></tr>"
         )
     return f"<table class='pairs'>{head}{''.join(body)}</table>"
 
 
 def _why(run, snap: MergeCard, t) -> str:
-    pair = pair_html(run, snap.left, snap.right)
+    pair = pair_html(run, snap.left, snap.right, note=False)  # the headline above names their characters
     count = num(snap.count)
     if snap.ties > 1:
         rule = esc(rule_summary(snap.tie_break, t))
@@ -220,7 +221,7 @@ def _why(run, snap: MergeCard, t) -> str:
     if not snap.is_new:
         text += " " + fmt(
             t.gettext("{token} is already in the vocabulary (made at merge {made}), so the vocabulary does not grow."),
-            token=token_box(run, snap.token, t),
+            token=token_box(run, snap.token, t, note=False),
             made=num(snap.made_at),
         )
     return f"<p>{text}</p>"
@@ -229,10 +230,15 @@ def _why(run, snap: MergeCard, t) -> str:
 def _corpus_after(segs: _Segments, snap: MergeCard, t, max_words: int) -> str:
     run, step = segs.run, snap.step
     if run.num_words <= SMALL_CORPUS:
-        changed = set(run.changed_word_indices(step))
-        rows = word_views(run, step, range(run.num_words), changed, segment=segs)
-        title = t.gettext("The corpus after merge {step} (changed words in bold)").format(step=num(step))
-        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t)
+        # A small corpus is whole in the block before: the words this merge changed, after it, are enough.
+        changed = run.changed_word_indices(step)
+        rows = word_views(run, step, changed, set(changed), segment=segs)
+        title = t.ngettext(
+            "The {n} word type this merge changed, after it",
+            "The {n} word types this merge changed, after it",
+            len(rows),
+        ).format(n=num(len(rows)))
+        return f"<h3>{esc(title)}</h3>" + word_table(run, rows, t, before_after=False)
     rows = segs.changed(step, limit=max_words)
     title = t.ngettext(
         "The {n} word type this merge changed, before → after",
@@ -306,7 +312,7 @@ def _summary(run, n: int, t) -> str:
     heads = markdown_headers(t)
     head = "".join(f"<th{' class=num' if i in (0, 3, 4, 5) else ''}>{esc(h)}</th>" for i, h in enumerate(heads))
     body = "".join(
-        f"<tr><td class='num'>{r.merge_number}</td><td>{pair_html(run, r.left_id, r.right_id)}</td>"
+        f"<tr><td class='num'>{r.merge_number}</td><td class='pair'>{pair_html(run, r.left_id, r.right_id)}</td>"
         f"<td>{token_box(run, r.token_id, t)}</td><td class='num'>{num(r.count)}</td>"
         f"<td class='num'>{num(r.vocab_size)}</td><td class='num'>{num(r.corpus_tokens)}</td></tr>"
         for r in merge_rows(run, n)
@@ -340,22 +346,18 @@ def handout_html(
     """
     t = tr_or_english(tr)
     n = max(0, min(int(merges), run.num_steps))
-    cjk = CJK_FONTS["zh-Hant" if lang == "zh-Hant" else "default"]
-    sans = f'"Noto Sans", "DejaVu Sans", "Helvetica Neue", Arial, {cjk}, sans-serif, {EMOJI_FONTS}'
-    css = CSS % {"sans": sans, "cjk": cjk, "emoji": EMOJI_FONTS}
     title = t.gettext("Byte-pair encoding, one merge at a time")
     sub = t.ngettext(
         "The first merge of this corpus, step by step.", "The first {n} merges of this corpus, step by step.", n
     )
     parts = [
-        "<!DOCTYPE html>",
-        f'<html lang="{esc(lang)}"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{css}</style></head><body>",
+        document_start(title, lang),
         f"<h1>{esc(title)}</h1><p class='sub'>{esc(sub.format(n=num(n)))}</p>",
         f"<p class='screen-only'>{esc(t.gettext('To get a PDF, print this page (Ctrl+P or ⌘P) and choose “Save as PDF”.'))}</p>",
-        _settings(run, n, t),
-        _corpus_before(run, t, max_words),
+        settings_html(run, t),
+        byte_legend(run, t),
+        corpus_before_html(run, t, max_words),
+        "<div class='merges'>",
     ]
     segs = _Segments(run)
     for k in range(1, n + 1):
@@ -366,6 +368,7 @@ def handout_html(
         parts.append(f"<p class='more'>{esc(_stopped(run, t))}</p>")
     if n:
         parts.append(_summary(run, n, t))
+    parts.append("</div>")
     parts.append(f"<footer>{esc(t.gettext('Made with BPE Explorer.'))}</footer></body></html>")
     return "\n".join(parts)
 
