@@ -44,7 +44,7 @@ def base_char_html(char_run, mode: str, present: bool) -> str:
             f"data-base='{char_run.num_base}'",
         )
         + "</div>"
-        + chips_html(char_run, range(char_run.num_base), mode, None, present)
+        + chips_html(char_run, range(char_run.num_base), mode, None, present, alone=True)
         + para_html(_("A character that is not in this list can never be encoded."))
         + "</div>"
     )
@@ -65,7 +65,7 @@ def base_byte_html(byte_run, used: list[int], mode: str, present: bool) -> str:
         )
         + stat_html(f"{len(used):,}", _("of them occur in this text"))
         + "</div>"
-        + chips_html(byte_run, used, mode, None, present)
+        + chips_html(byte_run, used, mode, None, present, alone=True)
         + para_html(
             _(
                 "The bytes that occur in the text. Hatched chips are not characters on their own: UTF-8 "
@@ -157,7 +157,7 @@ def partial_html(byte_run, partial_ids: list[int], in_corpus: int, shown: int, m
         esc_raw(of.format(part=f"{in_corpus:,}", total=f"{byte_run.corpus_tokens(n):,}")),
         _("corpus tokens after the last merge are such pieces"),
     )
-    chips = chips_html(byte_run, partial_ids[:shown], mode, None, present) if partial_ids else ""
+    chips = chips_html(byte_run, partial_ids[:shown], mode, None, present, alone=True) if partial_ids else ""
     if not partial_ids:
         chips = para_html(_("None: every merged token is whole characters."))
     elif len(partial_ids) > shown:
