@@ -48,7 +48,7 @@ from . import persist
 from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
-from .persist import K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE, is_teacher
+from .persist import K_CODE, K_KEY, K_MSG, K_NICK, K_PENDING, K_WHOLE, is_teacher
 from .persist import class_code as code
 from .persist import class_url_param as url_param
 from .text import esc_raw, md_escape
@@ -63,6 +63,8 @@ STORE_DOWN = "store-unreachable"
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
 K_SID, K_FOLLOW, K_COOKIE = "class.sid", "class.follow", "class.cookie"
+#: The class's state as last read, and whether the step view shows it while the store is unreachable.
+K_LAST, K_STALE = "class.last_state", "class.stale"
 _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(encoding="utf-8")
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
 
@@ -112,11 +114,12 @@ def enter() -> None:
         return
     try:
         state = classes().state(wanted) if wanted else None
-    except StoreUnavailable:  # the code stays in the URL: a reload tries again
-        ss()[K_MSG] = STORE_DOWN
+    except StoreUnavailable:  # the code stays in the URL; the class script tries again when the store is back
+        ss()[K_MSG], ss()[K_PENDING] = STORE_DOWN, wanted
         return
     except (UnknownClass, sqlite3.Error, OSError):
         state = None
+    ss().pop(K_PENDING, None)
     if state is None:
         ss()[K_MSG] = raw[:40]
         for p in (PARAM, TEACHER_PARAM):
@@ -136,7 +139,7 @@ def enter() -> None:
             _join_as_student(wanted)
     except StoreUnavailable:
         ss()[K_CODE] = ss()[K_KEY] = None
-        ss()[K_MSG] = STORE_DOWN
+        ss()[K_MSG], ss()[K_PENDING] = STORE_DOWN, wanted
         return
     params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
     # The tab's own language and presentation mode stay (a projector reconnecting after a server restart stays in
@@ -201,7 +204,7 @@ def _end() -> None:
 
 
 def _leave() -> None:
-    ss()[K_CODE] = ss()[K_KEY] = None
+    ss()[K_CODE] = ss()[K_KEY] = ss()[K_PENDING] = None
     ss()[K_WHOLE] = True
     _keep_in_url()
 
@@ -222,7 +225,15 @@ def _teacher_do(action):
     except (ClassError, ValueError):
         st.toast(refused_message())
     except StoreUnavailable:
-        st.toast(unavailable_message())
+        st.toast(not_taken_message())
+
+
+def not_taken_message() -> str:
+    """What the teacher reads when an action could not reach the class (the store is unreachable)."""
+    return _(
+        "The class did not take this: the shared store is unreachable. Your screen shows where the class is; "
+        "try again once the store is back."
+    )
 
 
 def set_display(flag: str) -> None:
@@ -271,14 +282,21 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
         return None
     try:
         state = classes().state(c, None if is_teacher() else ss().get(K_SID))
-    except StoreUnavailable:  # the session stays in its class; the step view steps on its own meanwhile
+    except StoreUnavailable:  # the session stays in its class; the class script reruns this when the store is back
         st.error(unavailable_message())
+        ss()[K_STALE] = True
+        last = ss().get(K_LAST)
+        if is_teacher() and last is not None and last.code == c:
+            # The teacher's screen stays at the class's step: a press the class cannot take is refused and said so.
+            return last, ClassStep(last)
+        _unreachable_marker()  # a student steps on their own meanwhile
         return None
     except UnknownClass:
         ss()[K_CODE] = ss()[K_KEY] = None
         ss()[K_MSG] = c
         _keep_in_url()
         return None
+    ss()[K_LAST], ss()[K_STALE] = state, False
     store = ClassStep(state)
     if is_teacher() and not state.ended:
         step = persist.get_step()  # a class step beyond the merges trained here (a fresh server) is kept
@@ -315,14 +333,24 @@ def view_marker(state: ClassState) -> None:
     script may then show the teacher's new step from the steps sent ahead before the rerun brings the rest) and its
     hidden sync button."""
     follow = " data-follow='1'" if following() else ""
-    st.html(f"<div id='bpe-class-view' data-sig='{signature(state)}' data-step='{state.step}'{follow}></div>")
+    sig = class_poll.UNREACHABLE if ss().get(K_STALE) else signature(state)  # any answer of the store is news
+    st.html(f"<div id='bpe-class-view' data-sig='{sig}' data-step='{state.step}'{follow}></div>")
+    st.button("sync", key="class-sync", on_click=_sync)
+
+
+def _unreachable_marker() -> None:
+    # The step view drawn without the class: the class script presses "sync" (here a rerun of the step view, or of
+    # the page outside it) at the store's first answer.
+    st.html(f"<div id='bpe-class-view' data-sig='{class_poll.UNREACHABLE}'></div>")
     st.button("sync", key="class-sync", on_click=_sync)
 
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
     """The fallback poll: the endpoint's answer (:func:`bpe_server.class_poll.answer`) drawn by a script run."""
-    sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
+    sig = class_poll.answer(code() or ss().get(K_PENDING), is_teacher())[1][
+        "sig"
+    ]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
@@ -330,15 +358,18 @@ def poll() -> None:
     """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
     address (:func:`bpe_server.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
     fragment."""
-    if not code():
+    c = code() or ss().get(K_PENDING)
+    if not c:
         return
     st.html(f"<style>{_CSS}</style>")
     st.html(f"<script>{_JS}</script>", unsafe_allow_javascript=True)
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
         _cookie_script(cookie[0], cookie[1], 24 * 3600)
-    url = class_poll.poll_url(code(), is_teacher())
+    url = class_poll.poll_url(c, is_teacher())
     if url is None:
         _poll_fragment()
     else:
         st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
+    if not code():  # opened while the store was unreachable: the page reruns (and joins) at its first answer
+        _unreachable_marker()
