@@ -23,12 +23,13 @@ teacher's controls and the questions are :mod:`ui.class_round`'s, the join link 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import streamlit as st
 
-from bpe_server import class_poll, corpus_store
+from bpe_server import class_poll, cookie_route, corpus_store
 from bpe_server.live_class import (
     PARAM,
     ClassError,
@@ -55,8 +56,7 @@ from .text import esc_raw, md_escape
 
 #: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
 POLL_S = 0.75
-STUDENT_COOKIE = "bpe_student"
-_KEY_COOKIE = "bpe_teach_"  # + the class code
+STUDENT_COOKIE, _KEY_COOKIE = cookie_route.STUDENT_COOKIE, cookie_route.KEY_COOKIE  # the key's: + the class code
 #: The message key (:data:`K_MSG`) of "the shared store is unreachable".
 STORE_DOWN = "store-unreachable"
 #: URL parameters of the teacher's page that are not the class's corpus and settings.
@@ -90,13 +90,22 @@ def _keep_in_url() -> None:
             del where[PARAM]
 
 
-def _cookie_script(name: str, value: str, max_age: int) -> None:
-    # Only URL-safe characters reach the script (codes, keys and ids are such): nothing to escape.
+def _cookie_script(name: str, value: str) -> None:
+    # The server's cookie route sets it (HttpOnly, SameSite=Strict, Secure over HTTPS: bpe_server.cookie_route),
+    # asked again a few times should the store not answer; served without the route (`streamlit run app.py`), the
+    # script sets it itself. Only URL-safe characters reach the script (codes, keys and ids are such).
     assert all(c.isalnum() or c in "_-" for c in name + value)
-    st.html(
-        f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
-        unsafe_allow_javascript=True,
-    )
+    url = class_poll.route_url(cookie_route.ROUTE)
+    if url is None:
+        js = f'document.cookie="{name}={value}; path=/; max-age={cookie_route.MAX_AGE_S}; SameSite=Strict"'
+    else:
+        js = (
+            f'(function t(n){{fetch({json.dumps(url)},{{method:"POST",credentials:"same-origin",'
+            f'headers:{{"Content-Type":"application/json"}},body:JSON.stringify({{name:"{name}",value:"{value}"}})}})'
+            ".then(function(r){if(r.status>=500&&n>0)setTimeout(function(){t(n-1)},2000)})"
+            ".catch(function(){if(n>0)setTimeout(function(){t(n-1)},2000)})})(5)"
+        )
+    st.html(f"<script>{js}</script>", unsafe_allow_javascript=True)
 
 
 # ------------------------------------------------------------------------------------ entering a class
@@ -365,7 +374,7 @@ def poll() -> None:
     st.html(f"<script>{_JS}</script>", unsafe_allow_javascript=True)
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
-        _cookie_script(cookie[0], cookie[1], 24 * 3600)
+        _cookie_script(cookie[0], cookie[1])
     url = class_poll.poll_url(c, is_teacher())
     if url is None:
         _poll_fragment()
