@@ -382,3 +382,4 @@ def poll() -> None:
         st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
     if not code():  # opened while the store was unreachable: the page reruns (and joins) at its first answer
         _unreachable_marker()
+    st.button("resync", key="class-resync", on_click=_sync)  # the whole page's rerun (see static/live_class.js)
