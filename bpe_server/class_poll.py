@@ -17,8 +17,9 @@ poll (``activity=1`` only asks for the counter of picks and joins, which anyone 
 Answers: 200 with the counters; 404 ``{"sig": "gone"}`` for a code that is unknown, expired or not a code's shape;
 503 ``{"sig": "unreachable"}`` when the store cannot be read (the page's next run says so).
 
-The route exists only when the app is served by ``serve.py`` (``streamlit run serve.py``: an ``st.App`` with
-:func:`routes`). Run any other way (``streamlit run app.py``, Streamlit's ``AppTest``), :func:`poll_url` is
+Beside it, :func:`routes` mounts the readiness check (:mod:`bpe_server.ready`) and the route that sets the class
+cookies (:mod:`bpe_server.cookie_route`). The routes exist only when the app is served by ``serve.py`` (``streamlit
+run serve.py``: an ``st.App`` with :func:`routes`). Run any other way (``streamlit run app.py``, Streamlit's ``AppTest``), :func:`poll_url` is
 ``None`` and the page falls back to a polling fragment that draws the same answer (:func:`answer`).
 """
 

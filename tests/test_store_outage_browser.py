@@ -93,7 +93,8 @@ def test_open_tabs_resume_after_a_database_outage_and_no_press_is_lost(browser, 
         postgres_cluster.stop()
         # The teacher's press cannot reach the class: the screen stays at the class's step and says why.
         teacher.locator(NEXT).first.click()
-        expect(teacher.get_by_text("The class did not take this", exact=False).first).to_be_visible()
+        said = "The class did not take this: the shared store is unreachable. Your screen shows where the class is"
+        expect(teacher.get_by_text(said, exact=False).first).to_be_visible()
         _wait_view(teacher, "s === 'unreachable'")
         _wait_step(teacher, 1)
         # A student who opens the join link now is told, and keeps the class in the address.

@@ -17,8 +17,14 @@ teacher's controls and the questions are :mod:`ui.class_round`'s, the join link 
   run), compares it with the version the step view was drawn at and, when the class is newer, presses the step
   view's hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit
   run app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same
-  answer. A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered)
-  reloads, at most once a minute: the code in the address and the cookies bring it back to the class as it is.
+  answer. Presses that go unanswered (a tab whose websocket reconnected to a new session, after a replica restart)
+  make the script press the page's hidden "resync" button (a whole-page rerun) instead; a screen whose step view is
+  still not redrawn after 12 s reloads, at most once a minute: the code in the address and the cookies bring it
+  back to the class as it is.
+* **The store unreachable.** The step view then draws its marker at ``unreachable`` (:func:`view_marker`), so the
+  store's first answer is news to the class script and the step view reruns on its own; the teacher's screen keeps
+  the class's last state meanwhile (a press the class cannot take is refused with :func:`not_taken_message`), and a
+  tab asked to open a class keeps the code in the address (:data:`ui.persist.K_PENDING`) until it gets in.
 """
 
 from __future__ import annotations
