@@ -91,6 +91,28 @@ def with_class(url: str, pid: int, students: int, minutes: float, preset: str) -
     return {"p50": int(p95[1]), "p95": int(p95[2]), "cpu": int(cpu[1]), "peak": int(peak[1])}
 
 
+def plan(rows: list[tuple[int, dict]], students: int = 5 * 40) -> list[str]:
+    """What the measured ``rows`` (``(class size, with_class() figures)``) say: students per replica (the largest
+    class whose p95 met 1.5 s), replicas per core, and the replicas, cores and memory ``students`` (five classes of
+    40) need. nginx spreads browsers over the replicas by a hash, not by class, so what counts is students per
+    replica; one replica more than needed, so that a replica's restart moves its students onto replicas with room."""
+    fits = [(n, g) for n, g in rows if g["p95"] <= 1500]
+    if not fits:
+        return ["no class size measured met p95 <= 1.5 s"]
+    per_replica, at = max(fits, key=lambda f: f[0])
+    per_core = max(1, math.floor(100 / max(at["cpu"], 1)))  # one process: one core at most (the GIL)
+    replicas = math.ceil(students / per_replica) + 1
+    cores = math.ceil(replicas / per_core) + 1  # + one for PostgreSQL, nginx and the system
+    memory = replicas * at["peak"] + 300  # + ~300 MB for PostgreSQL, nginx and the system's own
+    return [
+        f"students per replica at p95 <= 1.5 s: {per_replica} (the largest class measured that met it)",
+        f"a replica with {per_replica} students used {at['cpu']} % of a core: {per_core} replica(s) per core",
+        f"{students} students (five classes of 40): {replicas} replicas (one spare), {cores} cores "
+        f"({replicas} replicas at {per_core} per core, + 1 for PostgreSQL, nginx and the system), about "
+        f"{memory / 1000:.1f} GB of memory ({replicas} x {at['peak']} MB + 300 MB)",
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--students", type=int, action="append", help="class sizes to measure (repeatable)")
@@ -120,22 +142,9 @@ def main() -> int:
     for n, g in rows:
         ok = "" if g["p95"] <= 1500 else " (over)"
         print(f"| {n} | {g['p50'] / 1000:.2f} s | {g['p95'] / 1000:.2f} s{ok} | {g['cpu']} % | {g['peak']} MB |")
-    fits = [n for n, g in rows if g["p95"] <= 1500]
-    per_replica = max(fits) if fits else 0
-    forty = next((g for n, g in rows if n == 40), None)
     print()
-    print(f"students per replica at p95 <= 1.5 s: {per_replica} (the largest class measured that met it)")
-    if forty:
-        per_core = max(1, math.floor(100 / max(forty["cpu"], 1)))
-        print(
-            f"a class of 40 keeps a replica {forty['cpu']} % of a core busy: up to {per_core} such replica(s) per core"
-        )
-        cores = math.ceil(5 * forty["cpu"] / 100 * 1.5)  # 50 % headroom: steps of five classes can coincide
-        mem = 5 * forty["peak"] + 300  # five replicas' peaks + PostgreSQL and nginx
-        print(
-            f"five classes of 40: 5 replicas (one per class), about {cores} core(s) with 50 % headroom, "
-            f"about {mem / 1000:.1f} GB of memory (five replicas' peaks + ~300 MB for PostgreSQL and nginx)"
-        )
+    for line in plan(rows):
+        print(line)
     return 0
 
 
