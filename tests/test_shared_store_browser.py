@@ -281,7 +281,7 @@ def test_a_tab_moved_by_a_replica_restart_stays_on_its_new_replica_with_download
         student.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
             files=[{"name": "big.txt", "mimeType": "text/plain", "buffer": big}]
         )
-        expect(student.get_by_text("this server accepts texts up to 5.0 MB", exact=False)).to_be_visible()
+        expect(student.get_by_text("this server accepts texts up to 5.0 MB", exact=False)).to_be_visible(timeout=90_000)
         uploads = proxy.requests_of(sticky_key(student_ctx), "/_stcore/upload_file/")
         assert uploads and {(r.replica, r.status) for r in uploads} == {(on_teacher, 204)}, uploads
         assert student.evaluate("() => window.__bpeNoReload === 1"), "the student's tab reloaded:\n" + "\n".join(

@@ -94,13 +94,13 @@ def test_open_tabs_resume_after_a_database_outage_and_no_press_is_lost(browser, 
         # The teacher's press cannot reach the class: the screen stays at the class's step and says why.
         teacher.locator(NEXT).first.click()
         said = "The class did not take this: the shared store is unreachable. Your screen shows where the class is"
-        expect(teacher.get_by_text(said, exact=False).first).to_be_visible()
+        expect(teacher.get_by_text(said, exact=False).first).to_be_visible(timeout=WAIT_MS)
         _wait_view(teacher, "s === 'unreachable'")
         _wait_step(teacher, 1)
         # A student who opens the join link now is told, and keeps the class in the address.
         late = _page(browser, pages)
         late.goto(f"{pg_server.url}/?class={code}", wait_until="domcontentloaded")
-        expect(late.get_by_text("The shared store is unreachable", exact=False).first).to_be_visible()
+        expect(late.get_by_text("The shared store is unreachable", exact=False).first).to_be_visible(timeout=WAIT_MS)
         late.locator("#bpe-step-label").first.wait_for()
         late.evaluate(MARK)
         _wait_view(late, "s === 'unreachable'")
@@ -115,7 +115,7 @@ def test_open_tabs_resume_after_a_database_outage_and_no_press_is_lost(browser, 
             _wait_view(page, "s && s !== 'unreachable'", timeout=left)
         resumed = time.monotonic() - started
         assert f"class={code}" in late.url
-        expect(late.locator("#bpe-class-status").first).to_be_visible()  # it joined the class
+        expect(late.locator("#bpe-class-status").first).to_be_visible(timeout=WAIT_MS)  # it joined the class
         assert classes.state(code).students == 2
 
         teacher.locator(NEXT).first.click()
