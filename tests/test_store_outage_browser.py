@@ -95,6 +95,7 @@ def test_open_tabs_resume_after_a_database_outage_and_no_press_is_lost(browser, 
         teacher.locator(NEXT).first.click()
         said = "The class did not take this: the shared store is unreachable. Your screen shows where the class is"
         expect(teacher.get_by_text(said, exact=False).first).to_be_visible(timeout=WAIT_MS)
+        save_screenshot(teacher, "store-outage-teacher-refused")
         _wait_view(teacher, "s === 'unreachable'")
         _wait_step(teacher, 1)
         # A student who opens the join link now is told, and keeps the class in the address.
