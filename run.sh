@@ -10,7 +10,8 @@
 # Chromium for Playwright exists: `chromium`/`chromium-browser` from PATH, else
 # (as root on Debian/Ubuntu) apt-get's `chromium`, else Playwright's own download; and a PostgreSQL
 # server for the shared-store tests (as root on Debian/Ubuntu: apt-get's `postgresql`) and nginx for the tests of
-# several app servers behind a proxy (apt-get's `nginx`, its own service left stopped).
+# several app servers behind a proxy (apt-get's `nginx`, its own service left stopped), and `systemd-analyze` for the
+# service units' test (apt-get's `systemd`).
 #
 # Environment: PYTHON=/path/to/python3 picks the interpreter used for .venv
 # (default: the newest Python >= 3.10 among python3, python3.N and python on PATH).
@@ -287,6 +288,17 @@ ensure_nginx() {
     nginx_ok || log "warning: no nginx found; the tests of app servers behind a proxy will fail (Debian/Ubuntu: apt-get install nginx)"
 }
 
+# --- systemd-analyze for the test of the service units (deploy/systemd/) ---------------------------------------
+# `systemd-analyze verify` checks the units without a running systemd (a container's PID 1 is not systemd); Debian
+# ships it in the `systemd` package. Installing it starts nothing.
+ensure_systemd_analyze() {
+    have systemd-analyze && return 0
+    if is_root && is_apt_system; then
+        apt_install systemd || log "apt-get could not install systemd"
+    fi
+    have systemd-analyze || log "warning: no systemd-analyze found; the test of the service units will fail (Debian/Ubuntu: apt-get install systemd)"
+}
+
 # --- commands -------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 cmd=$1
@@ -298,7 +310,18 @@ case "$cmd" in
         ensure_venv app
         release_lock
         trap - EXIT INT TERM
-        log "starting BPE Explorer on http://localhost:8501 (Ctrl-C to stop)"
+        # The port Streamlit will use: --server.port N (or =N) among the arguments, else STREAMLIT_SERVER_PORT (how
+        # the systemd units in deploy/ give it), else Streamlit's 8501; the last --server.port wins, as in Streamlit.
+        port=${STREAMLIT_SERVER_PORT:-8501}
+        prev=
+        for arg in "$@"; do
+            case "$arg" in
+                --server.port=*) port=${arg#--server.port=} ;;
+            esac
+            [ "$prev" = --server.port ] && port=$arg
+            prev=$arg
+        done
+        log "starting BPE Explorer on http://localhost:$port (Ctrl-C to stop)"
         # glibc's malloc gives each thread that allocates its own arena, and Streamlit runs every session's script
         # in a thread of its own: after a class of 40 the server kept 9 % more memory than before it with the
         # default (up to 16 arenas on 2 cores), 5 % with two (benchmarks/class_load.py). A setting already made wins.
@@ -315,6 +338,7 @@ case "$cmd" in
         ensure_browser
         ensure_postgres
         ensure_nginx
+        ensure_systemd_analyze
         release_lock
         trap - EXIT INT TERM
         # Lint first (configured in pyproject.toml): a style slip fails the run like a test.

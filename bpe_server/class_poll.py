@@ -17,8 +17,9 @@ poll (``activity=1`` only asks for the counter of picks and joins, which anyone 
 Answers: 200 with the counters; 404 ``{"sig": "gone"}`` for a code that is unknown, expired or not a code's shape;
 503 ``{"sig": "unreachable"}`` when the store cannot be read (the page's next run says so).
 
-The route exists only when the app is served by ``serve.py`` (``streamlit run serve.py``: an ``st.App`` with
-:func:`routes`). Run any other way (``streamlit run app.py``, Streamlit's ``AppTest``), :func:`poll_url` is
+Beside it, :func:`routes` mounts the readiness check (:mod:`bpe_server.ready`) and the route that sets the class
+cookies (:mod:`bpe_server.cookie_route`). The routes exist only when the app is served by ``serve.py`` (``streamlit
+run serve.py``: an ``st.App`` with :func:`routes`). Run any other way (``streamlit run app.py``, Streamlit's ``AppTest``), :func:`poll_url` is
 ``None`` and the page falls back to a polling fragment that draws the same answer (:func:`answer`).
 """
 
@@ -36,7 +37,7 @@ GONE, UNREACHABLE = "gone", "unreachable"
 #: The query parameter that asks for the teacher's signature (the version and the activity counter).
 ACTIVITY = "activity"
 
-_mounted_prefix: str | None = None  # "<base>/bpe-api/class/" once routes() built the route, else None
+_mounted_base: str | None = None  # server.baseUrlPath ("" for none) once routes() built the routes, else None
 
 
 def answer(code: str | None, teacher: bool) -> tuple[int, dict]:
@@ -84,21 +85,33 @@ async def class_version(request):
 
 
 def routes() -> list:
-    """The routes ``serve.py`` adds to Streamlit's server: the class poll under ``server.baseUrlPath`` (read
-    now: ``streamlit run`` loads the config before it imports the entry module)."""
+    """The routes ``serve.py`` adds to Streamlit's server under ``server.baseUrlPath`` (read now: ``streamlit run``
+    loads the config before it imports the entry module): the class poll, the readiness check
+    (:mod:`bpe_server.ready`) and the class cookies (:mod:`bpe_server.cookie_route`)."""
     from starlette.routing import Route
     from streamlit import config
+
+    from . import cookie_route, ready
+
+    global _mounted_base
+    _mounted_base = config.get_option("server.baseUrlPath") or ""
+    return [
+        Route(route_url(ROUTE), class_version, methods=["GET"], name="bpe-class-poll"),
+        Route(route_url(ready.ROUTE), ready.ready, methods=["GET"], name="bpe-ready"),
+        Route(route_url(cookie_route.ROUTE), cookie_route.set_cookie, methods=["POST"], name="bpe-cookie"),
+    ]
+
+
+def route_url(route: str) -> str | None:
+    """The absolute path (from the server's root, with ``server.baseUrlPath``) of one of :func:`routes`' routes
+    (``route``: its path below the base), or ``None`` when this server has none (``streamlit run app.py``)."""
     from streamlit.url_util import make_url_path
 
-    global _mounted_prefix
-    path = make_url_path(config.get_option("server.baseUrlPath") or "", ROUTE)
-    _mounted_prefix = path[: -len("{code}")]
-    return [Route(path, class_version, methods=["GET"], name="bpe-class-poll")]
+    return None if _mounted_base is None else make_url_path(_mounted_base, route)
 
 
 def poll_url(code: str, teacher: bool) -> str | None:
-    """The absolute path (from the server's root, with ``server.baseUrlPath``) a class tab polls, or ``None``
-    when this server has no poll route (the page then uses its polling fragment)."""
-    if _mounted_prefix is None:
-        return None
-    return _mounted_prefix + code + (f"?{ACTIVITY}=1" if teacher else "")
+    """The absolute path a class tab polls (:func:`route_url`), or ``None`` when this server has no poll route (the
+    page then uses its polling fragment)."""
+    url = route_url(ROUTE.replace("{code}", code))
+    return None if url is None else url + (f"?{ACTIVITY}=1" if teacher else "")

@@ -40,6 +40,10 @@ QUERY_TIMEOUT_S = 15.0
 #: Seconds after a failed wait during which calls fail at once (the pool keeps reconnecting behind): while the
 #: database is down, a page run that needs it waits :data:`POOL_TIMEOUT_S` at most once in this interval.
 FAIL_FAST_S = 10.0
+#: Within :data:`FAIL_FAST_S`, one call in this many seconds still tries the database (waiting
+#: :data:`PROBE_TIMEOUT_S` at most), so that the store is back for everyone within about a second of the database
+#: (open class tabs resume on their own: ``ui/static/live_class.js``).
+PROBE_S, PROBE_TIMEOUT_S = 1.0, 1.0
 #: Most connections one app server keeps to PostgreSQL.
 POOL_MAX = 8
 #: The advisory lock every write transaction takes (any fixed 64-bit number; "BPE" in ASCII).
@@ -112,7 +116,8 @@ class PostgresDatabase:
         from psycopg_pool import ConnectionPool
 
         self.url = url
-        self._down_until = 0.0  # time.monotonic() before which checkout fails at once (FAIL_FAST_S)
+        self._down_until = 0.0  # time.monotonic() before which checkout fails at once (FAIL_FAST_S)...
+        self._probe_at = 0.0  # ...except one call at or after this time (PROBE_S)
         self._errors = (psycopg.OperationalError, psycopg.errors.QueryCanceled, *_pool_errors())
         options = f"-c statement_timeout={int(QUERY_TIMEOUT_S * 1000)} -c lock_timeout={int(QUERY_TIMEOUT_S * 1000)}"
         self.pool = ConnectionPool(
@@ -144,11 +149,16 @@ class PostgresDatabase:
 
     def checkout(self):
         """A pooled connection, waiting up to :data:`POOL_TIMEOUT_S`. Raises :class:`StoreUnavailable` (at once
-        within :data:`FAIL_FAST_S` of the last failed wait)."""
-        if time.monotonic() < self._down_until:
-            raise StoreUnavailable("the database was unreachable moments ago")
+        within :data:`FAIL_FAST_S` of the last failed wait, but for one probe a :data:`PROBE_S`)."""
+        now, timeout = time.monotonic(), None
+        if now < self._down_until:
+            if now < self._probe_at:
+                raise StoreUnavailable("the database was unreachable moments ago")
+            self._probe_at, timeout = now + PROBE_S, PROBE_TIMEOUT_S
         try:
-            return self.pool.getconn()
+            conn = self.pool.getconn(timeout=timeout)
+            self._down_until = 0.0
+            return conn
         except self._errors as err:
             self._down_until = time.monotonic() + FAIL_FAST_S
             raise StoreUnavailable(str(err).strip() or type(err).__name__) from err

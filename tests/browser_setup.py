@@ -70,6 +70,16 @@ class StreamlitServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def environment(self, port: int) -> dict[str, str]:
+        """The server's environment: the tests' own (a subclass may give another, e.g. a systemd unit's)."""
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.setdefault("MALLOC_ARENA_MAX", "2")  # as `sh run.sh app` runs the server (see there why)
+        return env
+
+    def workdir(self) -> Path:
+        """The folder the server runs in (the repository's root)."""
+        return REPO_ROOT
+
     def command(self, port: int) -> list[str]:
         return [
             sys.executable,
@@ -105,16 +115,14 @@ class StreamlitServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         for attempt in range(1, attempts + 1):
             self.port = port or free_port()
-            env = dict(os.environ, PYTHONUNBUFFERED="1")
-            env.setdefault("MALLOC_ARENA_MAX", "2")  # as `sh run.sh app` runs the server (see there why)
             with open(self.log_path, "wb") as log:
                 self.proc = subprocess.Popen(
                     self.command(self.port),
-                    cwd=REPO_ROOT,
+                    cwd=self.workdir(),
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=subprocess.STDOUT,
-                    env=env,
+                    env=self.environment(self.port),
                     start_new_session=True,  # own process group: stop() kills all of it
                 )
             try:

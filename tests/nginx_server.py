@@ -1,7 +1,8 @@
 """nginx in front of several app servers, for the tests and the benchmarks: the repository's own site file.
 
 ``deploy/nginx/bpe-explorer.conf`` is the configuration ``docs/DEPLOY.md`` gives; :func:`site_config` changes
-only its ``listen`` line and the ``server`` lines of its upstream (the addresses), nothing else. Around it
+only what the file says an admin changes: its ``listen`` line, the ``server`` lines of its upstream and the replica
+lines of its ``$bpe_route`` map (the replicas' addresses), nothing else. Around it
 :class:`NginxProxy` writes the small main file a distribution's ``nginx.conf`` plays in a deployment (``events``,
 an ``http`` block that includes the site file), with everything nginx writes -- pid, logs, temporary files -- in a
 folder under ``test-artifacts/`` (its prefix, ``-p``), so the distribution's own nginx service, running or not,
@@ -29,7 +30,8 @@ from typing import NamedTuple
 from browser import ARTIFACTS_DIR, REPO_ROOT, free_port
 
 SITE_CONF = REPO_ROOT / "deploy" / "nginx" / "bpe-explorer.conf"
-COOKIE = "bpe_replica"  # the cookie the site file sets and hashes on
+COOKIE = "bpe_replica"  # the cookie the site file sets and hashes on (a browser's id in the access log)
+ROUTE_COOKIE = "bpe_route"  # the cookie naming the replica a browser's requests go to
 INSTALL_HINT = (
     "nginx is needed by the tests of several app servers behind a proxy: install it (Debian/Ubuntu: apt-get install "
     "-y nginx; `sh run.sh test` does this as root) and re-run."
@@ -38,6 +40,8 @@ INSTALL_HINT = (
 _LISTEN = re.compile(r"^(\s*)listen\s+[^;]+;", re.M)
 _UPSTREAM = re.compile(r"upstream\s+bpe_explorer\s*\{(?P<body>[^}]*)\}")
 _SERVER_LINE = re.compile(r"^[ \t]*server\s+[^;\s]+;[^\n]*\n", re.M)
+_ROUTE_MAP = re.compile(r"map\s+\$cookie_bpe_route\s+\$bpe_route\s*\{(?P<body>[^}]*)\}")
+_ROUTE_LINE = re.compile(r"^[ \t]*(?!default\b)(\S+)[ \t]+\1;[^\n]*\n", re.M)  # "a:1 a:1;": a replica
 
 
 class NginxSetupError(RuntimeError):
@@ -54,20 +58,30 @@ def nginx_binary() -> str:
 
 def site_config(listen: str, replicas: list[str], text: str | None = None) -> str:
     """The site file (``text``, default :data:`SITE_CONF`'s) listening on ``listen`` (``host:port``) with the
-    upstream's ``server`` lines replaced by one per address in ``replicas`` (``host:port`` each). Raises
-    :class:`NginxSetupError` when the file no longer has exactly one ``listen`` line and one upstream with server
-    lines (then this function and the guide need a look)."""
+    upstream's ``server`` lines and the ``$bpe_route`` map's replica lines replaced by one per address in
+    ``replicas`` (``host:port`` each). Raises :class:`NginxSetupError` when the file no longer has exactly one
+    ``listen`` line, one upstream with server lines and one route map with replica lines (then this function and the
+    guide need a look)."""
     text = SITE_CONF.read_text(encoding="utf-8") if text is None else text
     text, listens = _LISTEN.subn(lambda m: f"{m.group(1)}listen {listen};", text)
-    upstream = _UPSTREAM.search(text)
-    if listens != 1 or upstream is None or not _SERVER_LINE.search(upstream["body"]):
-        raise NginxSetupError(f"{SITE_CONF}: expected one `listen` line and an upstream with `server` lines")
-    body = upstream["body"]
-    first = _SERVER_LINE.search(body)
+    if listens != 1:
+        raise NginxSetupError(f"{SITE_CONF}: expected one `listen` line")
+    text = _replace_lines(text, _UPSTREAM, _SERVER_LINE, [f"server {a};" for a in replicas], "upstream `server`")
+    return _replace_lines(text, _ROUTE_MAP, _ROUTE_LINE, [f"{a} {a};" for a in replicas], "route map replica")
+
+
+def _replace_lines(text: str, block: re.Pattern, line: re.Pattern, new: list[str], what: str) -> str:
+    """``text`` with the lines matching ``line`` inside the one block matching ``block`` replaced by ``new`` (at the
+    first one's place and indent)."""
+    found = block.search(text)
+    first = line.search(found["body"]) if found else None
+    if first is None:
+        raise NginxSetupError(f"{SITE_CONF}: expected a block with {what} lines")
+    body = found["body"]
     indent = re.match(r"[ \t]*", first.group(0)).group(0)
-    servers = "".join(f"{indent}server {address};\n" for address in replicas)
-    body = body[: first.start()] + servers + _SERVER_LINE.sub("", body[first.start() :])
-    return text[: upstream.start("body")] + body + text[upstream.end("body") :]
+    lines = "".join(f"{indent}{entry}\n" for entry in new)
+    body = body[: first.start()] + lines + line.sub("", body[first.start() :])
+    return text[: found.start("body")] + body + text[found.end("body") :]
 
 
 class Request(NamedTuple):

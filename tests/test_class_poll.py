@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from contextlib import closing
@@ -174,14 +175,20 @@ def test_a_class_tab_polls_the_endpoint_without_the_key_and_follows_the_teacher(
         teacher, student = (c.new_page() for c in contexts)
         for who, page in (("teacher", teacher), ("student", student)):
             page.set_default_timeout(DEFAULT_TIMEOUT_MS)
-            page.on("request", lambda r, who=who: "/bpe-api/" in r.url and polls.append((who, r)))
+            page.on("request", lambda r, who=who: "/bpe-api/class/" in r.url and polls.append((who, r)))
         open_app(teacher, url)
         teacher.get_by_text("Live class", exact=True).click()
         teacher.get_by_role("button", name="Start a class").click()
         code = teacher.locator("#bpe-class-code").inner_text(timeout=DEFAULT_TIMEOUT_MS).strip()
-        # The page's script stores the key in a cookie just after drawing the class.
-        teacher.wait_for_function("c => document.cookie.includes('bpe_teach_' + c + '=')", arg=code)
-        key = next(c["value"] for c in contexts[0].cookies() if c["name"] == f"bpe_teach_{code}")
+        # Just after drawing the class the page asks the server's cookie route to keep the key: HttpOnly (no script
+        # reads it), SameSite=Strict.
+        deadline = time.monotonic() + 60
+        while not (cookie := next((c for c in contexts[0].cookies() if c["name"] == f"bpe_teach_{code}"), None)):
+            assert time.monotonic() < deadline, "no teacher key cookie"
+            time.sleep(0.1)
+        key = cookie["value"]
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and not cookie["secure"]
+        assert teacher.evaluate("document.cookie").find("bpe_teach_") < 0
         # The page names the endpoint, not a polling fragment.
         poll_marker = teacher.locator("#bpe-class-poll")
         assert poll_marker.get_attribute("data-url") == f"/bpe-api/class/{code}?activity=1"

@@ -10,11 +10,12 @@ has its own cache folder (``XDG_CACHE_HOME``) and trains for itself; only the st
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from browser import (
     ARTIFACTS_DIR,
     DEFAULT_TIMEOUT_MS,
-    StreamlitServer,
     assert_no_exception,
     open_app,
     paste_text,
@@ -23,7 +24,8 @@ from browser import (
     wait_for_url_param,
 )
 from corpora import PASTED_ZH_EMOJI
-from nginx_server import NginxProxy, sticky_key
+from deploy_units import Checkout, UnitServer
+from nginx_server import ROUTE_COOKIE, NginxProxy, sticky_key
 from playwright.sync_api import expect
 
 from bpe_server.corpus_store import CorpusStore, is_corpus_id
@@ -37,25 +39,23 @@ NEXT = ".st-key-stepper-next button:visible"
 
 
 @pytest.fixture(scope="module")
-def two_servers(postgres_cluster, tmp_path_factory):
+def two_servers(postgres_cluster):
+    """Two replicas started as the systemd units start them (``tests/deploy_units.py``: the unit's command line, its
+    cache folder per port, one environment file with the database URL and the cookie secret)."""
     if not postgres_cluster.is_running():
         postgres_cluster.start()
-    postgres_url, tmp_path = postgres_cluster.url, tmp_path_factory.mktemp("two-servers")
+    checkout = Checkout({DATABASE_URL_ENV: postgres_cluster.url, "STREAMLIT_SERVER_COOKIE_SECRET": "one-test-secret"})
     servers = []
     try:
         for name in ("a", "b"):
-            server = StreamlitServer(log_path=ARTIFACTS_DIR / f"streamlit-server-{name}.log")
-            with pytest.MonkeyPatch.context() as mp:
-                mp.setenv(DATABASE_URL_ENV, postgres_url)
-                mp.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{name}"))
-                mp.setenv("BPE_EXPLORER_STORE", str(tmp_path / f"cache-{name}" / "unused.sqlite3"))
-                mp.setenv("STREAMLIT_SERVER_COOKIE_SECRET", "one-secret-for-every-replica-of-the-test")
-                server.start(timeout=60)
+            server = UnitServer(checkout, log_path=ARTIFACTS_DIR / f"streamlit-server-{name}.log")
+            server.start(timeout=60)
             servers.append(server)
         yield servers
     finally:
         for server in servers:
             server.stop()
+        checkout.remove()
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +209,85 @@ def test_a_class_started_through_nginx_is_followed_on_the_other_replica(browser,
         student.locator(f"#bpe-step-label[data-step='{step}']").first.wait_for()  # followed, across replicas
         assert_no_exception(student)
         assert_no_exception(teacher)
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def _route(context) -> str | None:
+    """The replica (``host:port``) nginx's route cookie names for a browser context."""
+    return next((c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE), None)
+
+
+def test_a_tab_moved_by_a_replica_restart_stays_on_its_new_replica_with_downloads_and_uploads(
+    browser, two_servers, proxy, postgres_url
+):
+    """A student's replica restarts mid-class: the tab moves to the other replica and follows on, without a reload;
+    when its old replica is back, every request of the tab (the CSV download from /media/, an upload) still reaches
+    the replica that holds its session (a hash alone would send it back: 404)."""
+    contexts = []
+
+    def new_context():
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", reduced_motion="reduce")
+        ctx.set_default_timeout(60_000)
+        contexts.append(ctx)
+        return ctx
+
+    try:
+        classes = Classes(CorpusStore(postgres_url))
+        code, key = classes.start({"preset": "textbook-low"}, step=0)
+        teacher = new_context().new_page()
+        teacher.goto(f"{proxy.url}/?class={code}&teacher={key}", wait_until="domcontentloaded")
+        teacher.locator("#bpe-class-view").first.wait_for(state="attached")
+        on_teacher = _route(teacher.context)
+        for _ in range(30):  # a student the proxy sends to the other replica (one in two a try)
+            student_ctx = new_context()
+            student_ctx.request.get(f"{proxy.url}/_stcore/health")
+            if _route(student_ctx) != on_teacher:
+                break
+        mine = _route(student_ctx)
+        assert mine and mine != on_teacher, "30 browsers, all sent to the teacher's replica"
+        student = student_ctx.new_page()
+        console = []
+        student.on("console", lambda m: console.append(f"{time.monotonic():.1f} {m.type}: {m.text}"))
+        student.on("framenavigated", lambda f: console.append(f"{time.monotonic():.1f} navigated {f.url}"))
+        student.on("websocket", lambda w: console.append(f"{time.monotonic():.1f} websocket {w.url}"))
+        student.on("request", lambda r: "/_stcore/" in r.url and console.append(f"{time.monotonic():.1f} {r.url}"))
+        student.goto(f"{proxy.url}/?class={code}", wait_until="domcontentloaded")
+        student.locator("#bpe-class-view").first.wait_for(state="attached")
+        student.evaluate("() => { window.__bpeNoReload = 1; }")
+
+        restarted = next(server for server in two_servers if f"127.0.0.1:{server.port}" == mine)
+        restarted.stop()
+        console.append(f"{time.monotonic():.1f} stopped")
+        teacher.locator(NEXT).first.click()
+        student.locator("#bpe-step-label[data-step='1']").first.wait_for()  # followed, now on the teacher's replica
+        assert _route(student_ctx) == on_teacher
+        restarted.start(timeout=60, port=restarted.port)  # the old replica is back, on its address
+        teacher.locator(NEXT).first.click()
+        student.locator("#bpe-step-label[data-step='2']").first.wait_for()
+        assert _route(student_ctx) == on_teacher
+
+        student.get_by_text("The merges so far (2)").click()
+        with student.expect_download() as info:
+            student.get_by_role("button", name="⬇ CSV").click()
+        assert info.value.failure() is None
+        assert info.value.suggested_filename == "bpe-merges-2.csv"
+        downloads = proxy.requests_of(sticky_key(student_ctx), "/media/")
+        assert downloads and {(r.replica, r.status) for r in downloads} == {(on_teacher, 200)}, downloads
+
+        student.get_by_text("Upload .txt", exact=True).click()
+        big = ("low lower newest widest\n" * 260_000).encode()  # over the app's 5 MB: its own message answers
+        student.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            files=[{"name": "big.txt", "mimeType": "text/plain", "buffer": big}]
+        )
+        expect(student.get_by_text("this server accepts texts up to 5.0 MB", exact=False)).to_be_visible(timeout=90_000)
+        uploads = proxy.requests_of(sticky_key(student_ctx), "/_stcore/upload_file/")
+        assert uploads and {(r.replica, r.status) for r in uploads} == {(on_teacher, 204)}, uploads
+        assert student.evaluate("() => window.__bpeNoReload === 1"), "the student's tab reloaded:\n" + "\n".join(
+            console
+        )
+        assert_no_exception(student)
     finally:
         for ctx in contexts:
             ctx.close()

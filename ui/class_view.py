@@ -18,18 +18,25 @@ teacher's controls and the questions are :mod:`ui.class_round`'s, the join link 
   run), compares it with the version the step view was drawn at and, when the class is newer, presses the step
   view's hidden "sync" button: only the step view reruns, not the page. Served without that endpoint (``streamlit
   run app.py``, ``AppTest``), a small fragment reruns every :data:`POLL_S` seconds instead and draws the same
-  answer. A screen whose step view is not redrawn for 12 s while the class is newer (its presses went unanswered)
-  reloads, at most once a minute: the code in the address and the cookies bring it back to the class as it is.
+  answer. Presses that go unanswered (a tab whose websocket reconnected to a new session, after a replica restart)
+  make the script press the page's hidden "resync" button (a whole-page rerun) instead; a screen whose step view is
+  still not redrawn after 12 s reloads, at most once a minute: the code in the address and the cookies bring it
+  back to the class as it is.
+* **The store unreachable.** The step view then draws its marker at ``unreachable`` (:func:`view_marker`), so the
+  store's first answer is news to the class script and the step view reruns on its own; the teacher's screen keeps
+  the class's last state meanwhile (a press the class cannot take is refused with :func:`not_taken_message`), and a
+  tab asked to open a class keeps the code in the address (:data:`ui.persist.K_PENDING`) until it gets in.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import streamlit as st
 
-from bpe_server import class_poll, corpus_store
+from bpe_server import class_poll, cookie_route, corpus_store
 from bpe_server.live_class import (
     PARAM,
     ClassError,
@@ -49,21 +56,22 @@ from . import persist
 from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
-from .persist import K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE, is_teacher
+from .persist import K_CODE, K_KEY, K_MSG, K_NICK, K_PENDING, K_WHOLE, is_teacher
 from .persist import class_code as code
 from .persist import class_url_param as url_param
 from .text import esc_raw, md_escape
 
 #: Seconds between two runs of the fallback polling fragment (without :mod:`bpe_server.class_poll`'s endpoint).
 POLL_S = 0.75
-STUDENT_COOKIE = "bpe_student"
-_KEY_COOKIE = "bpe_teach_"  # + the class code
+STUDENT_COOKIE, _KEY_COOKIE = cookie_route.STUDENT_COOKIE, cookie_route.KEY_COOKIE  # the key's: + the class code
 #: The message key (:data:`K_MSG`) of "the shared store is unreachable".
 STORE_DOWN = "store-unreachable"
 #: URL parameters of the teacher's page that are not the class's corpus and settings.
 _NOT_CLASS = ("step", "lang", "quiz", "present", PARAM, TEACHER_PARAM)
 
 K_SID, K_FOLLOW, K_COOKIE = "class.sid", "class.follow", "class.cookie"
+#: The class's state as last read, and whether the step view shows it while the store is unreachable.
+K_LAST, K_STALE = "class.last_state", "class.stale"
 _JS = (Path(__file__).resolve().parent / "static" / "live_class.js").read_text(encoding="utf-8")
 _CSS = (Path(__file__).resolve().parent / "static" / "live_class.css").read_text(encoding="utf-8")
 
@@ -89,13 +97,22 @@ def _keep_in_url() -> None:
             del where[PARAM]
 
 
-def _cookie_script(name: str, value: str, max_age: int) -> None:
-    # Only URL-safe characters reach the script (codes, keys and ids are such): nothing to escape.
+def _cookie_script(name: str, value: str) -> None:
+    # The server's cookie route sets it (HttpOnly, SameSite=Strict, Secure over HTTPS: bpe_server.cookie_route),
+    # asked again a few times should the store not answer; served without the route (`streamlit run app.py`), the
+    # script sets it itself. Only URL-safe characters reach the script (codes, keys and ids are such).
     assert all(c.isalnum() or c in "_-" for c in name + value)
-    st.html(
-        f'<script>document.cookie="{name}={value}; path=/; max-age={int(max_age)}; SameSite=Lax"</script>',
-        unsafe_allow_javascript=True,
-    )
+    url = class_poll.route_url(cookie_route.ROUTE)
+    if url is None:
+        js = f'document.cookie="{name}={value}; path=/; max-age={cookie_route.MAX_AGE_S}; SameSite=Strict"'
+    else:
+        js = (
+            f'(function t(n){{fetch({json.dumps(url)},{{method:"POST",credentials:"same-origin",'
+            f'headers:{{"Content-Type":"application/json"}},body:JSON.stringify({{name:"{name}",value:"{value}"}})}})'
+            ".then(function(r){if(r.status>=500&&n>0)setTimeout(function(){t(n-1)},2000)})"
+            ".catch(function(){if(n>0)setTimeout(function(){t(n-1)},2000)})})(5)"
+        )
+    st.html(f"<script>{js}</script>", unsafe_allow_javascript=True)
 
 
 # ------------------------------------------------------------------------------------ entering a class
@@ -113,11 +130,12 @@ def enter() -> None:
         return
     try:
         state = classes().state(wanted) if wanted else None
-    except StoreUnavailable:  # the code stays in the URL: a reload tries again
-        ss()[K_MSG] = STORE_DOWN
+    except StoreUnavailable:  # the code stays in the URL; the class script tries again when the store is back
+        ss()[K_MSG], ss()[K_PENDING] = STORE_DOWN, wanted
         return
     except (UnknownClass, sqlite3.Error, OSError):
         state = None
+    ss().pop(K_PENDING, None)
     if state is None:
         ss()[K_MSG] = raw[:40]
         for p in (PARAM, TEACHER_PARAM):
@@ -137,7 +155,7 @@ def enter() -> None:
             _join_as_student(wanted)
     except StoreUnavailable:
         ss()[K_CODE] = ss()[K_KEY] = None
-        ss()[K_MSG] = STORE_DOWN
+        ss()[K_MSG], ss()[K_PENDING] = STORE_DOWN, wanted
         return
     params = {k: v for k, v in state.params.items() if k not in _NOT_CLASS}
     # The tab's own language and presentation mode stay (a projector reconnecting after a server restart stays in
@@ -202,7 +220,7 @@ def _end() -> None:
 
 
 def _leave() -> None:
-    ss()[K_CODE] = ss()[K_KEY] = None
+    ss()[K_CODE] = ss()[K_KEY] = ss()[K_PENDING] = None
     ss()[K_WHOLE] = True
     _keep_in_url()
 
@@ -223,7 +241,15 @@ def _teacher_do(action):
     except (ClassError, ValueError):
         st.toast(refused_message())
     except StoreUnavailable:
-        st.toast(unavailable_message())
+        st.toast(not_taken_message())
+
+
+def not_taken_message() -> str:
+    """What the teacher reads when an action could not reach the class (the store is unreachable)."""
+    return _(
+        "The class did not take this: the shared store is unreachable. Your screen shows where the class is; "
+        "try again once the store is back."
+    )
 
 
 def set_display(flag: str) -> None:
@@ -272,14 +298,21 @@ def prepare_step(num_steps: int) -> tuple[ClassState, ClassStep] | None:
         return None
     try:
         state = classes().state(c, None if is_teacher() else ss().get(K_SID))
-    except StoreUnavailable:  # the session stays in its class; the step view steps on its own meanwhile
+    except StoreUnavailable:  # the session stays in its class; the class script reruns this when the store is back
         st.error(unavailable_message())
+        ss()[K_STALE] = True
+        last = ss().get(K_LAST)
+        if is_teacher() and last is not None and last.code == c:
+            # The teacher's screen stays at the class's step: a press the class cannot take is refused and said so.
+            return last, ClassStep(last)
+        _unreachable_marker()  # a student steps on their own meanwhile
         return None
     except UnknownClass:
         ss()[K_CODE] = ss()[K_KEY] = None
         ss()[K_MSG] = c
         _keep_in_url()
         return None
+    ss()[K_LAST], ss()[K_STALE] = state, False
     store = ClassStep(state)
     if is_teacher() and not state.ended:
         step = persist.get_step()  # a class step beyond the merges trained here (a fresh server) is kept
@@ -327,14 +360,24 @@ def view_marker(state: ClassState) -> None:
     script may then show the teacher's new step from the steps sent ahead before the rerun brings the rest) and its
     hidden sync button."""
     follow = " data-follow='1'" if following() else ""
-    st.html(f"<div id='bpe-class-view' data-sig='{signature(state)}' data-step='{state.step}'{follow}></div>")
+    sig = class_poll.UNREACHABLE if ss().get(K_STALE) else signature(state)  # any answer of the store is news
+    st.html(f"<div id='bpe-class-view' data-sig='{sig}' data-step='{state.step}'{follow}></div>")
+    st.button("sync", key="class-sync", on_click=_sync)
+
+
+def _unreachable_marker() -> None:
+    # The step view drawn without the class: the class script presses "sync" (here a rerun of the step view, or of
+    # the page outside it) at the store's first answer.
+    st.html(f"<div id='bpe-class-view' data-sig='{class_poll.UNREACHABLE}'></div>")
     st.button("sync", key="class-sync", on_click=_sync)
 
 
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
     """The fallback poll: the endpoint's answer (:func:`bpe_server.class_poll.answer`) drawn by a script run."""
-    sig = class_poll.answer(code(), is_teacher())[1]["sig"]  # "unreachable": the step view reruns and says so
+    sig = class_poll.answer(code() or ss().get(K_PENDING), is_teacher())[1][
+        "sig"
+    ]  # "unreachable": the step view reruns and says so
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
@@ -342,15 +385,19 @@ def poll() -> None:
     """The class script and what it polls, at the end of a class page (nothing outside a class): the endpoint's
     address (:func:`bpe_server.class_poll.poll_url`; never the teacher key) or, without the endpoint, the polling
     fragment."""
-    if not code():
+    c = code() or ss().get(K_PENDING)
+    if not c:
         return
     st.html(f"<style>{_CSS}</style>")
     st.html(f"<script>{_JS}</script>", unsafe_allow_javascript=True)
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
-        _cookie_script(cookie[0], cookie[1], 24 * 3600)
-    url = class_poll.poll_url(code(), is_teacher())
+        _cookie_script(cookie[0], cookie[1])
+    url = class_poll.poll_url(c, is_teacher())
     if url is None:
         _poll_fragment()
     else:
         st.html(f"<div id='bpe-class-poll' data-url='{esc_raw(url)}'></div>")
+    if not code():  # opened while the store was unreachable: the page reruns (and joins) at its first answer
+        _unreachable_marker()
+    st.button("resync", key="class-resync", on_click=_sync)  # the whole page's rerun (see static/live_class.js)

@@ -208,6 +208,8 @@ def keep_quiz_in_url(on: bool) -> None:
 
 # ------------------------------------------------------------------------------------ a live class's way in
 K_CODE, K_KEY, K_MSG, K_NICK, K_WHOLE = "class.code", "class.key", "class.msg", "class.nick", "class.whole_page"
+#: The class a tab was asked to open while the store was unreachable: it stays in the URL until the tab gets in.
+K_PENDING = "class.pending"
 
 
 def class_code() -> str | None:
@@ -221,8 +223,10 @@ def is_teacher() -> bool:
 
 
 def class_url_param() -> dict[str, str]:
-    """``{"class": CODE}`` while in a class (for :func:`ui.sidebar.url_params`), else ``{}``."""
-    return {PARAM: class_code()} if class_code() else {}
+    """``{"class": CODE}`` while in a class or waiting for the store to open one (for :func:`ui.sidebar.url_params`),
+    else ``{}``."""
+    code = class_code() or st.session_state.get(K_PENDING)
+    return {PARAM: code} if code else {}
 
 
 def class_asked() -> bool:

@@ -8,6 +8,9 @@
 // step view reruns (not the whole page), once per new signature. A following student's screen first shows the
 // teacher's new step from the steps sent ahead, if it has it (the poll's "step", unless "asking"): a step back only,
 // as a student's page is sent no step past the teacher's (ui/step_ahead.py).
+// A screen whose presses of "sync" go unanswered (after a replica restart the tab's websocket reconnects to a new
+// session, which knows nothing of the step view's fragment and ignores them) presses the page's hidden "resync"
+// button instead, once per signature: a rerun of the whole page, which that session does run.
 // Last resort: a screen whose step view has not been redrawn for STALL_MS while the class is newer (its presses of
 // "sync" went unanswered), or whose page Streamlit failed to update ("Bad delta path"), reloads, at most once a
 // minute; the class code in the address and the browser's cookies (the student id, the teacher key) bring it back
@@ -19,7 +22,7 @@
   w.__bpeLiveClass = true;
   var doc = w.document;
   var POLL_MS = 500, FETCH_MS = 4000, STALL_MS = 12000, RELOAD_GAP_MS = 60000;
-  var asked = null, askedAt = 0, presses = 0;
+  var asked = null, askedAt = 0, presses = 0, resynced = null;
   var drawnSig = null, behind = 0;  // the view's signature, and since when it has been older than the class's
   var fetched = null, fetchedFrom = null, fetchedBody = null, busy = false, lastFetch = 0;
 
@@ -67,7 +70,9 @@
     if (stalled(want)) return;
     // Once per signature; again after 3 s if the step view has still not shown it (a lost press).
     if (want === asked && Date.now() - askedAt < 3000) return;
-    var button = doc.querySelector(".st-key-class-sync button");
+    var whole = presses >= 2 && want !== resynced && doc.querySelector(".st-key-class-resync button");
+    if (whole) resynced = want;
+    var button = whole || doc.querySelector(".st-key-class-sync button");
     if (!button) return;
     asked = want;
     askedAt = Date.now();
