@@ -30,7 +30,6 @@ teacher's controls and the questions are :mod:`ui.class_round`'s, the join link 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
@@ -53,6 +52,7 @@ from bpe_server.live_class import signature as class_signature
 from bpe_server.store_db import StoreUnavailable
 
 from . import persist
+from .class_cookie import cookie_script
 from .class_join import TEACHER_PARAM
 from .i18n import _
 from .links import unavailable_message
@@ -95,24 +95,6 @@ def _keep_in_url() -> None:
                 where[PARAM] = want[PARAM]
         elif PARAM in where:
             del where[PARAM]
-
-
-def _cookie_script(name: str, value: str) -> None:
-    # The server's cookie route sets it (HttpOnly, SameSite=Strict, Secure over HTTPS: bpe_server.cookie_route),
-    # asked again a few times should the store not answer; served without the route (`streamlit run app.py`), the
-    # script sets it itself. Only URL-safe characters reach the script (codes, keys and ids are such).
-    assert all(c.isalnum() or c in "_-" for c in name + value)
-    url = class_poll.route_url(cookie_route.ROUTE)
-    if url is None:
-        js = f'document.cookie="{name}={value}; path=/; max-age={cookie_route.MAX_AGE_S}; SameSite=Strict"'
-    else:
-        js = (
-            f'(function t(n){{fetch({json.dumps(url)},{{method:"POST",credentials:"same-origin",'
-            f'headers:{{"Content-Type":"application/json"}},body:JSON.stringify({{name:"{name}",value:"{value}"}})}})'
-            ".then(function(r){if(r.status>=500&&n>0)setTimeout(function(){t(n-1)},2000)})"
-            ".catch(function(){if(n>0)setTimeout(function(){t(n-1)},2000)})})(5)"
-        )
-    st.html(f"<script>{js}</script>", unsafe_allow_javascript=True)
 
 
 # ------------------------------------------------------------------------------------ entering a class
@@ -375,9 +357,8 @@ def _unreachable_marker() -> None:
 @st.fragment(run_every=POLL_S)
 def _poll_fragment() -> None:
     """The fallback poll: the endpoint's answer (:func:`bpe_server.class_poll.answer`) drawn by a script run."""
-    sig = class_poll.answer(code() or ss().get(K_PENDING), is_teacher())[1][
-        "sig"
-    ]  # "unreachable": the step view reruns and says so
+    # "unreachable" too: the step view reruns and says so
+    sig = class_poll.answer(code() or ss().get(K_PENDING), is_teacher())[1]["sig"]
     st.html(f"<div id='bpe-class-poll' data-sig='{sig}'></div>")
 
 
@@ -392,7 +373,7 @@ def poll() -> None:
     st.html(f"<script>{_JS}</script>", unsafe_allow_javascript=True)
     cookie = ss().pop(K_COOKIE, None)
     if cookie:
-        _cookie_script(cookie[0], cookie[1])
+        cookie_script(cookie[0], cookie[1])
     url = class_poll.poll_url(c, is_teacher())
     if url is None:
         _poll_fragment()
