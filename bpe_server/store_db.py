@@ -147,6 +147,18 @@ class PostgresDatabase:
         except self._errors as err:
             raise StoreUnavailable(str(err).strip() or type(err).__name__) from err
 
+    def _getconn(self, timeout: float | None):
+        try:
+            return self.pool.getconn(timeout=timeout)
+        except self._errors:
+            # psycopg_pool re-checks idle connections one per back-off delay (1 s, 2 s, 4 s, ...): after the database
+            # restarted every idle connection is dead, and finding them one at a time outlasts the wait. Checking
+            # them all at once drops them (a dead one fails at once); then one more wait opens a fresh connection.
+            if not self.pool.get_stats().get("pool_available"):
+                raise
+            self.pool.check()
+            return self.pool.getconn(timeout=timeout)
+
     def checkout(self):
         """A pooled connection, waiting up to :data:`POOL_TIMEOUT_S`. Raises :class:`StoreUnavailable` (at once
         within :data:`FAIL_FAST_S` of the last failed wait, but for one probe a :data:`PROBE_S`)."""
@@ -156,7 +168,7 @@ class PostgresDatabase:
                 raise StoreUnavailable("the database was unreachable moments ago")
             self._probe_at, timeout = now + PROBE_S, PROBE_TIMEOUT_S
         try:
-            conn = self.pool.getconn(timeout=timeout)
+            conn = self._getconn(timeout)
             self._down_until = 0.0
             return conn
         except self._errors as err:

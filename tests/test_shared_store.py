@@ -68,6 +68,22 @@ def test_postgres_stopped_then_started_again(shared, postgres_cluster):
     assert store.get(links.link_ref("paste", CHINESE)["corpus"]) == (CHINESE, "text")
 
 
+def test_a_restart_unseen_by_the_pool_costs_one_wait_not_one_per_dead_connection(postgres_url, postgres_cluster):
+    """Idle connections from before a restart are all dead; the first call after it still gets a connection."""
+    db = store_db.PostgresDatabase(postgres_url)
+    try:
+        held = [db.checkout() for _ in range(5)]
+        for conn in held:
+            db.pool.putconn(conn)  # five idle connections in the pool
+        postgres_cluster.stop()
+        postgres_cluster.start()  # nothing used the pool meanwhile: it learns of the restart on the next call
+        conn = db.checkout()  # psycopg_pool alone drops one dead connection per back-off (1 s, 2 s, ...): 4 s out
+        assert db.run(conn, "SELECT 1").fetchone() == (1,)
+        db.pool.putconn(conn)
+    finally:
+        db.pool.close()
+
+
 def test_the_app_says_so_and_presets_still_step_while_postgres_is_down(shared, postgres_cluster):
     at = paste(new_app(), PASTED_ZH_EMOJI)  # a long text: its link is stored in PostgreSQL
     no_exception(at)
