@@ -1,0 +1,223 @@
+"""A Hugging Face ``tokenizer.json`` as a tokenizer of this library: ids from ``tokenizers`` itself, what is
+shown from our own code.
+
+``tokenizers`` (in the ``[app]`` extra, imported when a file is loaded) gives the ids, exactly its
+``encode(text, add_special_tokens=False).ids``, added tokens such as ``<|im_start|>`` matched in plain text as it
+does. A byte-level BPE model (GPT-2, Qwen3, DeepSeek-V3, Llama 3) is also a :class:`HFTokenizer`, a
+:class:`~bpe_core.encoding.encoder.Tokenizer` built from the file's merges (:func:`bpe_core.models.hf_json.bpe_merges`)
+and its pre-tokenizer (:class:`~bpe_core.models.hf_json.HFPieces`), so the merge-by-merge replay, merge numbers and
+merge trees work as for GPT-2; the tests check that our own encoding equals ``tokenizers``' ids. Any other model
+(WordPiece, Unigram, BPE with byte fallback) is a :class:`HFOtherTokenizer`: ids and tokens from ``tokenizers``.
+
+Public API: :func:`load_tokenizer_json` (a path to a file or a folder holding one, or the file's bytes),
+:func:`require_tokenizers`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..encoding.encoder import Tokenizer
+from ..encoding.traces import trace_piece
+from ..inputs import InputError
+from ..variants import Variant
+from .hf_json import HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
+
+#: What to install when ``tokenizers`` is missing.
+EXTRA_HINT = "pip install 'bpe-explorer[app]'"
+
+
+def require_tokenizers():
+    """The ``tokenizers`` module. Raises :class:`InputError` naming the ``[app]`` extra when it is not installed."""
+    try:
+        import tokenizers
+    except ImportError:
+        raise InputError(
+            f"reading a tokenizer.json needs the 'tokenizers' package, part of the app's extra: {EXTRA_HINT}"
+        ) from None
+    return tokenizers
+
+
+def _hf_tokenizer(text: str, name: str):
+    """``tokenizers.Tokenizer`` of the file's text; InputError when ``tokenizers`` cannot read it."""
+    tokenizers = require_tokenizers()
+    try:
+        return tokenizers.Tokenizer.from_str(text)
+    except Exception as err:  # tokenizers raises bare Exception for a file it cannot read
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"{name}: tokenizers cannot read it: {first}") from None
+
+
+class _HFIds:
+    """What both kinds share: the ``tokenizers`` object, added and special tokens, the ids."""
+
+    hf = None
+    special: frozenset = frozenset()
+    added: dict = {}
+    name: str = "tokenizer.json"
+    model_type: str = "BPE"
+    #: The step of the file our own code cannot show, or None.
+    unsupported: str | None = None
+
+    def hf_ids(self, text: str) -> list[int]:
+        """``tokenizers``' ``encode(text, add_special_tokens=False).ids``."""
+        return self.hf.encode(text, add_special_tokens=False).ids
+
+    def is_special(self, tid: int) -> bool:
+        """The token is one of the file's special added tokens (``<|im_start|>``)."""
+        return tid in self.special
+
+    def is_added(self, tid: int) -> bool:
+        """The token is one of the file's added tokens (special or not): matched in the text before the model."""
+        return tid in self._added_ids
+
+
+class HFTokenizer(_HFIds, Tokenizer):
+    """A byte-level BPE ``tokenizer.json``: ids from ``tokenizers``; pre-tokens, replays and merge trees from
+    the file's merges by our own code. Build it with :func:`load_tokenizer_json`."""
+
+    def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
+        """``tokenizers``' ids of ``text``; with ``dropout``, a BPE-dropout sample by our own merges (as
+        :meth:`Tokenizer.encode`)."""
+        if dropout:
+            return Tokenizer.encode(self, text, dropout, seed)
+        return self.hf_ids(text)
+
+    def own_encode(self, text: str) -> list[int]:
+        """Our own encoding by merge rank (what the replay shows); equals :meth:`encode` when
+        :attr:`unsupported` is None (the tests check it)."""
+        return Tokenizer.encode(self, text)
+
+    def pieces(self, text: str) -> list[str]:
+        return self._pieces(text)
+
+    def symbol_ids(self, piece: str) -> list[int]:
+        tid = self.added.get(piece)
+        return [tid] if tid is not None else Tokenizer.symbol_ids(self, piece)
+
+    def _encode_uncached(self, piece: str) -> tuple:
+        tid = self.added.get(piece)
+        return (tid,) if tid is not None else Tokenizer._encode_uncached(self, piece)
+
+    def trace_piece(self, piece: str):
+        return trace_piece(piece, tuple(self.symbol_ids(piece)), self._ranks, self._pair_of_rank)
+
+    def __repr__(self) -> str:
+        return f"HFTokenizer({self.name!r}, merges={self.num_merges}, vocab={len(self.values)})"
+
+
+class HFOtherTokenizer(_HFIds):
+    """A ``tokenizer.json`` whose model is not byte-level BPE (WordPiece, Unigram, BPE with byte fallback):
+    ids, tokens and decoding from ``tokenizers``; tokens are strings (``##ing``, ``▁the``, ``<0xE5>``)."""
+
+    variant = Variant("char")
+    pretokenizer = "tokenizer.json"
+    pattern = None
+
+    def __init__(self, hf, doc: dict, name: str):
+        self.hf, self.name, self.model_type = hf, name, model_type(doc)
+        vocab = hf.get_vocab(with_added_tokens=True)
+        self.vocab: dict = vocab
+        self.values: dict = {tid: tok for tok, tid in vocab.items()}
+        unk = doc["model"].get("unk_token")
+        self.unk_id: int | None = vocab.get(unk) if isinstance(unk, str) else None
+        pieces = HFPieces(doc)
+        self.unsupported = pieces.unsupported
+        self.added, self.special = dict(pieces.added), frozenset(pieces.special)
+        self._added_ids = frozenset(t.id for t in added_tokens(doc))
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.values)
+
+    @property
+    def merges(self) -> list:
+        """No merges are shown for these models (their cuts are not merges, or not ours to replay)."""
+        return []
+
+    def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
+        """``tokenizers``' ids. Raises ValueError for ``dropout`` (only BPE models sample it)."""
+        if dropout:
+            raise ValueError(f"BPE-dropout needs a byte-level BPE model; this one is {self.model_type}")
+        return self.hf_ids(text)
+
+    def encode_tokens(self, text: str) -> list:
+        return self.hf.encode(text, add_special_tokens=False).tokens
+
+    def pieces(self, text: str) -> list[str]:
+        """``tokenizers``' own pre-tokens (normalized) of ``text``."""
+        normal = self.hf.normalizer.normalize_str(text) if self.hf.normalizer else text
+        if self.hf.pre_tokenizer is None:
+            return [normal] if normal else []
+        return [p for p, _span in self.hf.pre_tokenizer.pre_tokenize_str(normal)]
+
+    def token_value(self, tid: int) -> str:
+        """The token's string as the file writes it. Raises ValueError for an unknown id."""
+        try:
+            return self.values[tid]
+        except KeyError:
+            raise ValueError(f"unknown token id {tid}") from None
+
+    def token_wires(self, ids: list[int]) -> list[str]:
+        return list(map(self.token_value, ids))
+
+    def decode(self, ids: list[int]) -> str:
+        return self.hf.decode(list(ids), skip_special_tokens=False)
+
+    def __repr__(self) -> str:
+        return f"HFOtherTokenizer({self.name!r}, {self.model_type}, vocab={len(self.values)})"
+
+
+def _resolve(path: str | Path) -> Path:
+    """The tokenizer.json a path names: the file, or ``tokenizer.json`` in the folder."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "tokenizer.json"
+        if not path.is_file():
+            raise InputError(f"{path.parent} holds no tokenizer.json.")
+    elif not path.is_file():
+        raise InputError(f"{path} does not exist.")
+    return path
+
+
+def load_tokenizer_json(source: str | Path | bytes, name: str | None = None, sha256: str | None = None):
+    """A :class:`HFTokenizer` (byte-level BPE) or :class:`HFOtherTokenizer` (any other model) from a
+    ``tokenizer.json``.
+
+    Args:
+        source: a path to the file or to a folder holding ``tokenizer.json``, or the file's bytes.
+        name: how messages name it (default: the path, or ``tokenizer.json``).
+        sha256: when given, the hex sha256 the file's bytes must have.
+
+    Raises:
+        InputError: a missing path, ``tokenizers`` not installed, a file that is not a tokenizer.json or that
+            ``tokenizers`` cannot read (truncated, unknown parts), or a sha256 that differs.
+    """
+    if isinstance(source, (bytes, bytearray)):
+        data, name = bytes(source), name or "tokenizer.json"
+    else:
+        path = _resolve(source)
+        name = name or str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise InputError(f"{name}: cannot read it ({err.strerror}).") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise InputError(f"{name}: its sha256 is not the one recorded for it (a damaged or changed file).")
+    require_tokenizers()
+    doc = read_tokenizer_json(data, name)
+    text = data.decode("utf-8-sig")
+    hf = _hf_tokenizer(text, name)
+    if not is_byte_level(doc):
+        return HFOtherTokenizer(hf, doc, name)
+    tables = bpe_merges(doc, name)
+    ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
+    tok = HFTokenizer._from_trusted_byte_tables("none", tables.values, tables.vocab, ranks, tables.pairs)
+    tok.hf, tok.name, tok.model_type = hf, name, "BPE"
+    tok._pieces = HFPieces(doc)
+    tok.unsupported = tok._pieces.unsupported
+    tok.added = dict(tok._pieces.added)
+    tok.special = frozenset(tok._pieces.special)
+    tok._added_ids = frozenset(t.id for t in added_tokens(doc))
+    return tok
