@@ -117,7 +117,13 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
     start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
 
+    made_by = getattr(model.tok, "merge_token", None)  # a tokenizer.json: its merge k makes the file's own id
+
     def merge_label(rank: int) -> str:
+        if made_by is not None:
+            return _("{model}'s merge {number} (token id {id}):").format(
+                model=model.label, number=f"{rank:,}", id=f"{made_by(rank):,}"
+            )
         # Merge k is rank and id 255 + k in the rank file (bpe_core.teaching.facts): both numbers, as the legend says.
         return _("{model}'s merge {number} (rank and id {rank}):").format(
             model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
@@ -126,7 +132,15 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     replay_steps(
         replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode, present=present
     )
-    st.caption(numbering_legend(tr()))
+    if made_by is not None:
+        st.caption(
+            _(
+                "Merge k is the k-th line of the tokenizer.json's model.merges; the id of the token it makes is the "
+                "file's own (model.vocab). Added tokens such as <|im_start|> are matched in the text before any merge."
+            )
+        )
+    else:
+        st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
 

@@ -92,6 +92,13 @@ class HFTokenizer(_HFIds, Tokenizer):
     def pieces(self, text: str) -> list[str]:
         return self._pieces(text)
 
+    def merge_token(self, k: int) -> int:
+        """The id of the token merge ``k`` (from 1, the k-th line of ``model.merges``) makes. Raises IndexError
+        outside 1..:attr:`num_merges`."""
+        if not 1 <= k <= len(self._pair_of_rank):
+            raise IndexError(f"merge {k} is outside 1..{len(self._pair_of_rank)}")
+        return self._pair_of_rank[k - 1][2]
+
     def symbol_ids(self, piece: str) -> list[int]:
         tid = self.added.get(piece)
         return [tid] if tid is not None else Tokenizer.symbol_ids(self, piece)
@@ -114,6 +121,8 @@ class HFOtherTokenizer(_HFIds):
     variant = Variant("char")
     pretokenizer = "tokenizer.json"
     pattern = None
+    #: BPE-dropout is sampled by our own merges, which only byte-level BPE files have here.
+    can_dropout = False
 
     def __init__(self, hf, doc: dict, name: str):
         self.hf, self.name, self.model_type = hf, name, model_type(doc)
@@ -122,8 +131,7 @@ class HFOtherTokenizer(_HFIds):
         self.values: dict = {tid: tok for tok, tid in vocab.items()}
         unk = doc["model"].get("unk_token")
         self.unk_id: int | None = vocab.get(unk) if isinstance(unk, str) else None
-        pieces = HFPieces(doc)
-        self.unsupported = pieces.unsupported
+        pieces = HFPieces(doc)  # its added tokens only: the pre-tokens shown are tokenizers' own (:meth:`pieces`)
         self.added, self.special = dict(pieces.added), frozenset(pieces.special)
         self._added_ids = frozenset(t.id for t in added_tokens(doc))
 
