@@ -13,9 +13,9 @@ from bpe_core.teaching.facts import rediscovery_caption, vocabulary_size, vocabu
 from ui import page, persist, sidebar, training, uploads
 from ui.blocks import items_html
 from ui.encoding import tokenizer_at
-from ui.hf_upload import uploaded_model
+from ui.hf_upload import UPLOADED, cuts_section, uploaded_model
 from ui.i18n import _, tr
-from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, model_label, models, real_models
+from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, models
 from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
 from ui.text import md_escape
@@ -91,9 +91,12 @@ def vocabulary_part() -> None:
 
 def replay_part(all_models, text, mode, present) -> None:
     st.header(_("2 · Replay a real tokenizer on your text"))
-    keys = [key for key, _label in real_models()]
-    key = st.radio(_("Tokenizer to replay"), keys, format_func=model_label, horizontal=True, key="rt.replay.model")
+    keys = [m.key for m in all_models[1:] if hasattr(m.tok, "replay")]  # BPE models (not yours: the stepper has it)
+    label = {m.key: m.label for m in all_models}.get
+    key = st.radio(_("Tokenizer to replay"), keys, format_func=label, horizontal=True, key="rt.replay.model")
     replay_section(next(m for m in all_models if m.key == key), text, mode, present)
+    if (uploaded := all_models[-1]).key == UPLOADED and hasattr(uploaded.tok, "cuts"):
+        cuts_section(uploaded, text)
 
 
 def is_word_list(choice) -> bool:

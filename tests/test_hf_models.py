@@ -217,3 +217,28 @@ def test_a_bad_tokenizer_json_is_one_clear_line_and_exit_status_2(tmp_path, cont
     text.write_text("hello", encoding="utf-8")
     code, out, err = _cli(capsys, "encode", "--model", str(bad), str(text))
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("kind", ["WordPiece", "Unigram"])
+def test_our_longest_match_and_lattice_cuts_give_tokenizers_tokens(kind, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(_trained(kind), encoding="utf-8")
+    reference = tokenizers.Tokenizer.from_file(str(path))
+    tok = load_tokenizer_json(path)
+    for text in HELD_OUT:
+        cuts = tok.cuts(text)
+        if kind == "WordPiece":
+            ours = [t for _piece, cut in cuts for t in cut.tokens]
+        else:
+            ours = [p for _piece, cut in cuts for _s, _e, p in cut.best]
+        # Ids: for an unknown run, tokenizers' Unigram gives the text it stands for as its token.
+        assert [tok.vocab[t] for t in ours] == reference.encode(text, add_special_tokens=False).ids, (kind, text)
+    if kind == "WordPiece":  # the steps: longest candidate first, each shorter one after it until one is known
+        _piece, cut = tok.cuts("tokenizers")[0]
+        first = cut.steps[0]
+        assert first.tried[0] == "tokenizers" and first.found == first.tried[-1] == cut.tokens[0]
+        assert [len(t) for t in first.tried] == sorted((len(t) for t in first.tried), reverse=True)
+    else:  # the best path is one of the lattice's edges, and no other path through them scores more
+        _piece, lattice = tok.cuts("tokenizers")[0]
+        assert set(lattice.best) <= {(s, e, p) for s, e, p, _score in lattice.edges}
+        assert lattice.best[0][0] == 0 and lattice.best[-1][1] == len(lattice.word)

@@ -117,3 +117,39 @@ def test_languages_page_has_qwen3_and_deepseek_columns(references, with_deepseek
     zh, en = decl.KEYS.index(decl.chinese_key("zh-Hans")), decl.KEYS.index("eng")
     assert table["GPT-4"][zh] > table["GPT-4"][en]
     assert table["Qwen3"][zh] < table["Qwen3"][en] and table["DeepSeek-V3"][zh] < table["DeepSeek-V3"][en]
+
+
+def _trained_file(kind: str) -> bytes:
+    if kind == "Unigram":
+        tok = tokenizers.Tokenizer(models.Unigram())
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        trainer = trainers.UnigramTrainer(vocab_size=80, special_tokens=["<unk>"], unk_token="<unk>")
+    else:
+        tok = tokenizers.Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        trainer = trainers.BpeTrainer(vocab_size=300, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(["hello world, tokenizers cut words", "分词 和 子词"] * 10, trainer)
+    return tok.to_str().encode("utf-8")
+
+
+def test_an_uploaded_file_shows_how_it_cuts_wordpiece_steps_unigram_lattice_bpe_replay():
+    at = open_page("hello worlds")
+    at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", _wordpiece_file(), "application/json")).run()
+    no_exception(at)
+    steps = body_with(at, "id='hf-wordpiece'")  # "worlds" is not in the vocabulary: tried, struck out, then "world"
+    assert "<s>worlds</s> <b class='hf-found'>world</b>" in steps
+    at.file_uploader(key="rt.hf.upload").set_value(
+        ("tokenizer.json", _trained_file("Unigram"), "application/json")
+    ).run()
+    no_exception(at)
+    lattice = body_with(at, "id='hf-lattice'")
+    assert "class='hf-best'" in lattice and "▁" in lattice
+    data = _trained_file("BPE")
+    at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", data, "application/json")).run()
+    no_exception(at)
+    at.radio(key="rt.replay.model").set_value("upload").run()
+    no_exception(at)
+    at.button(key="rt.last").click().run()
+    card = body_with(at, "id='rt-replay-tokens'")
+    expected = tokenizers.Tokenizer.from_str(data.decode()).encode("hello worlds", add_special_tokens=False).ids
+    assert token_ids(card[card.index("id='rt-replay-tokens'") :]) == expected

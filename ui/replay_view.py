@@ -12,6 +12,7 @@ import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
 from bpe_core.encoding.traces import Replay
+from bpe_core.models import MODEL_NAMES
 from bpe_core.teaching.facts import numbering_legend, rank_of_merge
 
 from . import persist, stepper
@@ -107,9 +108,9 @@ def gpt_replay(name: str, text: str):
 
 
 def replay_section(model, text: str, mode: str, present: bool) -> None:
-    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped GPT
-    tokenizer) that fire on ``text``."""
-    replay = gpt_replay(model.key, text)
+    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped tokenizer, or an
+    uploaded byte-level BPE tokenizer.json, replayed here: it is kept per server by its file) that fire on ``text``."""
+    replay = gpt_replay(model.key, text) if model.key in MODEL_NAMES else model.tok.replay(text)
     n = len(replay)
     if n == 0:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))

@@ -129,8 +129,14 @@ class HFOtherTokenizer(_HFIds):
         vocab = hf.get_vocab(with_added_tokens=True)
         self.vocab: dict = vocab
         self.values: dict = {tid: tok for tok, tid in vocab.items()}
-        unk = doc["model"].get("unk_token")
+        model = self._doc_model = doc["model"]
+        unk = model.get("unk_token")
         self.unk_id: int | None = vocab.get(unk) if isinstance(unk, str) else None
+        if self.model_type == "Unigram":  # vocab: [[piece, log-probability], ...]; unk_id: an index in it
+            self._scores = {p: s for p, s in model["vocab"] if isinstance(p, str)}
+            unk_at = model.get("unk_id")
+            self._unk_piece = model["vocab"][unk_at][0] if isinstance(unk_at, int) else None
+            self.unk_id = unk_at if isinstance(unk_at, int) else None
         pieces = HFPieces(doc)  # its added tokens only: the pre-tokens shown are tokenizers' own (:meth:`pieces`)
         self.added, self.special = dict(pieces.added), frozenset(pieces.special)
         self._added_ids = frozenset(t.id for t in added_tokens(doc))
@@ -159,6 +165,32 @@ class HFOtherTokenizer(_HFIds):
         if self.hf.pre_tokenizer is None:
             return [normal] if normal else []
         return [p for p, _span in self.hf.pre_tokenizer.pre_tokenize_str(normal)]
+
+    def cuts(self, text: str) -> list:
+        """How each pre-token of ``text`` is cut, by our own code: ``[(pre_token, cut)]`` with a
+        :class:`~bpe_core.models.hf_cuts.WordPieceCut` (WordPiece) or :class:`~bpe_core.models.hf_cuts.Lattice`
+        (Unigram); an empty list for other models. Added tokens are left out (they are not cut)."""
+        from .hf_cuts import unigram_cut, wordpiece_cut
+
+        model = self._doc_model
+        out = []
+        for piece in self.pieces(text):
+            if piece in self.added:
+                continue
+            if self.model_type == "WordPiece":
+                cut = wordpiece_cut(
+                    piece,
+                    model["vocab"],
+                    model.get("continuing_subword_prefix") or "##",
+                    model.get("unk_token") or "[UNK]",
+                    model.get("max_input_chars_per_word") or 100,
+                )
+            elif self.model_type == "Unigram":
+                cut = unigram_cut(piece, self._scores, self._unk_piece)
+            else:
+                return []
+            out.append((piece, cut))
+        return out
 
     def token_value(self, tid: int) -> str:
         """The token's string as the file writes it. Raises ValueError for an unknown id."""
