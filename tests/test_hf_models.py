@@ -242,3 +242,17 @@ def test_our_longest_match_and_lattice_cuts_give_tokenizers_tokens(kind, tmp_pat
         _piece, lattice = tok.cuts("tokenizers")[0]
         assert set(lattice.best) <= {(s, e, p) for s, e, p, _score in lattice.edges}
         assert lattice.best[0][0] == 0 and lattice.best[-1][1] == len(lattice.word)
+
+
+def test_a_lazy_load_gives_ids_at_once_and_builds_the_merges_once_on_first_use():
+    tok = load_tokenizer_json(_trained("byte-level BPE").encode(), lazy=True)
+    assert "_pair_of_rank" not in tok.__dict__  # only tokenizers has read it so far
+    text = HELD_OUT[0]
+    ids = tok.encode(text)
+    assert "_pair_of_rank" not in tok.__dict__
+    assert tok.own_encode(text) == ids and tok.num_merges > 0
+    tables = tok._pair_of_rank
+    tok._build()
+    assert tok._pair_of_rank is tables  # built once
+    with pytest.raises(AttributeError):
+        tok.no_such_attribute  # noqa: B018

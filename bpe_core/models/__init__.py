@@ -325,7 +325,7 @@ def _load_hf(name: str) -> Tokenizer:
     if path.suffix == ".gz":
         data = gzip.decompress(data)
     with gc_paused():
-        return load_tokenizer_json(data, name=name, sha256=HF_MODELS[name][1])
+        return load_tokenizer_json(data, name=name, sha256=HF_MODELS[name][1], lazy=True)
 
 
 @contextmanager

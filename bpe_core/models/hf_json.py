@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import regex
 
-from ..byte_display import from_gpt2
+from ..byte_display import from_gpt2, from_gpt2_many
 from ..inputs import InputError
 from ..pretokenize import GPT2_PATTERN
 
@@ -136,16 +136,21 @@ def bpe_merges(doc: dict, name: str = "tokenizer.json") -> BpeTables:
     if not isinstance(wire, dict):
         raise InputError(f"{name}: a BPE model's vocab must be an object {{token: id}}.")
     added = added_tokens(doc)
-    values: dict = {}
-    vocab: dict = {}
-    for token, tid in wire.items():
-        try:
-            value = from_gpt2(token)
-        except ValueError:  # a special token kept in the vocabulary, outside the byte alphabet
-            values[tid] = token.encode("utf-8")
-            continue
-        values[tid] = value
-        vocab[value] = tid
+    try:  # the usual file: every entry in the byte alphabet, converted as one string (C speed)
+        vocab = dict(zip(from_gpt2_many(list(wire)), wire.values()))
+        values = dict(zip(wire.values(), vocab))
+        if len(vocab) != len(wire):
+            raise ValueError("two entries for the same bytes")
+    except ValueError:
+        values, vocab = {}, {}
+        for token, tid in wire.items():
+            try:
+                value = from_gpt2(token)
+            except ValueError:  # a special token kept in the vocabulary, outside the byte alphabet
+                values[tid] = token.encode("utf-8")
+                continue
+            values[tid] = value
+            vocab[value] = tid
     for tok in added:
         values.setdefault(tok.id, tok.content.encode("utf-8"))
     missing = [b for b in range(256) if bytes((b,)) not in vocab]

@@ -16,6 +16,7 @@ Public API: :func:`load_tokenizer_json` (a path to a file or a folder holding on
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 
 from ..encoding.encoder import Tokenizer
@@ -76,6 +77,34 @@ class _HFIds:
 class HFTokenizer(_HFIds, Tokenizer):
     """A byte-level BPE ``tokenizer.json``: ids from ``tokenizers``; pre-tokens, replays and merge trees from
     the file's merges by our own code. Build it with :func:`load_tokenizer_json`."""
+
+    #: What :meth:`_build` makes from the file, on first use.
+    _LAZY = frozenset({"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_pieces", "unsupported"})
+
+    def __getattr__(self, name: str):
+        # Called only for attributes not yet set: the tables, built once (under a lock: sessions share a model).
+        if name not in HFTokenizer._LAZY:
+            raise AttributeError(name)
+        self._build()
+        return object.__getattribute__(self, name)
+
+    def _build(self, doc: dict | None = None) -> None:
+        """Read the file's merges, vocabulary and pre-tokenizer (:func:`bpe_merges`, :class:`HFPieces`)."""
+        from . import gc_paused  # (the package imports this module only when a file is loaded)
+
+        with self._build_lock, gc_paused():
+            if "_pieces" in self.__dict__:
+                return
+            if doc is None:
+                doc = read_tokenizer_json(self._data, self.name)
+            tables = bpe_merges(doc, self.name)
+            self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
+            self._ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
+            self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
+            pieces = HFPieces(doc)
+            self.unsupported = pieces.unsupported
+            self._pieces = pieces  # last: its presence says the tables are built
+            del self._data
 
     def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
         """``tokenizers``' ids of ``text``; with ``dropout``, a BPE-dropout sample by our own merges (as
@@ -221,7 +250,9 @@ def _resolve(path: str | Path) -> Path:
     return path
 
 
-def load_tokenizer_json(source: str | Path | bytes, name: str | None = None, sha256: str | None = None):
+def load_tokenizer_json(
+    source: str | Path | bytes, name: str | None = None, sha256: str | None = None, lazy: bool = False
+):
     """A :class:`HFTokenizer` (byte-level BPE) or :class:`HFOtherTokenizer` (any other model) from a
     ``tokenizer.json``.
 
@@ -229,6 +260,8 @@ def load_tokenizer_json(source: str | Path | bytes, name: str | None = None, sha
         source: a path to the file or to a folder holding ``tokenizer.json``, or the file's bytes.
         name: how messages name it (default: the path, or ``tokenizer.json``).
         sha256: when given, the hex sha256 the file's bytes must have.
+        lazy: build a byte-level file's merge tables on first use, not now (for a file known to be good, such
+            as a shipped one whose sha256 is checked: its ids are ready as soon as ``tokenizers`` has read it).
 
     Raises:
         InputError: a missing path, ``tokenizers`` not installed, a file that is not a tokenizer.json or that
@@ -246,18 +279,38 @@ def load_tokenizer_json(source: str | Path | bytes, name: str | None = None, sha
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise InputError(f"{name}: its sha256 is not the one recorded for it (a damaged or changed file).")
     require_tokenizers()
+    if lazy:
+        hf = _hf_tokenizer(data.decode("utf-8-sig"), name)
+        if _hf_is_byte_level(hf):
+            return _lazy_byte_level(hf, data, name)
     doc = read_tokenizer_json(data, name)
-    text = data.decode("utf-8-sig")
-    hf = _hf_tokenizer(text, name)
+    hf = _hf_tokenizer(data.decode("utf-8-sig"), name) if not lazy else hf
     if not is_byte_level(doc):
         return HFOtherTokenizer(hf, doc, name)
-    tables = bpe_merges(doc, name)
-    ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
-    tok = HFTokenizer._from_trusted_byte_tables("none", tables.values, tables.vocab, ranks, tables.pairs)
-    tok.hf, tok.name, tok.model_type = hf, name, "BPE"
-    tok._pieces = HFPieces(doc)
-    tok.unsupported = tok._pieces.unsupported
-    tok.added = dict(tok._pieces.added)
-    tok.special = frozenset(tok._pieces.special)
-    tok._added_ids = frozenset(t.id for t in added_tokens(doc))
+    tok = _lazy_byte_level(hf, data, name)
+    tok._build(doc)  # now: a file that tokenizers reads but whose merges are not ours to replay fails here
+    return tok
+
+
+def _hf_is_byte_level(hf) -> bool:
+    """A byte-level BPE model, asked of ``tokenizers`` (its steps' own JSON, not the whole file's)."""
+    if type(hf.model).__name__ != "BPE":
+        return False
+    steps = (hf.pre_tokenizer, hf.decoder)
+    return any(step is not None and b'"ByteLevel"' in step.__getstate__() for step in steps)
+
+
+def _lazy_byte_level(hf, data: bytes, name: str) -> HFTokenizer:
+    """A :class:`HFTokenizer` whose ids work at once (``tokenizers``) and whose merge tables are built from ``data``
+    on first use (:meth:`HFTokenizer._build`): loading costs about what ``tokenizers`` alone costs."""
+    tok = HFTokenizer.__new__(HFTokenizer)
+    tok.hf, tok.name, tok.model_type, tok._data = hf, name, "BPE", data
+    tok._build_lock = threading.Lock()
+    tok.variant, tok.pretokenizer, tok.pattern, tok.unk_id = Variant("byte"), "none", None, None
+    tok._merges = tok._token_rank = tok._whole_tokens = tok._lm = tok._frequencies = None
+    tok._cache, tok._lm_cache = {}, {}
+    added = hf.get_added_tokens_decoder()
+    tok.added = {t.content: tid for tid, t in added.items()}
+    tok.special = frozenset(tid for tid, t in added.items() if t.special)
+    tok._added_ids = frozenset(added)
     return tok
