@@ -153,3 +153,29 @@ def test_an_uploaded_file_shows_how_it_cuts_wordpiece_steps_unigram_lattice_bpe_
     card = body_with(at, "id='rt-replay-tokens'")
     expected = tokenizers.Tokenizer.from_str(data.decode()).encode("hello worlds", add_special_tokens=False).ids
     assert token_ids(card[card.index("id='rt-replay-tokens'") :]) == expected
+
+
+def test_a_step_we_cannot_show_is_named_and_the_ids_still_come_from_tokenizers():
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [pre_tokenizers.Digits(), pre_tokenizers.ByteLevel(add_prefix_space=False)]
+    )
+    tok.train_from_iterator(
+        ["call 555 1234 now", "分词 12"] * 10,
+        trainers.BpeTrainer(vocab_size=300, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()),
+    )
+    data = tok.to_str().encode("utf-8")
+    at = open_page("call 5551234 分词")
+    at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", data, "application/json")).run()
+    no_exception(at)
+    assert any("pre-tokenizer Digits" in w.value for w in at.warning), [w.value for w in at.warning]
+    expected = tok.encode("call 5551234 分词", add_special_tokens=False).ids
+    assert token_ids(body_with(at, "id='rt-toks-upload'")) == expected
+
+
+def test_an_upload_over_the_limit_names_the_limit_and_the_command_line():
+    at = open_page("hello")
+    big = b'{"model": {"type": "BPE", "vocab": {}, "merges": []}, "pad": "' + b"x" * (25 * 1024 * 1024) + b'"}'
+    at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", big, "application/json")).run()
+    no_exception(at)
+    assert any("over 25 MB" in e.value and "command line" in e.value for e in at.error), [e.value for e in at.error]
