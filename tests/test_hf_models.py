@@ -256,3 +256,19 @@ def test_a_lazy_load_gives_ids_at_once_and_builds_the_merges_once_on_first_use()
     assert tok._pair_of_rank is tables  # built once
     with pytest.raises(AttributeError):
         tok.no_such_attribute  # noqa: B018
+
+
+def test_cli_encodes_with_a_wordpiece_file_showing_its_own_unknown_token(tmp_path, capsys):
+    model = tmp_path / "bert"
+    model.mkdir()
+    (model / "tokenizer.json").write_text(_trained("WordPiece"), encoding="utf-8")
+    text = tmp_path / "t.txt"
+    text.write_text("tokens world", encoding="utf-8")  # no "w" in the training text: world is unknown
+    reference = tokenizers.Tokenizer.from_file(str(model / "tokenizer.json")).encode(
+        "tokens world", add_special_tokens=False
+    )
+    code, out, _ = _cli(capsys, "encode", "--model", str(model), str(text))
+    assert code == 0 and out.splitlines() == [" ".join(reference.tokens), " ".join(map(str, reference.ids))]
+    assert "[UNK]" in out
+    code, _, err = _cli(capsys, "encode", "--model", str(model), "--dropout", "0.5", str(text))
+    assert code == 2 and "byte-level BPE" in err

@@ -88,7 +88,8 @@ def run(args, out=None, err=None) -> int:
         wire = dict(zip(distinct, tok.token_wires(distinct)))
         print(jsonl_line({"ids": ids, "tokens": list(map(wire.__getitem__, ids))}), file=out)
     else:
-        shown = {i: readable(tok.token_value(i)) if i != tok.unk_id else "<unk>" for i in distinct}
+        own_unk = hasattr(tok, "hf")  # a tokenizer.json names its own unknown token ([UNK], <unk>)
+        shown = {i: readable(tok.token_value(i)) if i != tok.unk_id or own_unk else "<unk>" for i in distinct}
         print(" ".join(map(shown.__getitem__, ids)), file=out)
         print(" ".join(map(str, ids)), file=out)
     return 0
