@@ -272,3 +272,12 @@ def test_cli_encodes_with_a_wordpiece_file_showing_its_own_unknown_token(tmp_pat
     assert "[UNK]" in out
     code, _, err = _cli(capsys, "encode", "--model", str(model), "--dropout", "0.5", str(text))
     assert code == 2 and "byte-level BPE" in err
+
+
+def test_a_byte_level_file_without_all_256_bytes_still_gives_tokenizers_ids_and_says_why_no_replay(tmp_path):
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.train_from_iterator(["plain ascii text only"] * 5, trainers.BpeTrainer(vocab_size=60))  # no initial alphabet
+    loaded = load_tokenizer_json(tok.to_str().encode())
+    assert isinstance(loaded, HFOtherTokenizer) and "256 bytes" in loaded.unsupported
+    assert loaded.encode("ascii only") == tok.encode("ascii only", add_special_tokens=False).ids

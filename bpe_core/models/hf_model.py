@@ -53,6 +53,9 @@ def _hf_tokenizer(text: str, name: str):
 class _HFIds:
     """What both kinds share: the ``tokenizers`` object, added and special tokens, the ids."""
 
+    #: The ids of the added tokens, special or not (set per instance).
+    _added_ids: frozenset = frozenset()
+
     hf = None
     special: frozenset = frozenset()
     added: dict = {}
@@ -288,7 +291,12 @@ def load_tokenizer_json(
     if not is_byte_level(doc):
         return HFOtherTokenizer(hf, doc, name)
     tok = _lazy_byte_level(hf, data, name)
-    tok._build(doc)  # now: a file that tokenizers reads but whose merges are not ours to replay fails here
+    try:
+        tok._build(doc)  # now, not on first use: a file whose merges we cannot replay is known at once
+    except InputError as err:  # e.g. trained without all 256 bytes: tokenizers still reads it, we show its ids
+        other = HFOtherTokenizer(hf, doc, name)
+        other.unsupported = f"its merges ({str(err).removeprefix(name + ': ')})"
+        return other
     return tok
 
 
