@@ -57,13 +57,15 @@ def text_box(choice, run) -> str:
 
 
 def same_text_part(all_models, text, mode, present) -> None:
-    """The text under the four tokenizers, and what a Chinese character or an emoji costs."""
+    """The text under every tokenizer (yours, the real ones, an uploaded one), and what a Chinese character or an
+    emoji costs."""
     st.header(_("1 · The same text, several tokenizers"))
     st.caption(
         _(
             "Your BPE is the sidebar's training at its last merge; GPT-2, GPT-4 and GPT-4o are OpenAI's byte-level "
             "tokenizers (r50k_base, cl100k_base, o200k_base); Qwen3 and DeepSeek-V3 are the byte-level BPE "
-            "tokenizers of two Chinese-first models, read from their tokenizer.json (ids from the Hugging Face tokenizers library)."
+            "tokenizers of two Chinese-first models, read from their tokenizer.json (ids from the Hugging Face "
+            "tokenizers library)."
         )
     )
     comparison(all_models, text, mode, present)

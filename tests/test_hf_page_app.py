@@ -3,6 +3,7 @@ chips and the replay are ``tokenizers``' ids; a bad upload is a message, never a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -168,7 +169,8 @@ def test_a_step_we_cannot_show_is_named_and_the_ids_still_come_from_tokenizers()
     at = open_page("call 5551234 分词")
     at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", data, "application/json")).run()
     no_exception(at)
-    assert any("pre-tokenizer Digits" in w.value for w in at.warning), [w.value for w in at.warning]
+    warnings = [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning]  # their Markdown escapes removed
+    assert any("pre-tokenizer Digits" in w for w in warnings), warnings
     expected = tok.encode("call 5551234 分词", add_special_tokens=False).ids
     assert token_ids(body_with(at, "id='rt-toks-upload'")) == expected
 

@@ -63,7 +63,7 @@ def uploaded_model() -> Model | None:
             _(
                 "This app cannot show one step of this tokenizer ({what}): its pre-tokens may differ from what is "
                 "drawn, but the ids and tokens still come from the tokenizers library."
-            ).format(what=tok.unsupported)
+            ).format(what=md_escape(tok.unsupported))  # it names a step of the file: the file's own words
         )
     label = _("Uploaded ({kind})").format(kind=tok.model_type)
     return Model(UPLOADED, label, tok, src)
