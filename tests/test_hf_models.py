@@ -20,6 +20,7 @@ from bpe_core.cli import main as cli_main
 from bpe_core.inputs import InputError
 from bpe_core.languages import declaration
 from bpe_core.models import HERE, HF_DIR_ENV, HF_MODELS, available_models, load_gpt
+from bpe_core.models.hf_char_bpe import HFCharTokenizer
 from bpe_core.models.hf_json import bpe_merges, read_tokenizer_json
 from bpe_core.models.hf_model import HFOtherTokenizer, HFTokenizer, load_tokenizer_json
 
@@ -59,8 +60,8 @@ def deepseek():
 
 def _trained(kind: str) -> str:
     """A small tokenizer.json of one model type, trained by tokenizers' own trainers on :data:`TRAIN_TEXT`."""
-    if kind == "byte-level BPE":
-        tok = tokenizers.Tokenizer(models.BPE())
+    if kind.startswith("byte-level BPE"):
+        tok = tokenizers.Tokenizer(models.BPE(ignore_merges=kind.endswith("ignore_merges")))
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
         tok.decoder = decoders.ByteLevel()
         trainer = trainers.BpeTrainer(
@@ -87,7 +88,7 @@ def _trained(kind: str) -> str:
     return tok.to_str()
 
 
-KINDS = ["byte-level BPE", "SentencePiece BPE", "WordPiece", "Unigram"]
+KINDS = ["byte-level BPE", "byte-level BPE, ignore_merges", "SentencePiece BPE", "WordPiece", "Unigram"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -96,12 +97,16 @@ def test_a_file_of_each_model_type_gives_tokenizers_ids_on_held_out_text(kind, t
     path.write_text(_trained(kind), encoding="utf-8")
     reference = tokenizers.Tokenizer.from_file(str(path))
     tok = load_tokenizer_json(tmp_path)  # the folder holding it
-    assert isinstance(tok, HFTokenizer if kind == "byte-level BPE" else HFOtherTokenizer)
+    byte_level = kind.startswith("byte-level")
+    assert type(tok) is (HFTokenizer if byte_level else HFCharTokenizer if kind.endswith("BPE") else HFOtherTokenizer)
     for text in HELD_OUT:
         expected = reference.encode(text, add_special_tokens=False).ids
         assert tok.encode(text) == expected, (kind, text)
-        if isinstance(tok, HFTokenizer):  # what we show is built by our own code: it must give the same ids
+        if hasattr(tok, "own_encode"):  # what we show is built by our own code: it must give the same ids
             assert tok.own_encode(text) == expected, (kind, text)
+            replay = tok.replay(text)
+            assert replay.ids_at(len(replay)) == expected, (kind, text)
+        if isinstance(tok, HFTokenizer):
             assert tok.decode(expected) == text
         else:
             assert tok.encode_tokens(text) == reference.encode(text, add_special_tokens=False).tokens

@@ -181,3 +181,24 @@ def test_an_upload_over_the_limit_names_the_limit_and_the_command_line():
     at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", big, "application/json")).run()
     no_exception(at)
     assert any("over 25 MB" in e.value and "command line" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_an_uploaded_sentencepiece_style_bpe_replays_its_merges_to_tokenizers_ids():
+    tok = tokenizers.Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    bytes_ = [f"<0x{b:02X}>" for b in range(256)]
+    tok.train_from_iterator(
+        ["hello world", "分词 和 子词"] * 10, trainers.BpeTrainer(vocab_size=300, special_tokens=["<unk>", *bytes_])
+    )
+    text = "hello 分词 😀"
+    at = open_page(text)
+    at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", tok.to_str().encode(), "application/json")).run()
+    no_exception(at)
+    at.radio(key="rt.replay.model").set_value("upload").run()
+    at.button(key="rt.next").click().run()
+    no_exception(at)
+    assert "(token id " in flat_text(body_with(at, "id='rt-replay-merge'"))
+    at.button(key="rt.last").click().run()
+    card = body_with(at, "id='rt-replay-tokens'")
+    expected = tok.encode(text, add_special_tokens=False).ids  # 😀 is four <0xNN> byte tokens
+    assert token_ids(card[card.index("id='rt-replay-tokens'") :]) == expected and len(expected) >= 4

@@ -210,15 +210,16 @@ class HFPieces:
         added = sorted(added_tokens(doc), key=lambda t: -len(t.content))
         self.added: dict[str, int] = {t.content: t.id for t in added}
         self.special: set[int] = {t.id for t in added if t.special}
-        self._added_re = regex.compile("|".join(map(regex.escape, self.added))) if self.added else None
+        #: The added tokens as one pattern, longest first (None when there are none).
+        self.added_re = regex.compile("|".join(map(regex.escape, self.added))) if self.added else None
 
     def __call__(self, text: str) -> list[str]:
         """The pre-tokens of ``text``; an added token is one pre-token of its own."""
-        if self._added_re is None:
+        if self.added_re is None:
             return self._plain(text)
         out: list[str] = []
         at = 0
-        for m in self._added_re.finditer(text):
+        for m in self.added_re.finditer(text):
             out.extend(self._plain(text[at : m.start()]))
             out.append(m.group())
             at = m.end()

@@ -72,6 +72,13 @@ class _HFIds:
         """The token is one of the file's special added tokens (``<|im_start|>``)."""
         return tid in self.special
 
+    def merge_token(self, k: int) -> int:
+        """The id of the token merge ``k`` (from 1, the k-th line of ``model.merges``) makes. Raises IndexError
+        outside 1..:attr:`num_merges`."""
+        if not 1 <= k <= len(self._pair_of_rank):
+            raise IndexError(f"merge {k} is outside 1..{len(self._pair_of_rank)}")
+        return self._pair_of_rank[k - 1][2]
+
     def is_added(self, tid: int) -> bool:
         """The token is one of the file's added tokens (special or not): matched in the text before the model."""
         return tid in self._added_ids
@@ -82,7 +89,9 @@ class HFTokenizer(_HFIds, Tokenizer):
     the file's merges by our own code. Build it with :func:`load_tokenizer_json`."""
 
     #: What :meth:`_build` makes from the file, on first use.
-    _LAZY = frozenset({"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_pieces", "unsupported"})
+    _LAZY = frozenset(
+        {"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"}
+    )
 
     def __getattr__(self, name: str):
         # Called only for attributes not yet set: the tables, built once (under a lock: sessions share a model).
@@ -104,6 +113,7 @@ class HFTokenizer(_HFIds, Tokenizer):
             self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
             self._ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
             self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
+            self._ignore_merges = bool(doc["model"].get("ignore_merges"))
             pieces = HFPieces(doc)
             self.unsupported = pieces.unsupported
             self._pieces = pieces  # last: its presence says the tables are built
@@ -124,15 +134,12 @@ class HFTokenizer(_HFIds, Tokenizer):
     def pieces(self, text: str) -> list[str]:
         return self._pieces(text)
 
-    def merge_token(self, k: int) -> int:
-        """The id of the token merge ``k`` (from 1, the k-th line of ``model.merges``) makes. Raises IndexError
-        outside 1..:attr:`num_merges`."""
-        if not 1 <= k <= len(self._pair_of_rank):
-            raise IndexError(f"merge {k} is outside 1..{len(self._pair_of_rank)}")
-        return self._pair_of_rank[k - 1][2]
-
     def symbol_ids(self, piece: str) -> list[int]:
+        """An added token is its own id; with the file's ``ignore_merges`` (Llama 3), so is a pre-token that is a
+        whole vocabulary token, before any merge (as ``tokenizers`` does); otherwise the bytes' ids."""
         tid = self.added.get(piece)
+        if tid is None and self._ignore_merges:
+            tid = self.vocab.get(piece.encode("utf-8"))
         return [tid] if tid is not None else Tokenizer.symbol_ids(self, piece)
 
     def _encode_uncached(self, piece: str) -> tuple:
@@ -170,6 +177,7 @@ class HFOtherTokenizer(_HFIds):
             self._unk_piece = model["vocab"][unk_at][0] if isinstance(unk_at, int) else None
             self.unk_id = unk_at if isinstance(unk_at, int) else None
         pieces = HFPieces(doc)  # its added tokens only: the pre-tokens shown are tokenizers' own (:meth:`pieces`)
+        self._added_re = pieces.added_re
         self.added, self.special = dict(pieces.added), frozenset(pieces.special)
         self._added_ids = frozenset(t.id for t in added_tokens(doc))
 
@@ -192,11 +200,8 @@ class HFOtherTokenizer(_HFIds):
         return self.hf.encode(text, add_special_tokens=False).tokens
 
     def pieces(self, text: str) -> list[str]:
-        """``tokenizers``' own pre-tokens (normalized) of ``text``."""
-        normal = self.hf.normalizer.normalize_str(text) if self.hf.normalizer else text
-        if self.hf.pre_tokenizer is None:
-            return [normal] if normal else []
-        return [p for p, _span in self.hf.pre_tokenizer.pre_tokenize_str(normal)]
+        """``tokenizers``' own pre-tokens (normalized) of ``text``, an added token one pre-token of its own."""
+        return hf_pieces(self.hf, self._added_re, text)
 
     def cuts(self, text: str) -> list:
         """How each pre-token of ``text`` is cut, by our own code: ``[(pre_token, cut)]`` with a
@@ -239,6 +244,31 @@ class HFOtherTokenizer(_HFIds):
 
     def __repr__(self) -> str:
         return f"HFOtherTokenizer({self.name!r}, {self.model_type}, vocab={len(self.values)})"
+
+
+def hf_pieces(hf, added_re, text: str) -> list[str]:
+    """The pre-tokens of ``text`` by ``tokenizers``' own normalizer and pre-tokenizer (``hf``), the added tokens
+    (``added_re``, or None) first split out as pre-tokens of their own, as ``tokenizers`` does."""
+    parts = [(text, False)]
+    if added_re is not None:
+        parts, at = [], 0
+        for m in added_re.finditer(text):
+            parts += [(text[at : m.start()], False), (m.group(), True)]
+            at = m.end()
+        parts.append((text[at:], False))
+    out = []
+    for part, added in parts:
+        if added:
+            out.append(part)
+            continue
+        normal = hf.normalizer.normalize_str(part) if hf.normalizer and part else part
+        if not normal:
+            continue
+        if hf.pre_tokenizer is None:
+            out.append(normal)
+        else:
+            out.extend(p for p, _span in hf.pre_tokenizer.pre_tokenize_str(normal))
+    return out
 
 
 def _resolve(path: str | Path) -> Path:
@@ -289,7 +319,10 @@ def load_tokenizer_json(
     doc = read_tokenizer_json(data, name)
     hf = _hf_tokenizer(data.decode("utf-8-sig"), name) if not lazy else hf
     if not is_byte_level(doc):
-        return HFOtherTokenizer(hf, doc, name)
+        from .hf_char_bpe import char_bpe  # it builds on HFOtherTokenizer
+
+        other = HFOtherTokenizer(hf, doc, name)
+        return char_bpe(other, doc) or other
     tok = _lazy_byte_level(hf, data, name)
     try:
         tok._build(doc)  # now, not on first use: a file whose merges we cannot replay is known at once
