@@ -111,7 +111,9 @@ def _wordpiece_html(cuts) -> str:
             steps.append(f"<div>{step.start}: {tried}</div>")
         if cut.too_long:
             steps.append(f"<div>{esc_raw(_('longer than the model reads: unknown'))}</div>")
-        rows.append(f"<tr><td>{esc(word)}</td><td>{''.join(steps)}</td><td>{esc(' '.join(cut.tokens))}</td></tr>")
+        rows.append(
+            f"<tr><td>{esc(word)}</td><td>{''.join(steps)}</td><td>{' · '.join(map(esc, cut.tokens))}</td></tr>"
+        )
     heads = (_("Pre-token"), _("Tried at each position (struck out: not in the vocabulary)"), _("Tokens"))
     return _table("hf-wordpiece", heads, rows)
 
