@@ -162,12 +162,12 @@ def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
         if pieces is not None or src.is_partial(tid):
             ex = src.example(value) if pieces is None else None
             parts.extend(bp.byte_notes(value[:TOKEN_CLIP], tr(), visible, pieces, ex))
-    else:
-        text = src.token_value(tid)
-        if len(text) <= 4:
-            parts.append(" ".join(f"U+{ord(c):04X}" for c in text))
-    made = src.origin(tid)
-    if made:
+    elif len(text := src.token_value(tid)) <= 4:
+        parts.append(" ".join(f"U+{ord(c):04X}" for c in text))
+    made, kind = src.origin(tid), getattr(src, "added_kind", None)  # a tokenizer.json's special or added token
+    if kind is not None and (kind := kind(tid)):
+        parts.append(kind)
+    elif made:
         step, left, right = made
         parts.append(
             _("made at step {step} from {left} + {right}").format(

@@ -12,6 +12,7 @@ import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
 from bpe_core.encoding.traces import Replay
+from bpe_core.models import MODEL_NAMES
 from bpe_core.teaching.facts import numbering_legend, rank_of_merge
 
 from . import persist, stepper
@@ -107,9 +108,9 @@ def gpt_replay(name: str, text: str):
 
 
 def replay_section(model, text: str, mode: str, present: bool) -> None:
-    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped GPT
-    tokenizer) that fire on ``text``."""
-    replay = gpt_replay(model.key, text)
+    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped tokenizer, or an
+    uploaded byte-level BPE tokenizer.json, replayed here: it is kept per server by its file) that fire on ``text``."""
+    replay = gpt_replay(model.key, text) if model.key in MODEL_NAMES else model.tok.replay(text)
     n = len(replay)
     if n == 0:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
@@ -117,7 +118,13 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
     start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
 
+    made_by = getattr(model.tok, "merge_token", None)  # a tokenizer.json: its merge k makes the file's own id
+
     def merge_label(rank: int) -> str:
+        if made_by is not None:
+            return _("{model}'s merge {number} (token id {id}):").format(
+                model=model.label, number=f"{rank:,}", id=f"{made_by(rank):,}"
+            )
         # Merge k is rank and id 255 + k in the rank file (bpe_core.teaching.facts): both numbers, as the legend says.
         return _("{model}'s merge {number} (rank and id {rank}):").format(
             model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
@@ -126,7 +133,15 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     replay_steps(
         replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode, present=present
     )
-    st.caption(numbering_legend(tr()))
+    if made_by is not None:
+        st.caption(
+            _(
+                "Merge k is the k-th line of the tokenizer.json's model.merges; the id of the token it makes is the "
+                "file's own (model.vocab). Added tokens such as <|im_start|> are matched in the text before any merge."
+            )
+        )
+    else:
+        st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
 

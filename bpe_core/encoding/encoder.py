@@ -235,7 +235,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     # ---------------------------------------------------------------------------------- encoding
     def pieces(self, text: str) -> list[str]:
-        """The pre-tokens of ``text``."""
+        """The pre-tokens of ``text`` (every encoding path cuts through this, so a subclass may cut otherwise)."""
         return pretokenize(text, self.pretokenizer, self.pattern)
 
     def symbol_ids(self, piece: str) -> list[int]:
@@ -260,7 +260,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         Raises:
             ValueError: ``dropout`` outside 0..1.
         """
-        pieces = pretokenize(text, self.pretokenizer, self.pattern)
+        pieces = self.pieces(text)
         out: list[int] = []
         if dropout:
             if not 0.0 <= dropout <= 1.0:
@@ -349,7 +349,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         """
         ids: list[int] = []
         traces: list[PieceTrace] = []
-        for piece in pretokenize(text, self.pretokenizer, self.pattern):
+        for piece in self.pieces(text):
             trace = self.trace_piece(piece)
             traces.append(trace)
             ids.extend(trace.ids)
@@ -362,7 +362,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
     def replay(self, text: str) -> Replay:
         """The merges that fire on ``text`` in rank order, each with how often it applies, and the text's
         ids after the first k of them (:class:`~bpe_core.encoding.traces.Replay`)."""
-        pieces = pretokenize(text, self.pretokenizer, self.pattern)
+        pieces = self.pieces(text)
         traces = {}
         for piece in pieces:
             if piece not in traces:
@@ -383,10 +383,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     def compare_methods(self, text: str) -> list[tuple[str, list[int], list[int]]]:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
-        return [
-            (piece, list(self.encode_piece(piece)), self.longest_match_piece(piece))
-            for piece in pretokenize(text, self.pretokenizer, self.pattern)
-        ]
+        return [(piece, list(self.encode_piece(piece)), self.longest_match_piece(piece)) for piece in self.pieces(text)]
 
     def __repr__(self) -> str:
         return (
