@@ -213,6 +213,10 @@ class MergeGraph:
         self._children: dict | None = None  # built by _index when many tokens are asked about
         self._columns: tuple | None = None  # (left ids, right ids) by rank, for one token's children
 
+    def one_merge_per_token(self) -> bool:
+        """Whether no token is made by two merges (true of the GPT rank files; a run that rebuilds a string is not)."""
+        return len(self._rank) == len(self._pairs)
+
     def merge_number(self, tid: int) -> int | None:
         """The number (from 1) of the first merge that made ``tid``; None for a base symbol."""
         rank = self._rank.get(tid)
