@@ -2,7 +2,8 @@
 
 * ``tree``: a GPT-4o token's record and tree (``MergeGraph.record`` + ``tree``) after the model is loaded, the first
   one (which builds the graph's tables) and the slowest of 200 random ones after it (limit 50 ms each);
-* ``intermediate``: the made / output counts of the whole Declaration (20 languages) under each GPT model (limit 2 s).
+* ``intermediate``: the made / output counts of the whole Declaration (20 languages) under each GPT model (limit 2 s);
+* ``picky``: PickyBPE (T = 0.9) on pg16457 to 10,000 merges against plain BPE's training (limit: twice plain's).
 
 Usage::
 
@@ -57,6 +58,20 @@ def main() -> int:
         start = time.perf_counter()
         token_uses(model, text)
         report(f"intermediate: the Declaration under {name}", time.perf_counter() - start, 2.0)
+
+    from bpe_core import TrainConfig, train
+    from bpe_core.algorithms.picky import PickyTrainer
+    from bpe_core.algorithms.trainer import corpus_words
+
+    book = (REPO / "presets" / "pg16457.txt").read_text(encoding="utf-8")
+    cfg = TrainConfig(variant="byte", pretokenizer="gpt2", num_merges=10_000)
+    words = corpus_words(book, cfg)
+    start = time.perf_counter()
+    train(words, cfg)
+    plain = time.perf_counter() - start
+    start = time.perf_counter()
+    PickyTrainer(words, 0.9, num_merges=10_000).train()
+    report(f"picky: pg16457, 10,000 merges (plain {plain:.2f} s)", time.perf_counter() - start, 2 * plain)
     return 1 if failed else 0
 
 
