@@ -24,7 +24,7 @@ def test_stepper_tree_goes_up_to_a_token_made_from_it_and_down_to_a_part():
     no_exception(at)
     assert flat_text(body_with(at, "id='bpe-tree-up'")) == "1 token was made directly from est</w>: newest</w> step 8"
     walk = at.button_group(key="vocab.walk")
-    assert walk.options == ["↓ est", "↓ </w>", "↑ newest</w>"]
+    assert walk.options == ["↓ est", "↓ \\</w\\>", "↑ newest\\</w\\>"]  # Markdown-escaped labels
     # Up: the token made from it becomes the picked one, with its own tree.
     (kid,) = ids_in(body_with(at, "id='bpe-tree-up'"))
     walk.set_value(kid).run()
@@ -35,12 +35,12 @@ def test_stepper_tree_goes_up_to_a_token_made_from_it_and_down_to_a_part():
     # Down: its left part, "new" (the tree's second chip).
     down = at.button_group(key="vocab.walk")
     assert down.value is None  # each press is one move, not a lasting choice
-    assert down.options == ["↓ new", "↓ est</w>"]
+    assert down.options == ["↓ new", "↓ est\\</w\\>"]
     left = ids_in(body_with(at, "bpe-tree'"))[1]
     down.set_value(left).run()
     no_exception(at)
     assert tree(at)[:3] == ["new", "step", "7"]
-    assert at.button_group(key="vocab.walk").options[-1] == "↑ newest</w>"
+    assert at.button_group(key="vocab.walk").options[-1] == "↑ newest\\</w\\>"
 
 
 def test_gpt_page_tree_walks_from_reportprint_up_to_embedreportprint():
@@ -83,3 +83,16 @@ def test_gpt_page_lists_tokens_that_live_inside_others_and_gpt2s_glitch_tokens()
     no_exception(at)
     assert "id='rt-glitch'" not in "".join(h.proto.body for h in at.get("html"))
     assert "id='rt-inside'" in "".join(h.proto.body for h in at.get("html"))
+
+
+def test_how_page_says_why_a_token_can_exist_yet_be_almost_never_seen():
+    at = new_app()
+    at.switch_page("app_pages/8_How_BPE_works.py").run()
+    no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "InstoreAndOnline exists to build BuyableInstoreAndOnline" in text
+    assert "train --picky T" in text
+    at = new_app(lang="zh-Hant")
+    at.switch_page("app_pages/8_How_BPE_works.py").run()
+    no_exception(at)
+    assert "中間詞元" in " ".join(m.value for m in at.markdown)

@@ -24,7 +24,7 @@ from . import persist, run_cache
 from .chips import chip_html, chips_html, run_rtl_note, token_label
 from .i18n import _, current_language, ngettext
 from .page import lazy_expander
-from .text import CLIP_CHARS, esc, esc_raw
+from .text import CLIP_CHARS, esc, esc_raw, md_escape
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
 CLIP_TOKENS = 24
@@ -349,7 +349,8 @@ def walk_control(src, graph, tid: int, mode: str, key: str, go: Callable[[int], 
         return
 
     def label(t: int) -> str:
-        return f"{'↓' if t in parts else '↑'} {token_label(src, t, mode)}"
+        # A pill's label is Markdown: "</w>" would be read as a tag and dropped.
+        return md_escape(f"{'↓' if t in parts else '↑'} {token_label(src, t, mode)}")
 
     def picked() -> None:
         choice = st.session_state.get(key)

@@ -140,7 +140,8 @@ def glitch_table(model, mode: str, present: bool) -> None:
             f"<td class='num'>{kept}</td></tr>"
         )
     head = [_("id"), _("token"), _("under-training indicator"), _("held by"), _("made"), _("kept on its own")]
-    st.html(table_html("rt-glitch", head, rows))
+    # Long tokens side by side: on a phone the table scrolls sideways rather than cut each chip into letters.
+    st.html(f"<div class='bpe-wide'>{table_html('rt-glitch', head, rows)}</div>")
     st.caption(
         _(
             "Source: the GPT-2 report of github.com/cohere-ai/magikarp (arXiv 2405.05417); a lower indicator means "
