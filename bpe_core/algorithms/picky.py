@@ -124,6 +124,7 @@ class PickyTrainer:
         self.events: list[PickyEvent] = []
         self.stop_reason: str | None = None
         self._heap: list = []
+        self.word_pairs: list = []  # each word's pair counts, as _pairs gives them
         self.pair_count: Counter = Counter()
         self.pair_where: dict = {}
         self.tok_count: Counter = Counter()
@@ -136,7 +137,9 @@ class PickyTrainer:
     # ------------------------------------------------------------------------------------------ tables
     def _add(self, i: int, tokens: list, f: int) -> None:
         """Count word ``i`` (its tokens, frequency ``f``) in the tables (at the start)."""
-        for pair, n in _pairs(tokens).items():
+        pairs = _pairs(tokens)
+        self.word_pairs.append(pairs)
+        for pair, n in pairs.items():
             self.pair_count[pair] += n * f
             self.pair_where.setdefault(pair, set()).add(i)
         for tok in tokens:
@@ -150,23 +153,22 @@ class PickyTrainer:
         changed: set = set()
         pair_count, pair_where = self.pair_count, self.pair_where
         tok_count, tok_where = self.tok_count, self.tok_where
+        word_pairs = self.word_pairs
         for i in indices:
             old = self.words[i]
             new = change(old)
             f = self.freqs[i]
             self.words[i] = new
-            before, after = _pairs(old), _pairs(new)
-            for pair, n in before.items():
-                m = after.get(pair, 0)
-                if m != n:
-                    pair_count[pair] += (m - n) * f
-                    changed.add(pair)
-                    if not m:
-                        pair_where[pair].discard(i)
-            for pair, m in after.items():
-                if pair not in before:
-                    pair_count[pair] += m * f
-                    changed.add(pair)
+            before, after = word_pairs[i], _pairs(new)
+            word_pairs[i] = after
+            # The pairs whose count in the word changed: a set operation in C over the two counts.
+            for pair in {pair for pair, _ in before.items() ^ after.items()}:
+                n, m = before.get(pair, 0), after.get(pair, 0)
+                pair_count[pair] += (m - n) * f
+                changed.add(pair)
+                if not m:
+                    pair_where[pair].discard(i)
+                elif not n:
                     pair_where.setdefault(pair, set()).add(i)
             k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
             for tok, d in deltas.items():
