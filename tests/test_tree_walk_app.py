@@ -77,6 +77,10 @@ def test_gpt_page_lists_tokens_that_live_inside_others_and_gpt2s_glitch_tokens()
     assert len(ids) == 26 and ids[:2] == ["40241", "30905"]
     first = glitch.split("<tr data-id='40241'>")[1].split("</tr>")[0]
     assert "BuyableInstoreAndOnline" in text_of(first) and text_of(first).split()[-2:] == ["0", "0"]
+    # One language of the Declaration: Chinese pieces of characters under GPT-2.
+    at.selectbox(key="rt.inside.language").set_value("cmn_hans").run()
+    no_exception(at)
+    assert int(body_with(at, "id='rt-inside'").split("data-rows='")[1].split("'")[0]) > 0
     # Another text and another model: the table follows; only GPT-2 has the report.
     at.radio(key="rt.inside.text").set_value("yours").run()
     at.radio(key="rt.inside.model").set_value("o200k").run()

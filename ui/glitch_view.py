@@ -36,9 +36,11 @@ def reference_uses(model_key: str, text_key: str) -> dict:
 
 
 def reference_text(text_key: str) -> str:
-    """The Declaration's 20 languages joined, or the whole book."""
+    """The Declaration's 20 languages joined (``udhr``) or one of them (``udhr:<key>``), or the whole book."""
     if text_key == "udhr":
         return "\n".join(decl.texts().values())
+    if text_key.startswith("udhr:"):
+        return decl.texts(keys=(text_key[5:],))[text_key[5:]]
     return get_preset("pg16457-book").load_text()
 
 
@@ -59,6 +61,18 @@ def inside_section(all_models, text: str, mode: str, present: bool) -> None:
         _("Counted on"), list(TEXTS), format_func=lambda k: _(TEXTS[k]), horizontal=True, key="rt.inside.text"
     )
     model = next(m for m in all_models if m.key == key)
+    if source == "udhr":
+        from ui.i18n import current_language
+        from ui.languages import language_name
+
+        lang = current_language()
+        which = st.selectbox(
+            _("Language of the Declaration"),
+            ["", *decl.KEYS],
+            format_func=lambda k: language_name(k, lang) if k else _("all 20 languages"),
+            key="rt.inside.language",
+        )
+        source = f"udhr:{which}" if which else "udhr"
     if source == "yours":
         counts = {t: (u.made, u.output) for t, u in im.token_uses(model.tok, text).items()}
     else:
