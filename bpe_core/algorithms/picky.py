@@ -128,7 +128,7 @@ class PickyTrainer:
         self.pair_count: Counter = Counter()
         self.pair_where: dict = {}
         self.tok_count: Counter = Counter()
-        self.tok_where: dict = {}
+        self.tok_where: dict = {}  # the words holding each token of two bytes or more (the ones a removal may take)
         for i, (tokens, f) in enumerate(zip(self.words, self.freqs)):
             self._add(i, tokens, f)
         self._heap = [(-c, self._key(p), p) for p, c in self.pair_count.items()]
@@ -144,7 +144,6 @@ class PickyTrainer:
             self.pair_where.setdefault(pair, set()).add(i)
         for tok in tokens:
             self.tok_count[tok] += f
-            self.tok_where.setdefault(tok, set()).add(i)
 
     def _rewrite(self, indices, change, deltas: dict, shrink: int) -> None:
         """Replace word ``i``'s tokens by ``change(tokens)`` for each ``i``, keeping every table right: only the
@@ -173,6 +172,8 @@ class PickyTrainer:
             k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
             for tok, d in deltas.items():
                 tok_count[tok] += d * k * f
+                if len(tok) == 1:
+                    continue  # a single byte is never removed: where it is need not be known
                 if d > 0:
                     tok_where.setdefault(tok, set()).add(i)
                 elif tok not in new:
