@@ -1,8 +1,9 @@
 """GPT tokenizers: the user's text under their own BPE (the sidebar's run at its last step) and under
 GPT-2, GPT-4 and GPT-4o; a real tokenizer's merges replayed on it; whether byte-level training with
-the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word.
+the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word; tokens that live inside
+others, and GPT-2's under-trained tokens.
 
-Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> four sections.
+Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> five sections.
 """
 
 import streamlit as st
@@ -176,6 +177,9 @@ def main() -> None:
     replay_part(all_models, text, mode, present)
     rediscovery_part(choice, mode, present)
     dropout_part(all_models, text, mode, present)
+    from ui.glitch_view import inside_section  # (its tables are computed only here)
+
+    inside_section(all_models, text, mode, present)
 
 
 main()

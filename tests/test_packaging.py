@@ -72,6 +72,8 @@ def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["tool"]["setuptools"]["packages"] == folders
     assert {"bpe_core", "bpe_core.cli", "bpe_core.models", "bpe_core.algorithms"} <= set(folders)
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
+        "data/magikarp/*.tsv",
+        "data/magikarp/README.md",
         "data/udhr/*.xml",
         "data/udhr/README.md",
         "locales/*/LC_MESSAGES/*.mo",
@@ -128,6 +130,9 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     # The Declaration in 20 languages (bpe_core.languages.declaration) with its provenance.
     assert len(list((Path(package_dir) / "data" / "udhr").glob("udhr_*.xml"))) == 20
     assert (Path(package_dir) / "data" / "udhr" / "README.md").is_file()
+    # GPT-2's under-trained tokens of the Magikarp report (bpe_core.encoding.intermediate), with their provenance.
+    assert (Path(package_dir) / "data" / "magikarp" / "gpt2_undertrained.tsv").is_file()
+    assert (Path(package_dir) / "data" / "magikarp" / "README.md").is_file()
 
     corpus = tmp_path / "textbook.txt"
     corpus.write_text(TEXTBOOK_TEXT, encoding="utf-8")

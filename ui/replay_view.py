@@ -151,10 +151,14 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     if not options:
         return
     options.sort(key=lambda t: -len(model.tok.token_value(t)))
+    key = f"rt.tree.{model.key}"
+    walked = st.session_state.get(key)  # a token reached by walking the tree, maybe not in this text
+    if isinstance(walked, int) and walked not in options and walked in model.tok.values:
+        options.append(walked)
     tid = st.selectbox(
         _("Merge tree of a token of this text"),
         options,
-        key=f"rt.tree.{model.key}",
+        key=key,
         format_func=lambda t: f"{token_label(model.src, t, mode)}  ·  {t}",
     )
     if tid is None:
@@ -167,6 +171,15 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
         len(numbers),
     ).format(n=len(numbers), numbers=", ".join(f"{r:,}" for r in numbers))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
+    from ui.corpus_panel import children_html, walk_control  # (only a picked tree draws them)
+
+    graph = model.tok.merge_graph()
+    st.html(children_html(model.src, graph, tid, mode, present, _merge_label, "rt-tree-up"))
+    walk_control(model.src, graph, tid, mode, f"{key}.walk", lambda t: st.session_state.__setitem__(key, t))
+
+
+def _merge_label(number: int | None) -> str:
+    return _("#{number}").format(number=f"{number:,}") if number is not None else _("byte")
 
 
 def merge_tree_html(model, tree, mode: str, present: bool) -> str:

@@ -44,10 +44,21 @@ from .apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
 from .decoding import UNK_TOKEN, Decoder
 from .encoder_tables import id_table, is_real_token, merge_tables
 from .longest_match import LongestMatchEncoder
-from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
+from .traces import (
+    MergeGraph,
+    MergeTree,
+    PieceTrace,
+    Replay,
+    ReplayStep,
+    TraceStep,
+    merge_tree,
+    token_ranks,
+    trace_piece,
+)
 
 __all__ = [
     "UNK_TOKEN",
+    "MergeGraph",
     "MergeTree",
     "PieceTrace",
     "Replay",
@@ -123,6 +134,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         self._merges: list | None = [(left, right) for left, right in merges]
         self._ranks, self._pair_of_rank = merge_tables(self._merges, vocab, variant)
         self._token_rank = None  # built on first use (merge trees)
+        self._graph = None
 
         if variant.is_bytes:
             missing = [b for b in range(256) if bytes((b,)) not in vocab]
@@ -171,6 +183,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         tok._ranks = ranks
         tok._pair_of_rank = pair_of_rank
         tok._token_rank = None  # built on first use (merge trees)
+        tok._graph = None
         tok._byte_ids = [vocab[bytes((b,))] for b in range(256)]
         tok._frequencies = frequencies
         tok._whole_tokens = None
@@ -221,10 +234,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
     def _token_ranks(self) -> dict:
         """``{new_id: rank}`` (0-based) of the merges; the first merge that makes a token counts."""
         if self._token_rank is None:
-            token_rank: dict = {}
-            for rank, (_, _, new) in enumerate(self._pair_of_rank):
-                token_rank.setdefault(new, rank)
-            self._token_rank = token_rank
+            self._token_rank = token_ranks(self._pair_of_rank)
         return self._token_rank
 
     def frequencies(self) -> dict | None:
@@ -374,6 +384,12 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         for an id not in the vocabulary."""
         self.token_value(tid)
         return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
+
+    def merge_graph(self) -> MergeGraph:
+        """The merge trees both ways (:class:`~bpe_core.encoding.traces.MergeGraph`), made once per tokenizer."""
+        if self._graph is None:
+            self._graph = MergeGraph(self._pair_of_rank, self._token_ranks())
+        return self._graph
 
     def merge_number(self, tid: int) -> int | None:
         """The number ``k`` (from 1) of the merge that made token ``tid``, or None for a base symbol. In a
