@@ -89,6 +89,11 @@ class Tokenizer(Decoder, LongestMatchEncoder):
             ids, or values of the wrong type; :class:`~bpe_core.pretokenize.PatternError` for a bad pattern.
     """
 
+    # Built on first use (merge trees). Class defaults, so that a tokenizer made without __init__ (the lazy loaders
+    # of bpe_core.models) has them too.
+    _token_rank = None
+    _graph = None
+
     #: Pre-tokens remembered by the encoding cache (it is emptied when full).
     CACHE_SIZE = 20_000
     #: Longer pre-tokens are not cached.
@@ -133,8 +138,6 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
         self._merges: list | None = [(left, right) for left, right in merges]
         self._ranks, self._pair_of_rank = merge_tables(self._merges, vocab, variant)
-        self._token_rank = None  # built on first use (merge trees)
-        self._graph = None
 
         if variant.is_bytes:
             missing = [b for b in range(256) if bytes((b,)) not in vocab]
@@ -182,8 +185,6 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         tok._merges = None  # values built on first use (files, repr)
         tok._ranks = ranks
         tok._pair_of_rank = pair_of_rank
-        tok._token_rank = None  # built on first use (merge trees)
-        tok._graph = None
         tok._byte_ids = [vocab[bytes((b,))] for b in range(256)]
         tok._frequencies = frequencies
         tok._whole_tokens = None
