@@ -49,9 +49,10 @@ def load_tokenizer(model: str):
         raise InputError(
             f"{model} is not a model directory (it does not exist) nor a shipped tokenizer ({', '.join(MODEL_NAMES)})."
         )
-    from ..formats.files import load_model  # (imported when used: see cli/train.py)
+    from ..formats.field_models import load_field_model  # (imported when used: see cli/train.py)
+    from ..formats.files import load_model
 
-    return load_model(model)
+    return load_field_model(model) or load_model(model)
 
 
 def run(args, out=None, err=None) -> int:

@@ -8,6 +8,7 @@ import time
 
 from ..inputs import InputError
 from .common import PROG, add_train_options, config_from_args, read_words, readable
+from .train_field import FIELD_ALGORITHMS, run_field
 
 NAME = "train"
 
@@ -54,6 +55,8 @@ def run(args, out=None, err=None) -> int:
     err = err or sys.stderr
     cfg = config_from_args(args)
     words, source = read_words(args.file, cfg)
+    if cfg.algorithm in FIELD_ALGORITHMS:
+        return run_field(args, cfg, words, source, out, err)
     training = get_algorithm(cfg.algorithm).start(words, cfg)
     run = training.run
     if not args.jsonl:
