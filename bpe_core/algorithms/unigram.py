@@ -147,6 +147,35 @@ def encode_word(word: str, model: dict[str, float], maxlen: int) -> list[str]:
     return out
 
 
+def _best_path(n: int, edges, model: list, with_tokens: bool):
+    """:func:`viterbi` over a word's precomputed ``edges`` (``(start, end, piece id)`` in start order, then end)
+    with ``model[piece id]`` the piece's ``-log p`` (``None``: not in the vocabulary):
+    ``(tokens, score)``, or only the score when not ``with_tokens``. The same comparisons in the same order as
+    :func:`viterbi`, so the same path and the same float; the tokens as ``(start, end)`` spans."""
+    best: list = [None] * (n + 1)
+    back = [0] * (n + 1)
+    best[0] = COURSE_START
+    for s, e, piece in edges:
+        at = best[s]
+        if at is None:
+            continue
+        lp = model[piece]
+        if lp is None:
+            continue
+        score = lp + at
+        if best[e] is None or best[e] > score:
+            best[e] = score
+            back[e] = s
+    if not with_tokens:
+        return best[n]
+    tokens, e = [], n
+    while e > 0:
+        tokens.append(back[e])
+        e = back[e]
+    cuts = [*reversed(tokens), n]
+    return [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)], best[n]
+
+
 class UnigramRun:
     """A Unigram run, read-only for the app: token ids are seed positions (:meth:`token_text`); step ``k`` is
     the vocabulary after ``k`` rounds."""
@@ -243,25 +272,45 @@ class UnigramTraining:
                 "which Unigram never removes"
             )
         self._alive = list(range(run.num_base))
+        # Each word's seed pieces as lattice edges (start, end, piece), in the order the course's loop meets them:
+        # a round then looks up these few pieces instead of every substring of every word.
+        longest = max(map(len, seed))
+        ids = run.value_to_id
+        self._edges = [
+            [
+                (i, j, ids[w[i:j]])
+                for i in range(len(w))
+                for j in range(i + 1, min(len(w), i + longest) + 1)
+                if w[i:j] in ids
+            ]
+            for w in run.words
+        ]
 
-    def _segment_all(self, model: dict[str, float]):
-        """Every word's best tokens and score, and the loss (summed in word order, as the course does)."""
+    def _segment_all(self, model: list):
+        """Every word's best tokens and score, and the loss (summed in word order, as the course does); ``model``
+        as for :func:`_best_path`."""
         run = self.run
-        maxlen = max(map(len, model))
         paths, scores, loss = [], [], 0.0
-        for word, f in zip(run.words, run.freqs):
-            tokens, score = viterbi(word, model, maxlen)
-            paths.append(tokens)
+        for word, f, edges in zip(run.words, run.freqs, self._edges):
+            spans, score = _best_path(len(word), edges, model, True)
+            paths.append([word[a:b] for a, b in spans])
             scores.append(score)
             loss += f * score
-        return paths, scores, loss, maxlen
+        return paths, scores, loss
+
+    def _by_id(self, model: dict[str, float]) -> list:
+        """``model`` as a list by token id (``None``: removed), which the lattice reads faster than a dict."""
+        out: list = [None] * self.run.num_base
+        for token, lp in model.items():
+            out[self.run.value_to_id[token]] = lp
+        return out
 
     def steps(self) -> Iterator[UnigramRound]:
         """Run the rounds, yielding one :class:`UnigramRound` each; the last carries ``stop_reason``."""
         run, cfg = self.run, self.run.config
         values = run.values
-        model = run.model(0)
-        paths, scores, loss, maxlen = self._segment_all(model)
+        model = self._by_id(run.model(0))
+        paths, scores, loss = self._segment_all(model)
         run.loss0 = loss
         while True:
             reason = None
@@ -290,9 +339,10 @@ class UnigramTraining:
                     continue
                 increase = 0.0
                 if token in users:
-                    lp = model.pop(token)  # removed alone, the others' probabilities unchanged; put back below
-                    new = sum(run.freqs[w] * viterbi(run.words[w], model, maxlen)[1] for w in users[token])
-                    model[token] = lp
+                    lp, model[t] = model[t], None  # removed alone, the others' probabilities unchanged; put back below
+                    edges, words = self._edges, run.words
+                    new = sum(run.freqs[w] * _best_path(len(words[w]), edges[w], model, False) for w in users[token])
+                    model[t] = lp
                     increase = new - sum(run.freqs[w] * scores[w] for w in users[token])
                 candidates.append((t, increase))
             candidates.sort(key=lambda c: c[1])  # stable: equal increases stay in vocabulary order
@@ -301,8 +351,9 @@ class UnigramTraining:
             gone = set(removed)
             self._alive = [t for t in self._alive if t not in gone]
             before = loss
-            model = run._models[run.num_steps + 1] = log_probs({values[t]: run.seed_counts[t] for t in self._alive})
-            paths, scores, loss, maxlen = self._segment_all(model)
+            run._models[run.num_steps + 1] = log_probs({values[t]: run.seed_counts[t] for t in self._alive})
+            model = self._by_id(run._models[run.num_steps + 1])
+            paths, scores, loss = self._segment_all(model)
             run.snapshots.append(
                 UnigramRound(run.num_steps + 1, before, tuple(candidates), removed, len(self._alive), loss)
             )

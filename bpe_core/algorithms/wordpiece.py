@@ -239,7 +239,15 @@ class WordPieceTraining:
             heapq.heappush(heap, entry)
         if not taken:
             return [], 0
-        taken.sort(key=lambda e: (e[0], self._first_seen(e[2])))
+        taken.sort(key=lambda e: e[0])
+        i = 0
+        while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
+            j = i + 1
+            while j < len(taken) and taken[j][0] == taken[i][0]:
+                j += 1
+            if j - i > 1:
+                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[2]))
+            i = j
         ties = sum(1 for e in taken if e[0] == taken[0][0])
         return [e[2] for e in taken[: max(k, 1)]], ties
 
@@ -289,27 +297,47 @@ class WordPieceTraining:
             run.value_to_id[value] = new
             run.created_step.append(step)
         changed_pairs: set = set()
-        words = sorted(self._pair_words.get((a, b), ()))
+        pc, pair_words, token_pairs, splits, history = (
+            self._pair_count,
+            self._pair_words,
+            self._token_pairs,
+            self._splits,
+            run._history,
+        )
+        words = sorted(pair_words.get((a, b), ()))
+        merged = 0
         for w in words:
-            old, f = self._splits[w], run.freqs[w]
-            out, i = [], 0
-            while i < len(old):
-                if i + 1 < len(old) and old[i] == a and old[i + 1] == b:
+            old, f = splits[w], run.freqs[w]
+            out, i, n = [], 0, len(old)
+            while i < n:
+                if i + 1 < n and old[i] == a and old[i + 1] == b:
                     out.append(new)
                     i += 2
                 else:
                     out.append(old[i])
                     i += 1
-            self._add_word(w, old, f, -1)
-            self._add_word(w, out, f)
-            gone = set(zip(old, old[1:])) - set(zip(out, out[1:]))
+            old_pairs, new_pairs = set(zip(old, old[1:])), list(zip(out, out[1:]))
+            for p in zip(old, old[1:]):
+                pc[p] -= f
+            for p in new_pairs:
+                pc[p] += f
+                if new in p and p not in old_pairs:
+                    pair_words.setdefault(p, set()).add(w)
+                    token_pairs.setdefault(p[0], set()).add(p)
+                    token_pairs.setdefault(p[1], set()).add(p)
+            gone = old_pairs.difference(new_pairs)
             for p in gone:
-                self._pair_words[p].discard(w)
+                pair_words[p].discard(w)
             changed_pairs |= gone
-            changed_pairs.update(zip(out, out[1:]))
-            self._splits[w] = out
-            run._history[w].append((step, tuple(out)))
-            self._tokens -= f * (len(old) - len(out))
+            changed_pairs.update(new_pairs)
+            splits[w] = out
+            history[w].append((step, tuple(out)))
+            merged += f * (n - len(out))
+        tc = self._token_count
+        tc[a] -= merged  # each merge takes one a and one b (twice a when a is b) and makes one new token
+        tc[b] -= merged
+        tc[new] += merged
+        self._tokens -= merged
         for p in changed_pairs:
             if self._pair_count.get(p, 1) <= 0:
                 del self._pair_count[p]
