@@ -23,12 +23,10 @@ def train_wordpiece(word_freqs: dict[str, int], vocab_size: int) -> list[str]:
                 pair_counts[pair] = pair_counts.get(pair, 0) + freq
         if not pair_counts:
             break
-
-        def score(pair):  # rare parts that nearly always go together score high
-            return pair_counts[pair] / (token_counts[pair[0]] * token_counts[pair[1]])
-
-        # max keeps the first of equal scores: a tie goes to the pair seen first
-        first, second = max(pair_counts, key=score)
+        # Rare parts that nearly always go together score high. max keeps the first of equal scores: a tie goes
+        # to the pair seen first.
+        scores = {pair: count / (token_counts[pair[0]] * token_counts[pair[1]]) for pair, count in pair_counts.items()}
+        first, second = max(scores, key=scores.get)
         new = first + second[2:] if second.startswith("##") else first + second
         for word, tokens in splits.items():
             merged, i = [], 0
