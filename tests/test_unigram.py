@@ -101,3 +101,28 @@ def test_the_step_view_marks_the_removed_tokens(run):
 def test_bad_settings_are_refused_with_a_message(words, settings, message):
     with pytest.raises(ValueError, match=message):
         get_algorithm("unigram").start(words, TrainConfig(algorithm="unigram", **settings))
+
+
+def test_the_lattice_lists_every_piece_and_the_best_paths_first(run):
+    from itertools import combinations
+
+    from bpe_core.algorithms.unigram_lattice import lattice
+
+    model = run.model()
+    word = "▁Hopefully,"
+    edges, paths = lattice(word, model, best=4)
+    assert {e.piece for e in edges} == {
+        word[i:j] for i in range(len(word)) for j in range(i + 1, len(word) + 1) if word[i:j] in model
+    }
+    assert paths[0].pieces == tuple(viterbi(word, model, 20, start=0.0)[0])
+    assert paths[0].score == pytest.approx(viterbi(word, model, 20, start=0.0)[1])
+    # every segmentation, enumerated by its cut points: the four cheapest are the lattice's, in order
+    everything = []
+    for k in range(len(word)):
+        for cuts in combinations(range(1, len(word)), k):
+            bounds = (0, *cuts, len(word))
+            pieces = [word[a:b] for a, b in zip(bounds, bounds[1:])]
+            if all(p in model for p in pieces):
+                everything.append(sum(model[p] for p in pieces))
+    assert [p.score for p in paths] == pytest.approx(sorted(everything)[:4])
+    assert lattice("你", model)[1] == []
