@@ -1,5 +1,6 @@
-"""The app and the WordPiece / Unigram runs: until the stepper draws them, a link naming one is a note and the
-stepper trains BPE (a WordPiece run handed to the stepper had no memory_bytes and raised)."""
+"""The stepper with a WordPiece or Unigram run (``?algo=wordpiece`` / ``?algo=unigram``): the step's score table or
+pruning round is drawn from the step view, with no traceback (before, a WordPiece run handed to the BPE stepper
+raised in the run cache, which asks a run its memory_bytes)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,34 @@ from bpe_core.algorithms.seam import algorithm_names
 from ui.settings import stepper_algorithms
 
 
-def test_wordpiece_and_unigram_are_registered_but_not_offered_to_the_stepper():
-    assert {"wordpiece", "unigram"} <= set(algorithm_names())
-    assert stepper_algorithms()[0] == "bpe" and not {"wordpiece", "unigram"} & set(stepper_algorithms())
+def _tables(at) -> list:
+    return [t.value for t in at.table]
 
 
-def test_a_link_naming_wordpiece_is_a_note_not_a_traceback():
+def test_wordpiece_and_unigram_are_offered_to_the_stepper():
+    assert {"wordpiece", "unigram"} <= set(algorithm_names()) <= set(stepper_algorithms())
+
+
+def test_the_wordpiece_stepper_shows_the_score_table_and_the_merge():
     at = new_app(algo="wordpiece")
     no_exception(at)
-    notes = " ".join(w.value for w in at.warning)
-    assert "algo" in notes and "wordpiece" in notes
+    assert not at.warning
+    table = _tables(at)[0]
+    assert "Score" in table.columns and "✔" in list(table[""])
+    first = " ".join(h.proto.body for h in at.get("html"))
+    assert "##" in first and "→" in first
+    at.slider[0].set_value(3).run()
+    no_exception(at)
+    third = " ".join(h.proto.body for h in at.get("html"))
+    assert "→" in third and third != first
+
+
+def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
+    at = new_app(algo="unigram")
+    no_exception(at)
+    assert "vocabulary size" in " ".join(w.value for w in at.warning)
+    at = new_app(algo="unigram", vocab="12")
+    no_exception(at)
+    table = _tables(at)[0]
+    assert "Loss increase" in table.columns and "✔" in list(table[""])
+    assert "Loss" in [m.label for m in at.metric]

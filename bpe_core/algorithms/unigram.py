@@ -362,8 +362,6 @@ class UnigramTraining:
 class Unigram:
     """Unigram behind the seam (:mod:`bpe_core.algorithms.seam`): registered as ``"unigram"``."""
 
-    #: The app's stepper does not draw these runs yet (see ui.settings.stepper_algorithms).
-    stepper = False
     default_pretokenizer = "metaspace"
 
     def start(self, words: dict[str, int], config) -> UnigramTraining:

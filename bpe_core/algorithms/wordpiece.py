@@ -381,8 +381,6 @@ def encode_word(word: str, vocab) -> list[str]:
 class WordPiece:
     """WordPiece behind the seam (:mod:`bpe_core.algorithms.seam`): registered as ``"wordpiece"``."""
 
-    #: The app's stepper does not draw these runs yet (see ui.settings.stepper_algorithms).
-    stepper = False
     default_pretokenizer = "bert"
 
     def start(self, words: dict[str, int], config) -> WordPieceTraining:

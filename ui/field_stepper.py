@@ -1,0 +1,93 @@
+"""The stepper for a WordPiece or Unigram run (``?algo=wordpiece`` / ``?algo=unigram``): one step at a time, drawn
+from the step's view (:mod:`bpe_core.teaching.field_views`): what it did, its numbers, the candidates it chose from
+(WordPiece's score table, Unigram's loss increases) and the words it changed.
+
+These runs are not merge runs, so the BPE stepper's panels, charts and class do not apply: this page trains the
+corpus with the algorithm's own pre-tokenizer (``bert`` for WordPiece, ``metaspace`` for Unigram) and shows it here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from bpe_core.algorithms.seam import step_why
+from bpe_core.teaching.step_view import CHOSEN, TIED, step_view
+from ui.i18n import _, tr
+from ui.text import esc
+
+#: Runs kept for the reruns of one page (a slider move reruns the page).
+_RUNS = 8
+
+
+@st.cache_resource(max_entries=_RUNS, show_spinner=False)
+def _train(digest: str, config, _corpus):
+    """The run of the corpus ``digest`` with ``config`` (``_corpus`` is not hashed: the digest names it)."""
+    return _corpus.train(config)
+
+
+def _chips(run, ids, new=None) -> str:
+    return " ".join(
+        f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t))}</code>'
+        for t in ids
+    )
+
+
+def page(choice) -> None:
+    """Train ``choice``'s corpus with its algorithm and draw the step the slider names."""
+    cfg = dataclasses.replace(choice.config, pretokenizer=None, variant="char", min_frequency=1)
+    if cfg.algorithm == "unigram" and cfg.vocab_size is None:
+        st.warning(_("Unigram prunes down to a vocabulary size: choose a vocabulary size in the sidebar, not merges."))
+        return
+    try:
+        run = _train(choice.corpus.digest, cfg, choice.corpus)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    wordpiece = cfg.algorithm == "wordpiece"
+    st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
+    if not run.num_steps:
+        st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
+        return
+    step = st.slider(_("Step"), 1, run.num_steps, 1, key="field_step") if run.num_steps > 1 else 1
+    view = step_view(run, step, pairs=10, words=6)
+    if wordpiece:
+        left, right = view.headline.tokens
+        st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
+    else:
+        st.html(f"<p>{esc(_('Removed:'))} {_chips(run, view.headline.tokens)}</p>")
+    why = step_why(run, step, tr())
+    if why is not None:
+        st.markdown(esc(why.text))
+    for col, number in zip(st.columns(len(view.numbers)), view.numbers):
+        value = number.value
+        col.metric(_(number.label), f"{value:.4g}" if isinstance(value, float) else f"{value:,}")
+    marks = {CHOSEN: "✔", TIED: "="}
+    if wordpiece:
+        snap = run.snapshot(step)
+        rows = [
+            {
+                _("Pair"): f"{run.token_text(r.left)} + {run.token_text(r.right)}",
+                _("Count"): r.count,
+                _("First part's count"): r.left_count,
+                _("Second part's count"): r.right_count,
+                _("Score"): f"{r.score:.4g}",
+                "": marks.get(c.mark, ""),
+            }
+            for r, c in zip(snap.table, view.candidates.rows)
+        ]
+    else:
+        rows = [
+            {_("Token"): run.token_text(c.tokens[0]), _("Loss increase"): f"{c.count:.4g}", "": marks.get(c.mark, "")}
+            for c in view.candidates.rows
+        ]
+    st.table(rows, hide_index=True)
+    if view.changed:
+        st.markdown(_("Words this step changed:"))
+        st.html(
+            "".join(
+                f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.before.ids)} → {_chips(run, w.after.ids, w.after.new)}</p>"
+                for w in view.changed
+            )
+        )
