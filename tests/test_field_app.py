@@ -26,6 +26,8 @@ def test_the_wordpiece_stepper_shows_the_score_table_and_the_merge():
     assert "Score" in table.columns and "✔" in list(table[""])
     first = " ".join(h.proto.body for h in at.get("html"))
     assert "##" in first and "→" in first
+    why = [m.value for m in at.markdown if "highest score" in m.value]
+    assert why and "␣" not in why[0]  # prose, not a token: its spaces are not made visible
     at.slider[0].set_value(3).run()
     no_exception(at)
     third = " ".join(h.proto.body for h in at.get("html"))

@@ -15,7 +15,7 @@ import streamlit as st
 from bpe_core.algorithms.seam import step_why
 from bpe_core.teaching.step_view import CHOSEN, TIED, step_view
 from ui.i18n import _, tr
-from ui.text import esc
+from ui.text import esc, esc_raw
 
 #: Runs kept for the reruns of one page (a slider move reruns the page).
 _RUNS = 8
@@ -56,10 +56,10 @@ def page(choice) -> None:
         left, right = view.headline.tokens
         st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
     else:
-        st.html(f"<p>{esc(_('Removed:'))} {_chips(run, view.headline.tokens)}</p>")
+        st.html(f"<p>{esc_raw(_('Removed:'))} {_chips(run, view.headline.tokens)}</p>")
     why = step_why(run, step, tr())
     if why is not None:
-        st.markdown(esc(why.text))
+        st.markdown(why.text)  # (plain words of our own catalogs, with a number)
     for col, number in zip(st.columns(len(view.numbers)), view.numbers):
         value = number.value
         col.metric(_(number.label), f"{value:.4g}" if isinstance(value, float) else f"{value:,}")
