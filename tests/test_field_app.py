@@ -43,3 +43,22 @@ def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
     table = _tables(at)[0]
     assert "Loss increase" in table.columns and "✔" in list(table[""])
     assert "Loss" in [m.label for m in at.metric]
+    # the lattice of a word the round changed: its pieces with their costs, the cheapest segmentation first
+    assert "Cost (−log p)" in _tables(at)[1].columns
+    assert "✔" in " ".join(h.proto.body for h in at.get("html"))
+    at.text_input(key="field_lattice_word").set_value("lo你").run()
+    no_exception(at)
+    assert "cannot write that word" in " ".join(i.value for i in at.info)
+
+
+def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
+    from app_helpers import open_page
+
+    at = new_app()
+    box = next(s for s in at.selectbox if s.label == "Algorithm")
+    assert box.value == "bpe" and "WordPiece: the highest score (stepper)" in box.options
+    box.set_value("wordpiece").run()
+    no_exception(at)
+    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece
+    # Side by side trains merge runs: with ?algo=wordpiece it shows BPE's, not a traceback
+    no_exception(open_page("side", algo="wordpiece"))

@@ -91,3 +91,32 @@ def page(choice) -> None:
                 for w in view.changed
             )
         )
+    if not wordpiece:
+        _lattice(run, step, view.changed[0].word if view.changed else run.words[0])
+
+
+def _lattice(run, step: int, word: str) -> None:
+    """One word's lattice after round ``step``: every vocabulary piece in it with its cost, and the best few
+    segmentations with their scores (the first is the one Unigram uses)."""
+    from bpe_core.algorithms.unigram_lattice import lattice
+
+    st.markdown(_("A word's lattice: every vocabulary piece in it, and its cheapest segmentations."))
+    word = st.text_input(_("Word"), value=word, max_chars=40, key="field_lattice_word")
+    edges, paths = lattice(word, run.model(step), best=4)
+    if not paths:
+        st.info(_("This vocabulary cannot write that word: a character is not in it."))
+        return
+    st.html(
+        "".join(
+            f"<p>{'✔ ' if rank == 0 else ''}{_chips_text(path.pieces)} <small>({path.score:.3f})</small></p>"
+            for rank, path in enumerate(paths)
+        )
+    )
+    st.table(
+        [{_("Piece"): e.piece, _("From"): e.start, _("To"): e.end, _("Cost (−log p)"): f"{e.cost:.3f}"} for e in edges],
+        hide_index=True,
+    )
+
+
+def _chips_text(pieces) -> str:
+    return " ".join(f'<code style="padding:1px 4px">{esc(p)}</code>' for p in pieces)

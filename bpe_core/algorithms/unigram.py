@@ -362,6 +362,8 @@ class UnigramTraining:
 class Unigram:
     """Unigram behind the seam (:mod:`bpe_core.algorithms.seam`): registered as ``"unigram"``."""
 
+    #: Its runs are not merge runs: the app's stepper draws them, its other pages train BPE (ui.training).
+    merge_runs = False
     default_pretokenizer = "metaspace"
 
     def start(self, words: dict[str, int], config) -> UnigramTraining:

@@ -381,6 +381,8 @@ def encode_word(word: str, vocab) -> list[str]:
 class WordPiece:
     """WordPiece behind the seam (:mod:`bpe_core.algorithms.seam`): registered as ``"wordpiece"``."""
 
+    #: Its runs are not merge runs: the app's stepper draws them, its other pages train BPE (ui.training).
+    merge_runs = False
     default_pretokenizer = "bert"
 
     def start(self, words: dict[str, int], config) -> WordPieceTraining:
