@@ -62,3 +62,21 @@ def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
     assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece
     # Side by side trains merge runs: with ?algo=wordpiece it shows BPE's, not a traceback
     no_exception(open_page("side", algo="wordpiece"))
+
+
+def test_the_quiz_asks_which_pair_scores_highest_and_which_tokens_go():
+    at = new_app(algo="wordpiece")
+    at.toggle(key="field_quiz").set_value(True).run()
+    no_exception(at)
+    assert not at.table  # the question replaces the step's score table
+    radio = at.radio(key="field_quiz_pair_1")
+    right = next(i for i, label in enumerate(radio.options) if label.startswith("w + ##i"))
+    radio.set_value(right).run()
+    assert "Right" in " ".join(s.value for s in at.success)
+    at = new_app(algo="unigram", vocab="12")
+    at.toggle(key="field_quiz").set_value(True).run()
+    box = at.multiselect(key="field_quiz_1")
+    box.set_value([]).run()
+    at.button(key="field_quiz_check_1").click().run()
+    no_exception(at)
+    assert "this round removes" in " ".join(e.value for e in at.error)

@@ -126,3 +126,13 @@ def test_the_lattice_lists_every_piece_and_the_best_paths_first(run):
                 everything.append(sum(model[p] for p in pieces))
     assert [p.score for p in paths] == pytest.approx(sorted(everything)[:4])
     assert lattice("你", model)[1] == []
+
+
+def test_the_quiz_mixes_removed_and_kept_tokens(run):
+    from bpe_core.teaching.field_quiz import unigram_question
+
+    tokens, removed = unigram_question(run, 1)
+    snap = run.snapshot(1)
+    assert len(tokens) == 6 and len(removed) == 3 and removed <= set(snap.removed)
+    assert set(tokens) - removed and not (set(tokens) - removed) & set(snap.removed)
+    assert unigram_question(run, 1) == (tokens, removed)

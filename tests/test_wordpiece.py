@@ -95,3 +95,14 @@ def test_a_run_stops_when_no_pair_is_left():
 def test_bad_settings_are_refused_with_a_message(words, size, message):
     with pytest.raises(ValueError, match=message):
         get_algorithm("wordpiece").start(words, TrainConfig(algorithm="wordpiece", vocab_size=size))
+
+
+def test_the_quiz_offers_the_pairs_without_scores_and_grades_ties_apart():
+    from bpe_core.teaching.field_quiz import grade_pair, wordpiece_question
+
+    run = _run()
+    options = wordpiece_question(run, 1)
+    assert sum(o.chosen for o in options) == 1 and len(options) == 6
+    grades = [grade_pair(options, i) for i in range(len(options))]
+    assert grades.count("right") == 1 and grades.count("tied") == 1  # step 1: a + ##b and ##f + ##u, both 0.2
+    assert wordpiece_question(run, 1) == options  # the same order on every rerun

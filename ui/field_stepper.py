@@ -51,6 +51,8 @@ def page(choice) -> None:
         st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
         return
     step = st.slider(_("Step"), 1, run.num_steps, 1, key="field_step") if run.num_steps > 1 else 1
+    if st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz"):
+        return _quiz(run, step, wordpiece)
     view = step_view(run, step, pairs=10, words=6)
     if wordpiece:
         left, right = view.headline.tokens
@@ -120,3 +122,42 @@ def _lattice(run, step: int, word: str) -> None:
 
 def _chips_text(pieces) -> str:
     return " ".join(f'<code style="padding:1px 4px">{esc(p)}</code>' for p in pieces)
+
+
+def _quiz(run, step: int, wordpiece: bool) -> None:
+    """The question about ``step`` (:mod:`bpe_core.teaching.field_quiz`) and, once answered, its grade."""
+    from bpe_core.teaching import field_quiz
+
+    if wordpiece:
+        options = field_quiz.wordpiece_question(run, step)
+        labels = [
+            f"{run.token_text(o.left)} + {run.token_text(o.right)}    {o.count} / ({o.left_count} × {o.right_count})"
+            for o in options
+        ]
+        pick = st.radio(
+            _("Which pair scores highest: its count divided by the product of its parts' counts?"),
+            range(len(options)),
+            format_func=labels.__getitem__,
+            index=None,
+            key=f"field_quiz_pair_{step}",
+        )
+        if pick is None:
+            return
+        grade = field_quiz.grade_pair(options, pick)
+        if grade == "right":
+            st.success(_("Right: this pair has the highest score and is merged."))
+        elif grade == "tied":
+            st.info(_("Tied: this pair has the same score; the pair seen first in the corpus is merged."))
+        else:
+            st.error(_("Not this one: another pair scores higher."))
+        return
+    tokens, removed = field_quiz.unigram_question(run, step)
+    picked = st.multiselect(
+        _("Which of these tokens does this round remove?"), tokens, format_func=run.token_text, key=f"field_quiz_{step}"
+    )
+    if st.button(_("Check"), key=f"field_quiz_check_{step}"):
+        if set(picked) == removed:
+            st.success(_("Right: exactly these are removed."))
+        else:
+            names = ", ".join(run.token_text(t) for t in tokens if t in removed)
+            st.error(_("Not quite: this round removes {tokens}.").format(tokens=names))
