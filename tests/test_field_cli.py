@@ -5,26 +5,21 @@ options that do not apply refused with one line and exit status 2."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from cli_process import assert_clean_error, assert_trained, cli, write
+from corpus_excerpts import CHINESE, EMOJI, ENGLISH, read_corpus
 from tokenizers import Tokenizer
 
 from bpe_core.formats.field_models import load_field_model
 
-CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
-_EN = (CORPORA / "pg16457.txt").read_text(encoding="utf-8")
+_EN = read_corpus(ENGLISH).replace("\r\n", "\n")
 TRAIN_TEXT = _EN[:30_000] + "\n红楼梦第一回 甄士隐梦幻识通灵 🙂👍🏽\n"
 HELD_OUT = [
     line
     for line in (
-        _EN[30_000:45_000]
-        + "\n"
-        + (CORPORA / "hongloumeng.txt").read_text(encoding="utf-8")[:1_500]
-        + "\n"
-        + (CORPORA / "emoji-test.txt").read_text(encoding="utf-8")[20_000:22_000]
-    ).split("\n")
+        _EN[30_000:45_000] + "\n" + read_corpus(CHINESE)[:1_500] + "\n" + read_corpus(EMOJI)[20_000:22_000]
+    ).splitlines()
     if line.strip()
 ]
 SETTINGS = {
