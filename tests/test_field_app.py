@@ -80,3 +80,18 @@ def test_the_quiz_asks_which_pair_scores_highest_and_which_tokens_go():
     at.button(key="field_quiz_check_1").click().run()
     no_exception(at)
     assert "this round removes" in " ".join(e.value for e in at.error)
+
+
+def test_side_by_side_shows_the_three_algorithms_at_one_vocabulary_size():
+    from app_helpers import open_page
+
+    at = open_page("side", preset="pg16457-chapter")
+    no_exception(at)
+    assert "BPE, WordPiece and Unigram on the same corpus" in [s.value for s in at.subheader]
+    columns = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
+    assert "##" in columns[1] and "▁" in columns[2] and "##" not in columns[0]  # WordPiece's and Unigram's marks
+    slider = next(s for s in at.slider if s.label == "Vocabulary size")
+    slider.set_value(slider.min).run()
+    no_exception(at)
+    smaller = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
+    assert all(b.count("<code>") > a.count("<code>") for a, b in zip(columns, smaller))  # more, smaller tokens
