@@ -95,3 +95,14 @@ def test_side_by_side_shows_the_three_algorithms_at_one_vocabulary_size():
     no_exception(at)
     smaller = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
     assert all(b.count("<code>") > a.count("<code>") for a, b in zip(columns, smaller))  # more, smaller tokens
+
+
+def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():
+    from app_helpers import open_page
+
+    at = new_app(algo="unigram", vocab="500", preset="pg16457-book")  # 496 kB
+    no_exception(at)
+    assert "up to 200 kB" in " ".join(i.value for i in at.info)
+    at = open_page("side", preset="pg16457-book")
+    no_exception(at)
+    assert "up to 200 kB" in " ".join(i.value for i in at.info)

@@ -136,3 +136,10 @@ def test_the_quiz_mixes_removed_and_kept_tokens(run):
     assert len(tokens) == 6 and len(removed) == 3 and removed <= set(snap.removed)
     assert set(tokens) - removed and not (set(tokens) - removed) & set(snap.removed)
     assert unigram_question(run, 1) == (tokens, removed)
+
+
+def test_the_seed_holds_no_piece_longer_than_sixteen_characters():
+    from bpe_core.algorithms.unigram import MAX_PIECE, seed_counts
+
+    seed = seed_counts({"甄士隐梦幻识通灵贾雨村风尘怀闺秀" * 3: 2, "ab": 1}, 10_000)
+    assert MAX_PIECE == 16 and max(map(len, seed)) == 16

@@ -11,6 +11,7 @@ import streamlit as st
 
 from bpe_core import TrainConfig
 from bpe_core.measures import top_words
+from ui.field_stepper import UNIGRAM_MAX_BYTES, too_big_text
 from ui.i18n import _
 from ui.text import esc
 
@@ -41,6 +42,9 @@ def _step_at(sizes: list[int], size: int) -> int:
 def section(choice) -> None:
     """Draw the three algorithms at the size of the slider, with the same words segmented by each."""
     st.subheader(_("BPE, WordPiece and Unigram on the same corpus"), anchor="three-algorithms")
+    if choice.corpus.size_bytes > UNIGRAM_MAX_BYTES:
+        st.info(too_big_text())
+        return
     try:
         bpe, wordpiece, unigram = _runs(choice.corpus.digest, choice.corpus)
     except ValueError as err:

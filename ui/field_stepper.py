@@ -17,6 +17,9 @@ from bpe_core.teaching.step_view import CHOSEN, TIED, step_view
 from ui.i18n import _, tr
 from ui.text import esc, esc_raw
 
+#: The largest corpus (UTF-8 bytes) trained with Unigram in the app: its seed counts every substring of up to 16
+#: characters, about 800 MB for 300,000 characters of unspaced Chinese.
+UNIGRAM_MAX_BYTES = 200_000
 #: Runs kept for the reruns of one page (a slider move reruns the page).
 _RUNS = 8
 
@@ -25,6 +28,13 @@ _RUNS = 8
 def _train(digest: str, config, _corpus):
     """The run of the corpus ``digest`` with ``config`` (``_corpus`` is not hashed: the digest names it)."""
     return _corpus.train(config)
+
+
+def too_big_text() -> str:
+    """The note shown instead of a Unigram training of a corpus over :data:`UNIGRAM_MAX_BYTES`."""
+    return _("Unigram is trained here on corpora up to {n} kB; choose a smaller one.").format(
+        n=UNIGRAM_MAX_BYTES // 1000
+    )
 
 
 def _chips(run, ids, new=None) -> str:
@@ -39,6 +49,9 @@ def page(choice) -> None:
     cfg = dataclasses.replace(choice.config, pretokenizer=None, variant="char", min_frequency=1)
     if cfg.algorithm == "unigram" and cfg.vocab_size is None:
         st.warning(_("Unigram prunes down to a vocabulary size: choose a vocabulary size in the sidebar, not merges."))
+        return
+    if cfg.algorithm == "unigram" and choice.corpus.size_bytes > UNIGRAM_MAX_BYTES:
+        st.info(too_big_text())
         return
     try:
         run = _train(choice.corpus.digest, cfg, choice.corpus)

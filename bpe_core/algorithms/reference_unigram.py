@@ -9,13 +9,13 @@ from math import log
 
 
 def seed(word_freqs: dict[str, int], seed_size: int) -> dict[str, int]:
-    """Every character, then the most frequent substrings of two or more characters: ``{token: count}``."""
+    """Every character, then the most frequent substrings of 2 to 16 characters: ``{token: count}``."""
     chars: dict = {}
     substrings: dict = {}
     for word, freq in word_freqs.items():
         for i in range(len(word)):
             chars[word[i]] = chars.get(word[i], 0) + freq
-            for j in range(i + 2, len(word) + 1):
+            for j in range(i + 2, min(len(word), i + 16) + 1):  # at most 16 characters, as SentencePiece
                 substrings[word[i:j]] = substrings.get(word[i:j], 0) + freq
     ranked = sorted(substrings, key=substrings.get, reverse=True)
     return {**chars, **{s: substrings[s] for s in ranked[: seed_size - len(chars)]}}

@@ -1,7 +1,7 @@
 """Unigram (SentencePiece's model; T5, XLNet, ALBERT, mBART), trained as the Hugging Face LLM course builds it
 (chapter 6, section 7). Where BPE and WordPiece start small and merge, Unigram starts big and prunes:
 
-1. **Seed.** Every character of the corpus, then the most frequent substrings of two or more characters (counted
+1. **Seed.** Every character of the corpus, then the most frequent substrings of 2 to 16 characters (counted
    in every word, weighted by its frequency; equal counts in order of first appearance) until the vocabulary
    holds ``seed_size`` tokens. Each token's probability is its seed count over the sum of the counts.
 2. **Segmenting.** A word's segmentation is the one whose tokens' probabilities have the largest product: the
@@ -34,6 +34,9 @@ from .seam import StepWhy, register
 #: The kind of a Unigram step (:data:`bpe_core.algorithms.seam.STEP_KINDS`): one pruning round.
 PRUNE = "prune"
 UNK = "<unk>"
+#: The longest seed piece, in characters (SentencePiece's ``max_sentencepiece_length``): a long unspaced line
+#: (Chinese, where a metaspace word is a whole line) would otherwise count all its substrings, quadratic in memory.
+MAX_PIECE = 16
 #: The course's Viterbi starts every word at this score (see the module doc).
 COURSE_START = 1.0
 
@@ -67,15 +70,15 @@ class UnigramRound(NamedTuple):
 
 
 def seed_counts(words: dict[str, int], seed_size: int) -> dict[str, int]:
-    """The seed vocabulary with its counts: every character, then the most frequent substrings of length >= 2 up
-    to ``seed_size`` entries in all. Raises ``ValueError`` when ``seed_size`` is below the alphabet's size."""
+    """The seed vocabulary with its counts: every character, then the most frequent substrings of length 2 to
+    :data:`MAX_PIECE` up to ``seed_size`` entries in all. Raises ``ValueError`` when ``seed_size`` is below the alphabet's size."""
     chars: dict[str, int] = {}
     subs: dict[str, int] = {}
     for word, f in words.items():
         n = len(word)
         for i in range(n):
             chars[word[i]] = chars.get(word[i], 0) + f
-            for j in range(i + 2, n + 1):
+            for j in range(i + 2, min(n, i + MAX_PIECE) + 1):
                 s = word[i:j]
                 subs[s] = subs.get(s, 0) + f
     if seed_size < len(chars):
