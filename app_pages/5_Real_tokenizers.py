@@ -1,8 +1,9 @@
 """GPT tokenizers: the user's text under their own BPE (the sidebar's run at its last step) and under
 GPT-2, GPT-4 and GPT-4o; a real tokenizer's merges replayed on it; whether byte-level training with
-the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word.
+the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word; tokens that live inside
+others, and GPT-2's under-trained tokens.
 
-Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> four sections.
+Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> five sections.
 """
 
 import streamlit as st
@@ -13,8 +14,9 @@ from bpe_core.teaching.facts import rediscovery_caption, vocabulary_size, vocabu
 from ui import page, persist, sidebar, training, uploads
 from ui.blocks import items_html
 from ui.encoding import tokenizer_at
+from ui.hf_upload import UPLOADED, cuts_section, uploaded_model
 from ui.i18n import _, tr
-from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, model_label, models
+from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, models
 from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
 from ui.text import md_escape
@@ -56,12 +58,15 @@ def text_box(choice, run) -> str:
 
 
 def same_text_part(all_models, text, mode, present) -> None:
-    """The text under the four tokenizers, and what a Chinese character or an emoji costs."""
-    st.header(_("1 · The same text, four tokenizers"))
+    """The text under every tokenizer (yours, the real ones, an uploaded one), and what a Chinese character or an
+    emoji costs."""
+    st.header(_("1 · The same text, several tokenizers"))
     st.caption(
         _(
             "Your BPE is the sidebar's training at its last merge; GPT-2, GPT-4 and GPT-4o are OpenAI's byte-level "
-            "tokenizers (r50k_base, cl100k_base, o200k_base)."
+            "tokenizers (r50k_base, cl100k_base, o200k_base); Qwen3 and DeepSeek-V3 are the byte-level BPE "
+            "tokenizers of two Chinese-first models, read from their tokenizer.json (ids from the Hugging Face "
+            "tokenizers library)."
         )
     )
     comparison(all_models, text, mode, present)
@@ -89,9 +94,12 @@ def vocabulary_part() -> None:
 
 def replay_part(all_models, text, mode, present) -> None:
     st.header(_("2 · Replay a real tokenizer on your text"))
-    keys = [key for key, _label in GPT_MODELS]
-    key = st.radio(_("Tokenizer to replay"), keys, format_func=model_label, horizontal=True, key="rt.replay.model")
+    keys = [m.key for m in all_models[1:] if hasattr(m.tok, "replay")]  # BPE models (not yours: the stepper has it)
+    label = {m.key: m.label for m in all_models}.get
+    key = st.radio(_("Tokenizer to replay"), keys, format_func=label, horizontal=True, key="rt.replay.model")
     replay_section(next(m for m in all_models if m.key == key), text, mode, present)
+    if (uploaded := all_models[-1]).key == UPLOADED and hasattr(uploaded.tok, "cuts"):
+        cuts_section(uploaded, text)
 
 
 def is_word_list(choice) -> bool:
@@ -137,9 +145,9 @@ def dropout_part(all_models, text, mode, present) -> None:
     c1, c2 = st.columns([2, 2])
     name = "pg.rt.dropout.word"
     word = c1.text_input(_("Word"), key=persist.seeded(name, default), on_change=persist.keep, args=(name,))
-    key = c2.radio(
-        _("Tokenizer"), [m.key for m in all_models], format_func=model_label, horizontal=True, key="rt.dropout.model"
-    )
+    keys = [m.key for m in all_models if getattr(m.tok, "can_dropout", True)]  # BPE models only
+    label = {m.key: m.label for m in all_models}.get
+    key = c2.radio(_("Tokenizer"), keys, format_func=label, horizontal=True, key="rt.dropout.model")
     c3, c4, c5 = st.columns(3)
     p = c3.slider(_("Dropout probability p"), 0.0, 1.0, 0.1, 0.05, key="rt.dropout.p")
     seed = int(c4.number_input(_("Seed"), 0, 1_000_000, 0, key="rt.dropout.seed"))
@@ -162,11 +170,16 @@ def main() -> None:
     sidebar.write_url(choice)
     text = text_box(choice, own_run)
     all_models = models(own_run)
+    if (uploaded := uploaded_model()) is not None:
+        all_models.append(uploaded)
     same_text_part(all_models, text, mode, present)
     vocabulary_part()
     replay_part(all_models, text, mode, present)
     rediscovery_part(choice, mode, present)
     dropout_part(all_models, text, mode, present)
+    from ui.glitch_view import inside_section  # (its tables are computed only here)
+
+    inside_section(all_models, text, mode, present)
 
 
 main()

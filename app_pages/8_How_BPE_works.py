@@ -388,6 +388,7 @@ def main() -> None:
     tie_rules(mode, present)
     stopped = stopping()
     byte_level()
+    how_reference.unseen_tokens()
     how_reference.relatives()
     how_algorithms.sections()
     your_corpus(choice, mode, present)

@@ -171,6 +171,12 @@ def pieces_in_text(text: bytes, start: int, end: int) -> list[Piece]:
     """
     if not 0 <= start < end <= len(text):
         raise ValueError(f"bytes {start}:{end} are not a token inside a text of {len(text)} bytes")
+    inner = text[start + 1 : end - 1]
+    if len(inner) > 8 and inner.isascii() and b"\r" not in inner and b"\n" not in inner:
+        # A long run of plain ASCII (a text without spaces, "aaaa..."): inside it no character joins a neighbour,
+        # so it is one whole piece, and only its two ends are read character by character.
+        ends = pieces_in_text(text, start, start + 1), pieces_in_text(text, end - 1, end)
+        return _joined([*ends[0], Piece(inner.decode("ascii"), 1, 1, 1, inner), *ends[1]])
     # The character holding byte `start` begins at most 3 bytes earlier.
     begin = start
     while begin > 0 and start - begin < 3 and utf8_length(text[begin]) == 0:
@@ -251,11 +257,19 @@ def pieces_alone(data: bytes) -> list[Piece]:
 def _joined(pieces: list[Piece]) -> list[Piece]:
     """Runs of whole characters joined into one piece (``你好`` rather than ``你 + 好``)."""
     out: list[Piece] = []
+    run: list[Piece] = []  # joined once at its end: adding to a string piece by piece is quadratic in a long token
+
+    def close() -> None:
+        out.extend([Piece("".join(p.char for p in run), 1, 1, 1, b"".join(p.raw for p in run))] if run[1:] else run)
+        run.clear()
+
     for p in pieces:
-        if out and p.whole and out[-1].whole and not p.grapheme and not out[-1].grapheme:
-            last = out.pop()
-            p = Piece(last.char + p.char, 1, 1, 1, last.raw + p.raw)
-        out.append(p)
+        if p.whole and not p.grapheme:
+            run.append(p)
+        else:
+            close()
+            out.append(p)
+    close()
     return out
 
 

@@ -259,6 +259,13 @@ def test_each_alias_is_its_moved_module_and_nothing_else():
         assert importlib.import_module(f"bpe_core.{name}") is importlib.import_module(f"bpe_core{moved}.{name}")
 
 
+def test_no_front_end_or_server_module_is_over_400_lines():
+    """As ARCHITECTURE.md says: ui, bpe_server and the entry points too, not only the pages."""
+    paths = [*(REPO / "ui").rglob("*.py"), *(REPO / "bpe_server").rglob("*.py"), REPO / "app.py", REPO / "serve.py"]
+    long = {str(p.relative_to(REPO)): n for p in paths if (n := len(p.read_text().splitlines())) > PAGE_LINES}
+    assert not long, long
+
+
 def test_no_bpe_core_module_is_over_450_lines():
     long = {str(p.relative_to(REPO)): n for p in CORE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 450}
     assert not long, long

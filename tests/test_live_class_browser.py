@@ -411,7 +411,8 @@ _AHEAD_STEPS = """() => Object.keys(JSON.parse(document.querySelector('#bpe-ahea
 _LOSE_SYNC_PRESSES = """() => {
   window.__bpeBeforeReload = true;
   window.addEventListener('click', (e) => {
-    if (e.target.closest && e.target.closest('.st-key-class-sync')) { e.stopImmediatePropagation(); e.preventDefault(); }
+    if (e.target.closest && e.target.closest('.st-key-class-sync, .st-key-class-resync')) {
+      e.stopImmediatePropagation(); e.preventDefault(); }
   }, true);
 }"""
 
@@ -428,9 +429,10 @@ def _a_student_at_step_one(class_server, contexts):
 
 
 def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(class_server, contexts):
-    # Whatever keeps a screen's step view from being redrawn (here its presses of "sync" are lost), it must not stay
-    # behind the class for the rest of the lesson: it reloads by itself, and the class code in its address and its
-    # cookie bring it back as the same student, drawn by the server at the teacher's step.
+    # Whatever keeps a screen's step view from being redrawn (here its presses of "sync", and of "resync", the whole
+    # page's rerun it tries next, are lost), it must not stay behind the class for the rest of the lesson: it reloads
+    # by itself, and the class code in its address and its cookie bring it back as the same student, drawn by the
+    # server at the teacher's step.
     classes, code, key, student = _a_student_at_step_one(class_server, contexts)
     joined = classes.state(code).students
     student.evaluate(_LOSE_SYNC_PRESSES)

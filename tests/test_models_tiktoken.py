@@ -62,7 +62,7 @@ def test_every_token_is_its_own_merge_and_ids_are_ranks(name):
 
 def test_load_gpt_is_cached_once_per_process_and_names_are_checked():
     assert load_gpt("gpt2") is load_gpt("gpt2")
-    assert bpe_core.load_gpt is load_gpt and bpe_core.MODEL_NAMES == ("gpt2", "cl100k", "o200k")
+    assert bpe_core.load_gpt is load_gpt and bpe_core.MODEL_NAMES == ("gpt2", "cl100k", "o200k", "qwen3", "deepseek_v3")
     with pytest.raises(ValueError, match="unknown model"):
         load_gpt("gpt5")
 

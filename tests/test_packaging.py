@@ -50,8 +50,10 @@ def test_requirements_txt_and_pyproject_pin_the_same_runtime_versions():
     assert includes == []
     assert sorted(map(requirement_key, runtime)) == sorted(map(requirement_key, library + app))
     assert all(str(r.specifier).startswith("==") for r in runtime), "every runtime requirement is pinned"
-    # The library needs only regex and tqdm: nothing of the app's.
+    # The library needs only regex and tqdm: nothing of the app's. tokenizers (a tokenizer.json's ids) is in the
+    # app's extra; the CLI imports it only when a tokenizer.json is asked for.
     assert {canonicalize_name(r.name) for r in library} == {"regex", "tqdm"}
+    assert "tokenizers" in {canonicalize_name(r.name) for r in app}
     assert not {canonicalize_name(r.name) for r in app} & {"regex", "tqdm"}
 
 
@@ -70,14 +72,18 @@ def test_console_script_and_package_data_are_declared():
     assert PYPROJECT["tool"]["setuptools"]["packages"] == folders
     assert {"bpe_core", "bpe_core.cli", "bpe_core.models", "bpe_core.algorithms"} <= set(folders)
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core"]) == [
+        "data/magikarp/*.tsv",
+        "data/magikarp/README.md",
         "data/udhr/*.xml",
         "data/udhr/README.md",
         "locales/*/LC_MESSAGES/*.mo",
         "locales/*/LC_MESSAGES/*.po",
     ]
     assert sorted(PYPROJECT["tool"]["setuptools"]["package-data"]["bpe_core.models"]) == [
+        "*.LICENSE-*",
         "*.pairs",
         "*.tiktoken",
+        "*.tokenizer.json.gz",
         "README.md",
     ]
 
@@ -124,6 +130,9 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     # The Declaration in 20 languages (bpe_core.languages.declaration) with its provenance.
     assert len(list((Path(package_dir) / "data" / "udhr").glob("udhr_*.xml"))) == 20
     assert (Path(package_dir) / "data" / "udhr" / "README.md").is_file()
+    # GPT-2's under-trained tokens of the Magikarp report (bpe_core.encoding.intermediate), with their provenance.
+    assert (Path(package_dir) / "data" / "magikarp" / "gpt2_undertrained.tsv").is_file()
+    assert (Path(package_dir) / "data" / "magikarp" / "README.md").is_file()
 
     corpus = tmp_path / "textbook.txt"
     corpus.write_text(TEXTBOOK_TEXT, encoding="utf-8")
@@ -143,3 +152,9 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     app = run(str(script), "app")
     assert app.returncode == 2
     assert app.stderr.count("\n") == 1 and app.stderr.startswith("bpe-explorer: the app is not available")
+    # Qwen3 ships with the library, but its ids come from tokenizers, which only the [app] extra installs.
+    assert (Path(package_dir) / "models" / "qwen3.tokenizer.json.gz").is_file()
+    assert (Path(package_dir) / "models" / "qwen3.LICENSE-Apache-2.0").is_file()
+    qwen = run(str(script), "encode", "--model", "qwen3", str(corpus))
+    assert qwen.returncode == 2 and qwen.stderr.count("\n") == 1
+    assert "'tokenizers'" in qwen.stderr and "bpe-explorer[app]" in qwen.stderr

@@ -2,10 +2,9 @@
 for byte tokens that are not whole UTF-8 characters, with a line naming their character (``很 1–2/3`` in a text,
 ``e.g. 你 1–2/3`` from the corpus where it stands alone; :mod:`bpe_core.byte_pieces`).
 
-Chips draw from a :class:`TokenSource`: the few questions a chip asks about a token. A finished
-:class:`bpe_core.TrainedRun` answers them through :class:`RunTokens` (made for you: every function
-here takes a run or a source), a :class:`bpe_core.encoding.encoder.Tokenizer` through
-:class:`TokenizerTokens` (encodings with ``<unk>``, uploaded GPT-2 models).
+Chips draw from a :class:`TokenSource`, the few questions a chip asks about a token: a :class:`bpe_core.TrainedRun`
+answers them through :class:`RunTokens` (made for you: every function here takes a run or a source), a
+:class:`bpe_core.encoding.encoder.Tokenizer` through :class:`TokenizerTokens` (``<unk>``, uploaded GPT-2 models).
 
 User text goes into HTML only through :func:`ui.text.esc_raw` / :func:`ui.text.esc`.
 """
@@ -163,12 +162,12 @@ def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
         if pieces is not None or src.is_partial(tid):
             ex = src.example(value) if pieces is None else None
             parts.extend(bp.byte_notes(value[:TOKEN_CLIP], tr(), visible, pieces, ex))
-    else:
-        text = src.token_value(tid)
-        if len(text) <= 4:
-            parts.append(" ".join(f"U+{ord(c):04X}" for c in text))
-    made = src.origin(tid)
-    if made:
+    elif len(text := src.token_value(tid)) <= 4:
+        parts.append(" ".join(f"U+{ord(c):04X}" for c in text))
+    made, kind = src.origin(tid), getattr(src, "added_kind", None)  # a tokenizer.json's special or added token
+    if kind is not None and (kind := kind(tid)):
+        parts.append(kind)
+    elif made:
         step, left, right = made
         parts.append(
             _("made at step {step} from {left} + {right}").format(
@@ -250,8 +249,9 @@ def _chip_maker(src, mode: str, presentation: bool):
 def _positioned(chip, src: TokenSource, ids, cut: bool):
     """``chip`` as ``chip(n, tid, css="", title=None)`` for token ``n`` of ``ids``, told where it stands when they
     spell a text (``cut``: only its first tokens), else alone (``ids`` ``None``: separate tokens)."""
-    values = [src.token_value(t) for t in ids] if ids is not None and src.variant.is_bytes else None
-    starts = bp.token_starts(values, cut) if values is not None else None
+    # Only a partial chip names its character: without one, the text is not segmented (a long word's is costly).
+    partial = ids is not None and src.variant.is_bytes and any(map(src.is_partial, ids))
+    starts = bp.token_starts(values := [src.token_value(t) for t in ids], cut) if partial else None
     if starts is None:
         return lambda n, t, css="", title=None: chip(t, css, title)
     text = bp.TextPieces(b"".join(values))
@@ -262,7 +262,8 @@ def pair_chips(chip, tokens, ids) -> list[str]:
     """The chips (``chip``: :func:`chip_maker`'s) of a pair: a partial one names, as an example, its character where
     the two first occur together (``\\xbd`` beside ``\\xa5`` ends 好, though first seen inside 你)."""
     src = source_of(tokens)
-    ex = src.example(b"".join(map(src.token_value, ids))) if src.variant.is_bytes else None
+    partial = src.variant.is_bytes and any(map(src.is_partial, ids))
+    ex = src.example(b"".join(map(src.token_value, ids))) if partial else None
     if ex is None:
         return [chip(t) for t in ids]
     text, starts = bp.TextPieces(ex.data), accumulate((len(src.token_value(t)) for t in ids), initial=ex.start)

@@ -12,6 +12,8 @@ vocabulary with its merge tree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from bpe_core import MergeTree, TrainedRun
@@ -22,7 +24,7 @@ from . import persist, run_cache
 from .chips import chip_html, chips_html, run_rtl_note, token_label
 from .i18n import _, current_language, ngettext
 from .page import lazy_expander
-from .text import CLIP_CHARS, esc, esc_raw
+from .text import CLIP_CHARS, esc, esc_raw, md_escape
 
 #: Tokens of a word's segmentation shown before the rest is folded away (opened on demand).
 CLIP_TOKENS = 24
@@ -266,8 +268,15 @@ def merge_tree_picker(
             return
     if tid is not None:
         st.html(merge_tree_html(run, tid, mode, presentation))
+        graph = run_cache.cached(run, "graph", step, lambda: run.merge_graph(step))
+        st.html(children_html(run, graph, tid, mode, presentation, _step_label, "bpe-tree-up"))
+        walk_control(run, graph, tid, mode, f"{key}.walk", lambda t: persist.put(name, t))
     elif step == 0:
         st.caption(_("(no merge yet: pick or type a token)"))
+
+
+def _step_label(number: int | None) -> str:
+    return _("step {step}").format(step=number) if number else _("base")
 
 
 def merge_tree_html(
@@ -289,3 +298,70 @@ def merge_tree_html(
         return f"<li>{chip_html(run, tree.token, mode, presentation)}{label}{kids}</li>"
 
     return f"<ul class='bpe-tree' id='bpe-tree'>{node(run.merge_tree(tid))}</ul>"
+
+
+# ------------------------------------------------------------------------------------ walking a tree up and down
+# Under a token's tree (its parts, down to base symbols): the tokens made directly from it, and one control to go
+# to any of them or to a part (bpe_core.MergeGraph's numbers). The stepper and the GPT page draw them.
+#: At most this many tokens made from a token are drawn and offered (a byte makes hundreds).
+MAX_CHILDREN = 40
+
+
+def children_html(src, graph, tid: int, mode: str, present: bool, number: Callable[[int], str], css_id: str) -> str:
+    """The tokens made directly from ``tid``, as chips each with ``number(merge)``; a sentence when there are none.
+
+    Args:
+        src: the chips' token source (a run or a tokenizer's). graph: its merge graph. number: a merge number's
+            label ("step 5", "#5"). css_id: the block's id.
+    """
+    kids = graph.children(tid)
+    name = token_label(src, tid, mode)
+    if not kids:
+        text = _("No token was made from {token}: it is only ever a whole token, never a part.").format(token=name)
+        return f"<p class='bpe-muted' id='{css_id}' data-children='0'>{esc_raw(text)}</p>"
+    head = ngettext(
+        "{n} token was made directly from {token}:",
+        "{n} tokens were made directly from {token}:",
+        len(kids),
+    ).format(n=f"{len(kids):,}", token=name)
+    shown = kids[:MAX_CHILDREN]
+    chips = "".join(
+        f"<span class='bpe-walk-kid' data-id='{k}'>{chip_html(src, k, mode, present)}"
+        f"<span class='stepnum'>{esc_raw(number(graph.merge_number(k)))}</span></span> "
+        for k in shown
+    )
+    more = ""
+    if len(kids) > len(shown):
+        more = esc_raw(_("… and {n} more.").format(n=f"{len(kids) - len(shown):,}"))
+    return (
+        f"<div class='bpe-walk' id='{css_id}' data-children='{len(kids)}'>"
+        f"<p class='bpe-note'>{esc_raw(head)}</p><p>{chips}{more}</p></div>"
+    )
+
+
+def walk_control(src, graph, tid: int, mode: str, key: str, go: Callable[[int], None]) -> None:
+    """Buttons to go down to a part of ``tid`` or up to a token made from it: ``go(id)`` runs on a click (a
+    callback, before the page reruns)."""
+    parts = list(graph.parts(tid) or ())
+    kids = list(graph.children(tid)[:MAX_CHILDREN])
+    options = list(dict.fromkeys(parts + kids))
+    if not options:
+        return
+
+    def label(t: int) -> str:
+        # A pill's label is Markdown: "</w>" would be read as a tag and dropped.
+        return md_escape(f"{'↓' if t in parts else '↑'} {token_label(src, t, mode)}")
+
+    def picked() -> None:
+        choice = st.session_state.get(key)
+        st.session_state[key] = None
+        if choice is not None:
+            go(choice)
+
+    st.pills(
+        _("Go to a part (↓) or to a token made from it (↑)"),
+        options,
+        format_func=label,
+        key=key,
+        on_change=picked,
+    )

@@ -213,6 +213,17 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "词元的构成过程：它由哪两个词元合并而来，再往下直到基础符号。",
         "詞元的構成過程：它由哪兩個詞元合併而來，再往下直到基礎符號。",
     ),
+    "intermediate token": (
+        "A token that later merges almost always build into longer tokens, so it is almost never kept on its own.",
+        "后来的合并几乎总是把它并进更长的词元，因此它几乎从不单独留下的词元。",
+        "後來的合併幾乎總是把它併進更長的詞元，因此它幾乎從不單獨留下的詞元。",
+    ),
+    "under-trained token (glitch token)": (
+        "A token in the vocabulary that a model almost never saw in training, such as an intermediate token;"
+        " a prompt that holds it can make the model misbehave.",
+        "词表里有、但模型训练时几乎没见过的词元（例如中间词元）；提示中出现它时，模型可能表现失常。",
+        "詞彙表裡有、但模型訓練時幾乎沒見過的詞元（例如中間詞元）；提示中出現它時，模型可能表現失常。",
+    ),
     "encode": (
         "Turning text into token ids by applying the learned merges in rank order.",
         "按排名顺序应用学到的合并，把文本变成词元 ID。",

@@ -46,6 +46,26 @@ def relatives() -> None:
     )
 
 
+def unseen_tokens() -> None:
+    """Why a token can be in the vocabulary yet almost never be seen: intermediate tokens, glitch tokens, PickyBPE."""
+    st.subheader(_("A token can exist and yet be almost never seen"), anchor="unseen-tokens")
+    st.markdown(
+        _(
+            "Every merge adds a token, and a merge is chosen by how often its pair occurs at that moment of "
+            "training. Later merges can swallow the new token: if nearly every occurrence of it becomes part of a "
+            "longer token, the corpus, and every text encoded later, almost never holds it on its own. It stays in "
+            "the vocabulary as an intermediate token, a step on the way to the longer one. A language model trained "
+            "on the encoded text then almost never sees it and barely learns its embedding: such under-trained "
+            "tokens (glitch tokens) make models misbehave when a prompt does contain them. GPT-2's "
+            "InstoreAndOnline exists to build BuyableInstoreAndOnline, and reportprint to build embedreportprint "
+            "(Land & Bartolo, \u201cFishing for Magikarp\u201d, 2024). The GPT tokenizers page lists such tokens "
+            "for a text, and shows each token's merge tree both ways. PickyBPE (Chizhov et al., 2024) removes a "
+            "token during training when a merge takes almost all of its occurrences (its intersection over self, "
+            "IoS, reaches a threshold): the command line's train --picky T does it."
+        )
+    )
+
+
 def sources() -> None:
     """The papers behind the page, cited with links."""
     st.header(_("Sources"))

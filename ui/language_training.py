@@ -29,7 +29,7 @@ from bpe_core.languages.token_tax import tax_table
 from .corpus import Corpus, digest_of
 from .i18n import N_, _
 from .languages import column_formats, gpt_table
-from .real_tokenizers import GPT_MODELS
+from .real_tokenizers import real_models
 
 DEFAULT_MERGES = 2_000
 MAX_MERGES = 5_000
@@ -128,11 +128,12 @@ def results(runs: dict, names) -> None:
     ours = tax_table(held, {rule: run.tokenizer() for rule, run in runs.items()})
     gpt = gpt_table(HELD_OUT)
     labels = {rule: _(label) for rule, label in RULE_LABELS.items()}
-    labels.update(dict(GPT_MODELS))
+    real = real_models()
+    labels.update(dict(real))
     data = {_("Language"): [names(r.name) for r in ours.rows]}
     for rule in runs:
         data[labels[rule]] = [r.tax[rule] for r in ours.rows]
-    for key, _label in GPT_MODELS:
+    for key, _label in real:
         data[labels[key]] = [r.tax[key] for r in gpt.rows]
     table = pd.DataFrame(data)
     st.dataframe(table, hide_index=True, width="stretch", column_config=column_formats(table))
@@ -143,7 +144,7 @@ def results(runs: dict, names) -> None:
                 _("Spread (largest tax ÷ smallest)"): t.spread(m),
                 _("Gini coefficient"): t.gini(m),
             }
-            for t, models in ((ours, list(runs)), (gpt, [k for k, _l in GPT_MODELS]))
+            for t, models in ((ours, list(runs)), (gpt, [k for k, _l in real]))
             for m in models
         ]
     )

@@ -24,7 +24,7 @@ from bpe_core.languages.token_tax import TaxTable, count_ids, tax_table
 from . import run_cache
 from .chips import tokens_html
 from .i18n import N_, _, current_language, ngettext
-from .real_tokenizers import GPT_MODELS, YOURS, Model
+from .real_tokenizers import YOURS, Model, real_models
 from .text import esc_raw
 
 #: The interface languages as Babel names them.
@@ -62,12 +62,17 @@ def sections_of(choice) -> tuple | None:
     return None if choice is None else (choice,)
 
 
-@st.cache_resource(show_spinner=False, max_entries=40)
 def gpt_table(sections: tuple | None) -> TaxTable:
-    """The Declaration's 20 languages under GPT-2, GPT-4 and GPT-4o, once per server and article choice."""
+    """The Declaration's 20 languages under the real tokenizers (:func:`ui.real_tokenizers.real_models`), once per
+    server, article choice and set of models."""
+    return _real_table(sections, tuple(name for name, _label in real_models()))
+
+
+@st.cache_resource(show_spinner=False, max_entries=40)
+def _real_table(sections: tuple | None, names: tuple) -> TaxTable:
     from bpe_core import load_gpt
 
-    return tax_table(decl.texts(sections), {name: load_gpt(name) for name, _label in GPT_MODELS})
+    return tax_table(decl.texts(sections), {name: load_gpt(name) for name in names})
 
 
 def own_table(model: Model, sections: tuple | None) -> TaxTable:

@@ -1,4 +1,5 @@
-"""The real tokenizers beside the student's own: GPT-2, GPT-4 and GPT-4o (:func:`bpe_core.load_gpt`)
+"""The real tokenizers beside the student's own: GPT-2, GPT-4, GPT-4o, Qwen3 and DeepSeek-V3 when its file is
+there (:func:`bpe_core.load_gpt`, :func:`real_models`)
 and the sidebar's run on the same text -- token chips with ids, counts and ratios, what a Chinese
 character or an emoji costs in each, and BPE-dropout samples of one word.
 
@@ -14,6 +15,7 @@ import streamlit as st
 
 from bpe_core import load_gpt
 from bpe_core.measures import dropout_segmentations, partial_tokens, text_stats
+from bpe_core.models import available_models
 from bpe_core.scripts import costly_graphemes
 
 from .chips import token_label, tokens_html
@@ -23,6 +25,8 @@ from .text import esc, esc_raw
 
 #: The shipped models as the page names them: ``(bpe_core name, label)``; labels are product names.
 GPT_MODELS = (("gpt2", "GPT-2"), ("cl100k", "GPT-4"), ("o200k", "GPT-4o"))
+#: The tokenizer.json models (ids from ``tokenizers``); DeepSeek-V3 only where its file is found.
+HF_LABELS = (("qwen3", "Qwen3"), ("deepseek_v3", "DeepSeek-V3"))
 #: The key of the student's own tokenizer among the models.
 YOURS = "yours"
 _YOURS_LABEL = N_("Your BPE")
@@ -42,26 +46,49 @@ class Model(NamedTuple):
     src: object
 
 
-@st.cache_resource(show_spinner=False, max_entries=len(GPT_MODELS))
+def real_models() -> tuple[tuple[str, str], ...]:
+    """The real tokenizers this server has, as ``(bpe_core name, label)``: the GPT ones, Qwen3, and DeepSeek-V3
+    when its file is found (:func:`bpe_core.models.available_models`)."""
+    here = available_models()
+    return GPT_MODELS + tuple((key, label) for key, label in HF_LABELS if key in here)
+
+
+@st.cache_resource(show_spinner=False, max_entries=len(GPT_MODELS) + len(HF_LABELS))
 def gpt_tokens(name: str):
     """The chip source of a shipped model, made once per server (it indexes every merge: about a
     second for GPT-4o's 200,000)."""
     from .chips import TokenizerTokens
 
-    return TokenizerTokens(load_gpt(name))
+    tok = load_gpt(name)
+    src = TokenizerTokens(tok)
+    if hasattr(tok, "is_added"):  # a tokenizer.json: its chips say why a special token is one token
+        src.added_kind = lambda tid: added_kind(tok, tid)
+    return src
+
+
+def added_kind(tok, tid: int) -> str | None:
+    """Why a token of a tokenizer.json is not made by merges (a special or added token), else None."""
+    if not tok.is_added(tid):
+        return None
+    if tok.is_special(tid):
+        return _(
+            "special token: added to the vocabulary for the model's own use (chat turns, end of text); the tokenizer "
+            "finds it in the text before any merge, so it is always one token"
+        )
+    return _("added token: matched in the text as a whole before any merge")
 
 
 def models(run) -> list[Model]:
-    """The student's tokenizer (the sidebar's run at its last step) and the three GPT tokenizers."""
+    """The student's tokenizer (the sidebar's run at its last step) and the real ones (:func:`real_models`)."""
     out = [Model(YOURS, _(_YOURS_LABEL), tokenizer_at(run), tokens_at(run))]
-    for name, label in GPT_MODELS:
+    for name, label in real_models():
         out.append(Model(name, label, load_gpt(name), gpt_tokens(name)))
     return out
 
 
 def model_label(key: str) -> str:
     """The shown name of a model key."""
-    return _(_YOURS_LABEL) if key == YOURS else dict(GPT_MODELS)[key]
+    return _(_YOURS_LABEL) if key == YOURS else dict(GPT_MODELS + HF_LABELS)[key]
 
 
 # ------------------------------------------------------------------------------------------ drawing

@@ -12,6 +12,7 @@ import streamlit as st
 
 from bpe_core import load_gpt, merge_overlap
 from bpe_core.encoding.traces import Replay
+from bpe_core.models import MODEL_NAMES
 from bpe_core.teaching.facts import numbering_legend, rank_of_merge
 
 from . import persist, stepper
@@ -107,9 +108,9 @@ def gpt_replay(name: str, text: str):
 
 
 def replay_section(model, text: str, mode: str, present: bool) -> None:
-    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped GPT
-    tokenizer) that fire on ``text``."""
-    replay = gpt_replay(model.key, text)
+    """Step through the merges of ``model`` (a :class:`ui.real_tokenizers.Model` of a shipped tokenizer, or an
+    uploaded byte-level BPE tokenizer.json, replayed here: it is kept per server by its file) that fire on ``text``."""
+    replay = gpt_replay(model.key, text) if model.key in MODEL_NAMES else model.tok.replay(text)
     n = len(replay)
     if n == 0:
         st.info(_("No merge of this tokenizer applies to this text: it stays split into bytes."))
@@ -117,7 +118,13 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     name = f"pg.rt.replay.{persist.short_key(model.key, text)}"
     start = _("Start: the text as single bytes. Each step applies the next merge, in rank order.")
 
+    made_by = getattr(model.tok, "merge_token", None)  # a tokenizer.json: its merge k makes the file's own id
+
     def merge_label(rank: int) -> str:
+        if made_by is not None:
+            return _("{model}'s merge {number} (token id {id}):").format(
+                model=model.label, number=f"{rank:,}", id=f"{made_by(rank):,}"
+            )
         # Merge k is rank and id 255 + k in the rank file (bpe_core.teaching.facts): both numbers, as the legend says.
         return _("{model}'s merge {number} (rank and id {rank}):").format(
             model=model.label, number=f"{rank:,}", rank=f"{rank_of_merge(rank):,}"
@@ -126,7 +133,15 @@ def replay_section(model, text: str, mode: str, present: bool) -> None:
     replay_steps(
         replay, model.src, key="rt", name=name, start=start, merge_label=merge_label, mode=mode, present=present
     )
-    st.caption(numbering_legend(tr()))
+    if made_by is not None:
+        st.caption(
+            _(
+                "Merge k is the k-th line of the tokenizer.json's model.merges; the id of the token it makes is the "
+                "file's own (model.vocab). Added tokens such as <|im_start|> are matched in the text before any merge."
+            )
+        )
+    else:
+        st.caption(numbering_legend(tr()))
     tree_picker(model, replay.ids_at(n), mode, present)
 
 
@@ -136,10 +151,14 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
     if not options:
         return
     options.sort(key=lambda t: -len(model.tok.token_value(t)))
+    key = f"rt.tree.{model.key}"
+    walked = st.session_state.get(key)  # a token reached by walking the tree, maybe not in this text
+    if isinstance(walked, int) and walked not in options and walked in model.tok.values:
+        options.append(walked)
     tid = st.selectbox(
         _("Merge tree of a token of this text"),
         options,
-        key=f"rt.tree.{model.key}",
+        key=key,
         format_func=lambda t: f"{token_label(model.src, t, mode)}  ·  {t}",
     )
     if tid is None:
@@ -152,6 +171,15 @@ def tree_picker(model, ids: list[int], mode: str, present: bool) -> None:
         len(numbers),
     ).format(n=len(numbers), numbers=", ".join(f"{r:,}" for r in numbers))
     st.html(f"<p class='bpe-note' id='rt-tree-ranks'>{esc_raw(line)}</p>" + merge_tree_html(model, tree, mode, present))
+    from ui.corpus_panel import children_html, walk_control  # (only a picked tree draws them)
+
+    graph = model.tok.merge_graph()
+    st.html(children_html(model.src, graph, tid, mode, present, _merge_label, "rt-tree-up"))
+    walk_control(model.src, graph, tid, mode, f"{key}.walk", lambda t: st.session_state.__setitem__(key, t))
+
+
+def _merge_label(number: int | None) -> str:
+    return _("#{number}").format(number=f"{number:,}") if number is not None else _("byte")
 
 
 def merge_tree_html(model, tree, mode: str, present: bool) -> str:

@@ -22,7 +22,7 @@ from array import array
 from bisect import bisect_right
 from itertools import chain, islice
 
-from ..encoding.traces import MergeTree
+from ..encoding.traces import MergeGraph, MergeTree
 from .run_pairs import PairQueries
 from .run_records import VocabEntry, WordRow
 
@@ -360,6 +360,15 @@ class TrainedRun(PairQueries):
         if src is None:
             return MergeTree(tid)
         return MergeTree(tid, self.created_step[tid], self.merge_tree(src[0]), self.merge_tree(src[1]))
+
+    def merge_graph(self, step: int | None = None):
+        """The merge trees both ways after steps 1..``step`` (default: all):
+        :class:`~bpe_core.encoding.traces.MergeGraph` (parts, children, merge numbers = steps)."""
+        snaps = self.snapshots if step is None else self.snapshots[: self._clamp(step)]
+        made = self.created_step
+        # A merge that rebuilds a base symbol's string (rule 4) leaves it a base symbol, as merge_tree does.
+        first = {t: made[t] - 1 for t in range(self.num_base, len(made)) if made[t] <= len(snaps)}
+        return MergeGraph([(s.left, s.right, s.token) for s in snaps], first)
 
     def series(self) -> dict[str, list[int]]:
         """Chart data for steps 0..n: ``step``, ``vocab_size``, ``corpus_tokens`` and ``count`` (the count of

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpe_core train|encode|handout|check|compare`` (and ``bpe-explorer``, which adds ``app``).
+"""Command line: ``python -m bpe_core train|encode|handout|check|compare|tree`` (and ``bpe-explorer``, which adds ``app``).
 
 ::
 
@@ -6,12 +6,14 @@
         [--pretokenizer regex --pattern PATTERN]
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--algorithm NAME] [--out DIR] [--jsonl]
+        [--picky T [--picky-ties lexical|smallest]]
     python -m bpe_core train FILE --algorithm wordpiece|unigram [--pretokenizer bert|metaspace] --vocab-size V
         [--seed-size S --shrink F (unigram)] [--out DIR (writes DIR/tokenizer.json)] [--jsonl]
     python -m bpe_core encode --model DIR|gpt2|cl100k|o200k [FILE] [--jsonl] [--dropout P] [--seed S]
     python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
     python -m bpe_core check CORPUS YOURS [the train options] [--jsonl]
     python -m bpe_core compare FILE... --model gpt2,cl100k,o200k[,DIR] [--jsonl]
+    python -m bpe_core tree --model DIR|gpt2|cl100k|o200k ID|TOKEN [--token] [--jsonl]
 
 FILE ``-`` (or, for ``encode``, no FILE) reads stdin. Input must be UTF-8 (a BOM is fine); anything
 else is a one-line ``bpe_core: ...`` message on stderr and exit status 2. A file whose every line is
@@ -59,6 +61,7 @@ COMMANDS = (
     "handout",
     "check",
     "compare",
+    "tree",
 )
 
 

@@ -151,6 +151,8 @@ def config_from_args(args, **overrides) -> TrainConfig:
         **{k: v for k, v in (("seed_size", args.seed_size), ("shrink", args.shrink)) if v is not None},
     )
     fields.update(unset)
+    for name, value in unset.items():  # the defaults, for a command that reads args after this (picky)
+        setattr(args, name, value)
     fields.update(overrides)
     try:
         return TrainConfig(**fields).validate()

@@ -11,8 +11,9 @@ read off; the first file is the reference for the tax column of the plain table.
   have an ``<unk>`` token (character-level ones); nothing else.
 
 A model is a shipped tokenizer name (``gpt2``, ``cl100k``, ``o200k``; counts equal
-``len(tiktoken encoding.encode_ordinary(text))``) or a directory written by ``train --out`` (or holding
-GPT-2 ``vocab.json`` + ``merges.txt``); a directory of that name in the current directory wins, as for
+``len(tiktoken encoding.encode_ordinary(text))``; ``qwen3``, ``deepseek_v3``: counts from ``tokenizers``), a
+directory written by ``train --out`` (or holding GPT-2 ``vocab.json`` + ``merges.txt``), or a Hugging Face
+``tokenizer.json`` (or a folder holding one; ``tokenizers`` gives its counts); a directory of that name in the current directory wins, as for
 ``encode``. An ``<unk>`` counts as one token.
 """
 
@@ -27,7 +28,8 @@ from .common import read_input
 from .encode import load_tokenizer
 
 NAME = "compare"
-DEFAULT_MODELS = ",".join(MODEL_NAMES)
+#: The rank-file models: they need nothing beyond the library's own dependencies.
+DEFAULT_MODELS = "gpt2,cl100k,o200k"
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -42,9 +44,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     cp.add_argument(
         "--model",
         default=DEFAULT_MODELS,
-        metavar="NAME|DIR[,...]",
-        help=f"comma-separated models: {', '.join(MODEL_NAMES)} (GPT-2, GPT-4, GPT-4o) or a directory written by "
-        f"'train --out' (default: {DEFAULT_MODELS})",
+        metavar="NAME|DIR|FILE[,...]",
+        help=f"comma-separated models: {', '.join(MODEL_NAMES)} (GPT-2, GPT-4, GPT-4o, Qwen3, DeepSeek-V3), a "
+        f"directory written by 'train --out', or a tokenizer.json (default: {DEFAULT_MODELS})",
     )
     cp.add_argument("--jsonl", action="store_true", help='one object per file: {"file", "chars", "bytes", "tokens"}')
     return cp

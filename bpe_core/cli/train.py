@@ -7,6 +7,7 @@ import sys
 import time
 
 from ..inputs import InputError
+from . import picky
 from .common import PROG, add_train_options, config_from_args, read_words, readable
 from .train_field import FIELD_ALGORITHMS, run_field
 
@@ -33,6 +34,7 @@ def add_parser(sub) -> None:
         help="write merges.txt, vocab.json, tokenizer.json (byte, eow attached) and bpe_explorer.json to DIR",
     )
     tr.add_argument("--jsonl", action="store_true", help="one JSON object per merge, then a stop line")
+    picky.add_options(tr)
 
 
 def _progress(total: int | None):
@@ -53,8 +55,13 @@ def run(args, out=None, err=None) -> int:
 
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.picky is not None:
+        picky.check(args)
     cfg = config_from_args(args)
     words, source = read_words(args.file, cfg)
+    if args.picky is not None:
+        picky.run(args, words, out, jsonl_line)
+        return 0
     if cfg.algorithm in FIELD_ALGORITHMS:
         return run_field(args, cfg, words, source, out, err)
     training = get_algorithm(cfg.algorithm).start(words, cfg)

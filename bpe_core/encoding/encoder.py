@@ -44,10 +44,21 @@ from .apply_merges import bpe_dropout, bpe_heap, bpe_leftmost, bpe_simple
 from .decoding import UNK_TOKEN, Decoder
 from .encoder_tables import id_table, is_real_token, merge_tables
 from .longest_match import LongestMatchEncoder
-from .traces import MergeTree, PieceTrace, Replay, ReplayStep, TraceStep, merge_tree, trace_piece
+from .traces import (
+    MergeGraph,
+    MergeTree,
+    PieceTrace,
+    Replay,
+    ReplayStep,
+    TraceStep,
+    merge_tree,
+    token_ranks,
+    trace_piece,
+)
 
 __all__ = [
     "UNK_TOKEN",
+    "MergeGraph",
     "MergeTree",
     "PieceTrace",
     "Replay",
@@ -123,6 +134,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         self._merges: list | None = [(left, right) for left, right in merges]
         self._ranks, self._pair_of_rank = merge_tables(self._merges, vocab, variant)
         self._token_rank = None  # built on first use (merge trees)
+        self._graph = None
 
         if variant.is_bytes:
             missing = [b for b in range(256) if bytes((b,)) not in vocab]
@@ -171,6 +183,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         tok._ranks = ranks
         tok._pair_of_rank = pair_of_rank
         tok._token_rank = None  # built on first use (merge trees)
+        tok._graph = None
         tok._byte_ids = [vocab[bytes((b,))] for b in range(256)]
         tok._frequencies = frequencies
         tok._whole_tokens = None
@@ -221,10 +234,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
     def _token_ranks(self) -> dict:
         """``{new_id: rank}`` (0-based) of the merges; the first merge that makes a token counts."""
         if self._token_rank is None:
-            token_rank: dict = {}
-            for rank, (_, _, new) in enumerate(self._pair_of_rank):
-                token_rank.setdefault(new, rank)
-            self._token_rank = token_rank
+            self._token_rank = token_ranks(self._pair_of_rank)
         return self._token_rank
 
     def frequencies(self) -> dict | None:
@@ -235,7 +245,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     # ---------------------------------------------------------------------------------- encoding
     def pieces(self, text: str) -> list[str]:
-        """The pre-tokens of ``text``."""
+        """The pre-tokens of ``text`` (every encoding path cuts through this, so a subclass may cut otherwise)."""
         return pretokenize(text, self.pretokenizer, self.pattern)
 
     def symbol_ids(self, piece: str) -> list[int]:
@@ -260,7 +270,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         Raises:
             ValueError: ``dropout`` outside 0..1.
         """
-        pieces = pretokenize(text, self.pretokenizer, self.pattern)
+        pieces = self.pieces(text)
         out: list[int] = []
         if dropout:
             if not 0.0 <= dropout <= 1.0:
@@ -349,7 +359,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         """
         ids: list[int] = []
         traces: list[PieceTrace] = []
-        for piece in pretokenize(text, self.pretokenizer, self.pattern):
+        for piece in self.pieces(text):
             trace = self.trace_piece(piece)
             traces.append(trace)
             ids.extend(trace.ids)
@@ -362,7 +372,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
     def replay(self, text: str) -> Replay:
         """The merges that fire on ``text`` in rank order, each with how often it applies, and the text's
         ids after the first k of them (:class:`~bpe_core.encoding.traces.Replay`)."""
-        pieces = pretokenize(text, self.pretokenizer, self.pattern)
+        pieces = self.pieces(text)
         traces = {}
         for piece in pieces:
             if piece not in traces:
@@ -375,6 +385,12 @@ class Tokenizer(Decoder, LongestMatchEncoder):
         self.token_value(tid)
         return merge_tree(tid, self._token_ranks(), self._pair_of_rank)
 
+    def merge_graph(self) -> MergeGraph:
+        """The merge trees both ways (:class:`~bpe_core.encoding.traces.MergeGraph`), made once per tokenizer."""
+        if self._graph is None:
+            self._graph = MergeGraph(self._pair_of_rank, self._token_ranks())
+        return self._graph
+
     def merge_number(self, tid: int) -> int | None:
         """The number ``k`` (from 1) of the merge that made token ``tid``, or None for a base symbol. In a
         byte-level rank file that token's rank and id is ``255 + k`` (:mod:`bpe_core.teaching.facts`)."""
@@ -383,10 +399,7 @@ class Tokenizer(Decoder, LongestMatchEncoder):
 
     def compare_methods(self, text: str) -> list[tuple[str, list[int], list[int]]]:
         """``[(pre_token, rank_ids, longest_match_ids)]`` for every pre-token of ``text``, in order."""
-        return [
-            (piece, list(self.encode_piece(piece)), self.longest_match_piece(piece))
-            for piece in pretokenize(text, self.pretokenizer, self.pattern)
-        ]
+        return [(piece, list(self.encode_piece(piece)), self.longest_match_piece(piece)) for piece in self.pieces(text)]
 
     def __repr__(self) -> str:
         return (

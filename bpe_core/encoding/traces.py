@@ -3,13 +3,15 @@
 A trace records each merge applied to one pre-token (lowest merge number first, GPT-2's ``bpe()``); a
 :class:`Replay` gathers the traces of a whole text into one list of merges in that order, each with
 how many times it applies there, and gives the text's ids after the first *k* of them -- the steps of
-replaying a tokenizer's training on the user's text. :func:`merge_tree` says which merges built a token.
+replaying a tokenizer's training on the user's text. :class:`MergeGraph` holds a merge list's trees both ways:
+which merges built a token (its :class:`MergeTree`, down to base symbols) and which tokens were made from it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .apply_merges import merge_all
 
@@ -147,6 +149,16 @@ class MergeTree:
     left: MergeTree | None = None
     right: MergeTree | None = None
 
+    def nodes(self, depth: int = 0):
+        """``(depth, node)`` of every node, the root first, then the left tree, then the right (pre-order)."""
+        stack = [(depth, self)]
+        while stack:
+            d, node = stack.pop()
+            yield d, node
+            if node.merge_number is not None:
+                stack.append((d + 1, node.right))
+                stack.append((d + 1, node.left))
+
     def merge_numbers(self) -> list[int]:
         """Every merge number in the tree, in the order the merges were applied (ascending)."""
         out: list[int] = []
@@ -157,6 +169,13 @@ class MergeTree:
                 out.append(node.merge_number)
                 stack.extend((node.left, node.right))
         return sorted(out)
+
+
+def token_ranks(pair_of_rank: list) -> dict:
+    """``{new_id: index}`` (0-based) of a merge list ``[(left_id, right_id, new_id)]``: the first merge making a
+    token counts. Built backwards, so that index is written last, all in C (200,000 merges in a few ms)."""
+    news = list(map(itemgetter(2), pair_of_rank))
+    return dict(zip(reversed(news), range(len(news) - 1, -1, -1)))
 
 
 def merge_tree(token: int, token_rank: dict, pair_of_rank: list) -> MergeTree:
@@ -174,3 +193,99 @@ def merge_tree(token: int, token_rank: dict, pair_of_rank: list) -> MergeTree:
     return MergeTree(
         token, index + 1, merge_tree(left, token_rank, pair_of_rank), merge_tree(right, token_rank, pair_of_rank)
     )
+
+
+class MergeGraph:
+    """A merge list's trees both ways: each token's parts (down to base symbols) and the tokens made from it.
+
+    A token's ``parts`` are the pair of the first merge that made it; its ``children`` are the tokens whose
+    parts include it, so going down from a child always comes back to the token. Built from any merge list
+    (a training run's, a rank file's, a tokenizer.json's): nothing here knows about bytes or characters.
+
+    Args:
+        pair_of_rank: ``[(left_id, right_id, new_id)]`` in merge order (index = merge number - 1).
+        token_rank: ``{new_id: index}`` of the first merge making each token, when the caller has it already.
+    """
+
+    def __init__(self, pair_of_rank: list, token_rank: dict | None = None):
+        self._pairs = pair_of_rank
+        self._rank = token_ranks(pair_of_rank) if token_rank is None else token_rank
+        self._children: dict | None = None  # built by _index when many tokens are asked about
+        self._columns: tuple | None = None  # (left ids, right ids) by rank, for one token's children
+
+    def one_merge_per_token(self) -> bool:
+        """Whether no token is made by two merges (true of the GPT rank files; a run that rebuilds a string is not)."""
+        return len(self._rank) == len(self._pairs)
+
+    def merge_number(self, tid: int) -> int | None:
+        """The number (from 1) of the first merge that made ``tid``; None for a base symbol."""
+        rank = self._rank.get(tid)
+        return None if rank is None else rank + 1
+
+    def parts(self, tid: int) -> tuple[int, int] | None:
+        """The two ids ``tid`` was first merged from; None for a base symbol."""
+        rank = self._rank.get(tid)
+        return None if rank is None else self._pairs[rank][:2]
+
+    def children(self, tid: int) -> tuple:
+        """The ids of every token made directly from ``tid`` (``tid`` is one of its parts), by merge number."""
+        if self._children is not None:
+            return tuple(self._children.get(tid, ()))
+        if self._columns is None:
+            self._columns = (list(map(itemgetter(0), self._pairs)), list(map(itemgetter(1), self._pairs)))
+        # One C-level search per column (a few ms for 200,000 merges), so a first tree needs no index.
+        ranks = sorted(set(_indices(self._columns[0], tid)).union(_indices(self._columns[1], tid)))
+        pairs, first = self._pairs, self._rank
+        return tuple(pairs[r][2] for r in ranks if first.get(pairs[r][2]) == r)
+
+    def _index(self) -> dict:
+        """``{id: [child ids by merge number]}`` of every token, built once (about 0.1 s for 200,000 merges)."""
+        if self._children is None:
+            children: dict = {}
+            pairs = self._pairs
+            for new, rank in sorted(self._rank.items(), key=itemgetter(1)):
+                left, right, _ = pairs[rank]
+                children.setdefault(left, []).append(new)
+                if right != left:
+                    children.setdefault(right, []).append(new)
+            self._children = children
+        return self._children
+
+    def descendants(self, tid: int) -> list[int]:
+        """Every token whose tree holds ``tid`` (children, their children, ...), by merge number."""
+        self._index()
+        seen: set = set()
+        todo = [tid]
+        while todo:
+            for child in self.children(todo.pop()):
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+        return sorted(seen, key=self._rank.__getitem__)
+
+    def tree(self, tid: int) -> MergeTree:
+        """The :class:`MergeTree` of ``tid`` (down to base symbols)."""
+        return merge_tree(tid, self._rank, self._pairs)
+
+    def record(self, tid: int) -> dict:
+        """``{"id", "merge", "parts", "children"}`` of ``tid`` (``merge`` and ``parts`` None for a base symbol;
+        ``parts`` a two-id list): the CLI's ``tree`` lines and the app's tree read it."""
+        parts = self.parts(tid)
+        return {
+            "id": tid,
+            "merge": self.merge_number(tid),
+            "parts": None if parts is None else list(parts),
+            "children": list(self.children(tid)),
+        }
+
+
+def _indices(column: list, value: int) -> list[int]:
+    """The positions of ``value`` in ``column``, by ``list.index`` (a search in C) from each hit on."""
+    out: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = column.index(value, at + 1)
+            out.append(at)
+    except ValueError:
+        return out

@@ -110,7 +110,8 @@ class FieldTokenizer:
 
 def load_field_model(model_dir) -> FieldTokenizer | None:
     """The WordPiece or Unigram model of ``model_dir/tokenizer.json``; ``None`` when there is no such file or it
-    holds another model (a BPE one). Raises :class:`InputError` (one line) for a file it cannot use."""
+    holds another model (a BPE one, or one with a normalizer or another pre-tokenizer: ``tokenizers`` itself
+    reads those). Raises :class:`InputError` (one line) for a file that is not JSON or a malformed model."""
     path = Path(model_dir) / "tokenizer.json"
     if not path.is_file():
         return None
@@ -122,14 +123,10 @@ def load_field_model(model_dir) -> FieldTokenizer | None:
     kind = model.get("type") if isinstance(model, dict) else None
     if kind not in ("WordPiece", "Unigram"):
         return None
-    if doc.get("normalizer") is not None:
-        raise InputError(f"{path}: a normalizer is not supported here (only the pre-tokenizers bert and metaspace).")
     pre = doc.get("pre_tokenizer") or {}
     names = {"BertPreTokenizer": BERT, "Metaspace": METASPACE}
-    if pre.get("type") not in names:
-        raise InputError(
-            f"{path}: the pre-tokenizer {pre.get('type')!r} is not supported (BertPreTokenizer, Metaspace)."
-        )
+    if doc.get("normalizer") is not None or pre.get("type") not in names:
+        return None  # not one of ours (a normalizer, another pre-tokenizer): tokenizers itself reads it
     try:
         if kind == "WordPiece":
             vocab_map = model["vocab"]

@@ -10,15 +10,22 @@ has a ``.pairs`` file beside it holding the recovered merges as id pairs, writte
 sha256 and every pair joins two lower-ranked tokens into its token; otherwise the merges are recovered
 at load time.
 
-Public API: :func:`load_gpt` (``"gpt2"``, ``"cl100k"``, ``"o200k"``; cached once per process, so a
-server shares one copy between sessions), :func:`load_rank_file` for any rank file.
+Beside them, Hugging Face ``tokenizer.json`` models (:data:`HF_MODELS`): Qwen3, shipped gzip-compressed with its
+sha256 checked at load, and DeepSeek-V3, not shipped (its licence), read from the folder that the environment
+variable :data:`HF_DIR_ENV` names (``<folder>/deepseek_v3/tokenizer.json``); :mod:`bpe_core.models.hf_model`.
+
+Public API: :func:`load_gpt` (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"qwen3"``, ``"deepseek_v3"``; cached once per
+process, so a server shares one copy between sessions), :func:`load_rank_file` for any rank file,
+:func:`available_models`.
 """
 
 from __future__ import annotations
 
 import binascii
 import gc
+import gzip
 import hashlib
+import os
 import sys
 import threading
 import zlib
@@ -38,7 +45,22 @@ MODELS = {
     "cl100k": ("cl100k_base", "gpt4", "GPT-3.5 / GPT-4 (cl100k_base), 100,000 merges"),
     "o200k": ("o200k_base", "o200k", "GPT-4o (o200k_base), 199,742 merges"),
 }
-MODEL_NAMES = tuple(MODELS)
+#: ``name: (shipped file or None, sha256 of tokenizer.json, what it is)``: the tokenizer.json models.
+HF_MODELS = {
+    "qwen3": (
+        "qwen3.tokenizer.json.gz",
+        "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
+        "Qwen3, byte-level BPE, 151,387 merges",
+    ),
+    "deepseek_v3": (
+        None,
+        "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
+        "DeepSeek-V3, byte-level BPE, 127,741 merges (not shipped: read from $BPE_EXPLORER_HF_DIR/deepseek_v3)",
+    ),
+}
+#: The environment variable naming a folder of tokenizer.json models not shipped (``<folder>/<name>/tokenizer.json``).
+HF_DIR_ENV = "BPE_EXPLORER_HF_DIR"
+MODEL_NAMES = tuple(MODELS) + tuple(HF_MODELS)
 
 _PAIRS_MAGIC = b"bpe_core pairs 1 sha256="
 
@@ -246,28 +268,64 @@ def mark_known_merges(tok: Tokenizer, merges_text: str, new_ids: range | None = 
 _LOAD_LOCK = threading.Lock()
 
 
+def available_models() -> tuple[str, ...]:
+    """The names :func:`load_gpt` can load here: the shipped ones, and those of :data:`HF_MODELS` found in the
+    folder :data:`HF_DIR_ENV` names."""
+    return tuple(name for name in MODEL_NAMES if name not in HF_MODELS or _hf_source(name) is not None)
+
+
+def _hf_source(name: str) -> Path | None:
+    shipped = HF_MODELS[name][0]
+    if shipped is not None:
+        return HERE / shipped
+    folder = os.environ.get(HF_DIR_ENV)
+    path = Path(folder) / name / "tokenizer.json" if folder else None
+    return path if path is not None and path.is_file() else None
+
+
 def load_gpt(name: str) -> Tokenizer:
     """One of the shipped tokenizers, loaded once per process (later calls return the same object, also
     from other threads: a server's sessions share it; encoding does not change it, apart from its cache).
 
     Args:
         name: ``"gpt2"`` (GPT-2, ``r50k_base``, pattern ``gpt2``), ``"cl100k"`` (GPT-3.5 / GPT-4,
-            ``cl100k_base``, pattern ``gpt4``) or ``"o200k"`` (GPT-4o, ``o200k_base``, pattern ``o200k``).
+            ``cl100k_base``, pattern ``gpt4``), ``"o200k"`` (GPT-4o, ``o200k_base``, pattern ``o200k``), or
+            ``"qwen3"`` / ``"deepseek_v3"`` (a :class:`~bpe_core.models.hf_model.HFTokenizer`: ids from ``tokenizers``).
 
     Raises:
-        ValueError: an unknown name.
+        ValueError: an unknown name. :class:`~bpe_core.inputs.InputError` (a ValueError): ``tokenizers`` is not
+        installed, DeepSeek-V3's folder is not set, or a tokenizer.json whose sha256 is not the recorded one.
     """
-    if name not in MODELS:
-        raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODELS)}")
+    if name not in MODEL_NAMES:
+        raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}")
     with _LOAD_LOCK:  # two sessions asking at once load it once
         return _load_gpt(name)
 
 
 @cache
 def _load_gpt(name: str) -> Tokenizer:
+    if name in HF_MODELS:
+        return _load_hf(name)
     stem, pretokenizer, _ = MODELS[name]
     with gc_paused():
         return load_rank_file(HERE / f"{stem}.tiktoken", pretokenizer)
+
+
+def _load_hf(name: str) -> Tokenizer:
+    from ..inputs import InputError
+    from .hf_model import load_tokenizer_json  # needs tokenizers (the [app] extra): imported when used
+
+    path = _hf_source(name)
+    if path is None:
+        raise InputError(
+            f"{name}'s tokenizer is not shipped with bpe_core (its licence); set {HF_DIR_ENV} to a folder holding "
+            f"{name}/tokenizer.json, or pass the file's path as the model"
+        )
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    with gc_paused():
+        return load_tokenizer_json(data, name=name, sha256=HF_MODELS[name][1], lazy=True)
 
 
 @contextmanager

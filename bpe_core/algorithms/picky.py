@@ -1,0 +1,268 @@
+"""PickyBPE (Chizhov et al., EMNLP 2024, arXiv 2409.04599): byte-level BPE that removes a token once it lives almost
+only inside a longer one.
+
+At each merge of ``(a, b)`` with count ``c_ab``, each part's *intersection over self* is ``IoS(a) = c_ab / c_a``, its
+share of ``a``'s occurrences (``c_a``: ``a``'s count in the corpus as segmented just before the merge) that the merge
+swallows. A part of two bytes or more whose IoS is at least the threshold ``T`` is removed from the vocabulary right
+after the merge (the left part first): its remaining occurrences are split back into single bytes, and it is never
+made again. A removal is a step event of its own (kind ``"removal"``), recorded after the merge that caused it.
+
+The rules, and where they follow the Apache-2.0 PickyBPE of BoundlessBPE (``boundlessbpe/pickybpe.py``, the tests'
+oracle) rather than this project's plain BPE (:mod:`bpe_core.algorithms.trainer`):
+
+1. Pair counts skip the overlapping occurrence in a run of one symbol (``a a a`` holds ``(a, a)`` once), as both do.
+2. The most frequent pair wins. Ties: ``lexical`` (the project's rule: the largest ``(left, right)`` pair of byte
+   strings) or ``smallest`` (the reference's: the smallest pair).
+3. A pair whose merged string is, or ever was, in the vocabulary is not merged (the reference's rule; plain BPE
+   instead lets such a merge make the existing token again).
+4. Merges go left to right in each word; a removed token becomes its single bytes (the reference's choice: the paper's
+   splits it into the two tokens it was merged from).
+5. ``num_merges`` N counts merges only (removals are extra steps): N merges equal the reference's ``vocab_size`` of
+   256 + N. ``vocab_size`` V counts the live vocabulary (256 bytes + merges - removals), the reference's count
+   differs (it keeps counting removed tokens). ``min_frequency`` F stops before a pair seen fewer than F times (the
+   reference has no such stop: pass 1 to match it).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from dataclasses import dataclass
+
+from .tiebreak import rev_key
+
+PICKY_TIES = ("lexical", "smallest")
+
+
+@dataclass(frozen=True)
+class PickyEvent:
+    """One step of a PickyBPE training.
+
+    Attributes:
+        kind: ``"merge"`` or ``"removal"``.
+        merges: the number of merges made so far (a removal: the merge that caused it).
+        left, right: the merged pair (a merge) as byte strings; a removal: ``left`` is the removed token, ``right``
+            is ``b""``.
+        count: the pair's count (a merge); a removal: the occurrences it still had, split into bytes.
+        ios: ``(IoS(left), IoS(right))`` of a merge; a removal: ``(IoS, IoS)`` of the removed token.
+        vocab_size: the live vocabulary after the step.
+    """
+
+    kind: str
+    merges: int
+    left: bytes
+    right: bytes
+    count: int
+    ios: tuple
+    vocab_size: int
+
+    @property
+    def token(self) -> bytes:
+        """The merged token (a merge) or the removed one (a removal)."""
+        return self.left + self.right
+
+
+def _pairs(tokens: list) -> dict:
+    """The pair counts of one word, skipping the overlapping occurrence in a run of one symbol (rule 1)."""
+    out: dict = {}
+    prev = None
+    for pair in zip(tokens, tokens[1:]):
+        if pair[0] == pair[1] and pair == prev:
+            prev = None
+            continue
+        out[pair] = out.get(pair, 0) + 1
+        prev = pair
+    return out
+
+
+class PickyTrainer:
+    """A PickyBPE training of ``{word: frequency}`` (words as text, encoded as UTF-8 bytes).
+
+    Args:
+        threshold: the IoS threshold T, 0 < T <= 1.
+        num_merges, vocab_size: when to stop (rule 5; at most one; neither: until no pair is left).
+        min_frequency: stop before a pair with a lower count (rule 5).
+        ties: one of :data:`PICKY_TIES` (rule 2).
+
+    Raises:
+        ValueError: a threshold outside (0, 1], an unknown tie rule.
+    """
+
+    def __init__(
+        self,
+        words: dict[str, int],
+        threshold: float,
+        num_merges: int | None = None,
+        vocab_size: int | None = None,
+        min_frequency: int = 2,
+        ties: str = "lexical",
+    ):
+        if not 0.0 < threshold <= 1.0:
+            raise ValueError(f"the PickyBPE threshold must be above 0 and at most 1, got {threshold}")
+        if ties not in PICKY_TIES:
+            raise ValueError(f"unknown PickyBPE tie rule {ties!r}; choose one of {', '.join(PICKY_TIES)}")
+        self.threshold = threshold
+        self.num_merges = num_merges
+        self.vocab_size = vocab_size
+        self.min_frequency = max(1, min_frequency)
+        if ties == "smallest":
+            self._key = lambda pair: pair
+        else:
+            keys: dict = {}  # rev_key of each token, made once
+
+            def key(pair):
+                a = keys.get(pair[0]) or keys.setdefault(pair[0], rev_key(pair[0]))
+                b = keys.get(pair[1]) or keys.setdefault(pair[1], rev_key(pair[1]))
+                return a, b
+
+            self._key = key
+        self.words = [[bytes((b,)) for b in w.encode("utf-8")] for w in words]
+        self.freqs = list(words.values())
+        self.ever: set = {bytes((b,)) for b in range(256)}  # every token the vocabulary ever held (rule 3)
+        self.live = 256
+        self.merges = 0
+        self.events: list[PickyEvent] = []
+        self.stop_reason: str | None = None
+        self._heap: list = []
+        self.word_pairs: list = []  # each word's pair counts, as _pairs gives them
+        self.pair_count: Counter = Counter()
+        self.pair_where: dict = {}
+        self.tok_count: Counter = Counter()
+        self.tok_where: dict = {}  # the words holding each token of two bytes or more (the ones a removal may take)
+        for i, (tokens, f) in enumerate(zip(self.words, self.freqs)):
+            self._add(i, tokens, f)
+        self._heap = [(-c, self._key(p), p) for p, c in self.pair_count.items()]
+        heapq.heapify(self._heap)
+
+    # ------------------------------------------------------------------------------------------ tables
+    def _add(self, i: int, tokens: list, f: int) -> None:
+        """Count word ``i`` (its tokens, frequency ``f``) in the tables (at the start)."""
+        pairs = _pairs(tokens)
+        self.word_pairs.append(pairs)
+        for pair, n in pairs.items():
+            self.pair_count[pair] += n * f
+            self.pair_where.setdefault(pair, set()).add(i)
+        for tok in tokens:
+            self.tok_count[tok] += f
+
+    def _rewrite(self, indices, change, deltas: dict, shrink: int) -> None:
+        """Replace word ``i``'s tokens by ``change(tokens)`` for each ``i``, keeping every table right: only the
+        pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
+        ``(len(old) - len(new)) / shrink`` times the token count changes ``deltas`` (``{token: +-n}``)."""
+        changed: set = set()
+        pair_count, pair_where = self.pair_count, self.pair_where
+        tok_count, tok_where = self.tok_count, self.tok_where
+        word_pairs = self.word_pairs
+        for i in indices:
+            old = self.words[i]
+            new = change(old)
+            f = self.freqs[i]
+            self.words[i] = new
+            before, after = word_pairs[i], _pairs(new)
+            word_pairs[i] = after
+            # The pairs whose count in the word changed: a set operation in C over the two counts.
+            for pair in {pair for pair, _ in before.items() ^ after.items()}:
+                n, m = before.get(pair, 0), after.get(pair, 0)
+                pair_count[pair] += (m - n) * f
+                changed.add(pair)
+                if not m:
+                    pair_where[pair].discard(i)
+                elif not n:
+                    pair_where.setdefault(pair, set()).add(i)
+            k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
+            for tok, d in deltas.items():
+                tok_count[tok] += d * k * f
+                if len(tok) == 1:
+                    continue  # a single byte is never removed: where it is need not be known
+                if d > 0:
+                    tok_where.setdefault(tok, set()).add(i)
+                elif tok not in new:
+                    tok_where[tok].discard(i)
+        for pair in changed:
+            count = pair_count[pair]
+            if count > 0:
+                heapq.heappush(self._heap, (-count, self._key(pair), pair))
+            else:
+                del pair_count[pair]
+
+    def _best(self):
+        """The best pair and its count (rule 2, skipping rule 3's), or None; stale heap entries are dropped."""
+        heap = self._heap
+        while heap:
+            neg, _, pair = heap[0]
+            count = self.pair_count.get(pair, 0)
+            if count != -neg or pair[0] + pair[1] in self.ever:
+                heapq.heappop(heap)
+                continue
+            return pair, count
+        return None
+
+    # ------------------------------------------------------------------------------------------ steps
+    def steps(self):
+        """Train, yielding each :class:`PickyEvent` as it is made (also kept in :attr:`events`)."""
+        while True:
+            if self.num_merges is not None and self.merges >= self.num_merges:
+                self.stop_reason = "num_merges"
+                return
+            if self.vocab_size is not None and self.live >= self.vocab_size:
+                self.stop_reason = "vocab_size"
+                return
+            best = self._best()
+            if best is None:
+                self.stop_reason = "no_pairs"
+                return
+            (a, b), count = best
+            if count < self.min_frequency:
+                self.stop_reason = "min_frequency"
+                return
+            ios = (count / self.tok_count[a], count / self.tok_count[b])
+            merged = a + b
+
+            def merge(tokens, a=a, b=b, merged=merged):
+                out, j, n = [], 0, len(tokens)
+                while j < n:
+                    if j + 1 < n and tokens[j] == a and tokens[j + 1] == b:
+                        out.append(merged)
+                        j += 2
+                    else:
+                        out.append(tokens[j])
+                        j += 1
+                return out
+
+            deltas = {a: -2, merged: 1} if a == b else {a: -1, b: -1, merged: 1}
+            self._rewrite(list(self.pair_where.get((a, b), ())), merge, deltas, 1)
+            self.merges += 1
+            self.live += 1
+            self.ever.add(merged)
+            event = PickyEvent("merge", self.merges, a, b, count, ios, self.live)
+            self.events.append(event)
+            yield event
+            parts = ((a, ios[0]),) if a == b else ((a, ios[0]), (b, ios[1]))  # (a, a): removed once
+            for part, score in parts:
+                if len(part) > 1 and score >= self.threshold:
+                    yield self._remove(part, score)
+
+    def _remove(self, tok: bytes, score: float) -> PickyEvent:
+        left = self.tok_count.get(tok, 0)
+        pieces = [bytes((b,)) for b in tok]
+
+        def split(tokens, tok=tok, pieces=pieces):
+            out = []
+            for t in tokens:
+                out.extend(pieces) if t == tok else out.append(t)
+            return out
+
+        deltas: dict = {tok: -1}
+        for piece in pieces:
+            deltas[piece] = deltas.get(piece, 0) + 1
+        self._rewrite(list(self.tok_where.get(tok, ())), split, deltas, 1 - len(tok))
+        self.live -= 1
+        event = PickyEvent("removal", self.merges, tok, b"", left, (score, score), self.live)
+        self.events.append(event)
+        return event
+
+    def train(self) -> list[PickyEvent]:
+        """Train to the end; the events in order."""
+        for _ in self.steps():
+            pass
+        return self.events
