@@ -197,6 +197,10 @@ def main() -> None:
             persist.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
+    if choice.ok and training.merge_config(choice.config) is not choice.config:  # not merge runs: their own stepper
+        from ui import field_stepper
+
+        return field_stepper.page(choice)
     live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
     if live is None:
         return

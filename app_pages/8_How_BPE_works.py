@@ -12,7 +12,7 @@ from bpe_core import TrainConfig
 from bpe_core.i18n import format_number
 from bpe_core.teaching.explain import TIE_RULES, merge_explanation
 from bpe_core.teaching.facts import UTF8_UNUSED_BYTES, ideograph_count, tie_agreement, utf8_rows
-from ui import how_reference, how_view, training
+from ui import how_algorithms, how_reference, how_view, training
 from ui.blocks import items_html
 from ui.corpus import PRESETS, text_corpus, words_corpus
 from ui.explain import stop_reason_text
@@ -390,6 +390,7 @@ def main() -> None:
     byte_level()
     how_reference.unseen_tokens()
     how_reference.relatives()
+    how_algorithms.sections()
     your_corpus(choice, mode, present)
     how_reference.sources()
     how_reference.for_developers(stopped)

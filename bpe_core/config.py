@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .algorithms.seam import get_algorithm
 from .algorithms.tiebreak import TIE_BREAKS
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern
+from .pretokenize_field import FIELD_PRETOKENIZERS
 from .variants import DEFAULT_PRETOKENIZER, Variant
 
 
@@ -28,6 +29,8 @@ class TrainConfig:
         max_tied: how many tied pairs each snapshot lists (the number of ties is always exact).
         pattern: the user's pattern (``regex`` syntax) when ``pretokenizer`` is ``"regex"``; required then,
             and only then (see :func:`bpe_core.pretokenize.regex_pieces`).
+        seed_size, shrink: Unigram's seed vocabulary size and the share of the vocabulary each round removes
+            (see :mod:`bpe_core.algorithms.unigram`; the course's 300 and 0.1).
         algorithm: the training algorithm's registered name (default ``"bpe"``; see
             :mod:`bpe_core.algorithms.seam`).
 
@@ -47,11 +50,17 @@ class TrainConfig:
     max_tied: int = 10
     pattern: str | None = None
     algorithm: str = "bpe"
+    seed_size: int = 300
+    shrink: float = 0.1
 
     @property
     def resolved_pretokenizer(self) -> str:
         """The pre-tokenizer actually used (the variant's default when unset)."""
-        return self.pretokenizer or DEFAULT_PRETOKENIZER[self.variant]
+        if self.pretokenizer:
+            return self.pretokenizer
+        # An algorithm may name its own default (WordPiece: bert; Unigram: metaspace).
+        default = getattr(get_algorithm(self.algorithm), "default_pretokenizer", None)
+        return default or DEFAULT_PRETOKENIZER[self.variant]
 
     def make_variant(self) -> Variant:
         """The :class:`~bpe_core.variants.Variant` these settings describe."""
@@ -60,8 +69,9 @@ class TrainConfig:
     def validate(self) -> TrainConfig:
         """Check every field; return ``self``. Raises ``ValueError`` with a readable message."""
         self.make_variant()
-        if self.resolved_pretokenizer not in PRETOKENIZER_CHOICES:
-            choices = ", ".join(PRETOKENIZER_CHOICES)
+        get_algorithm(self.algorithm)  # ValueError naming the known algorithms
+        if self.resolved_pretokenizer not in (*PRETOKENIZER_CHOICES, *FIELD_PRETOKENIZERS):
+            choices = ", ".join((*PRETOKENIZER_CHOICES, *FIELD_PRETOKENIZERS))
             raise ValueError(f"unknown pre-tokenizer {self.pretokenizer!r}; choose one of {choices}")
         if self.resolved_pretokenizer == REGEX:
             check_pattern(self.pattern)  # PatternError, a ValueError
@@ -75,7 +85,10 @@ class TrainConfig:
             raise ValueError("the vocabulary size must be at least 1")
         if self.min_frequency < 1:
             raise ValueError("the minimum frequency must be at least 1")
+        if self.seed_size < 1:
+            raise ValueError("the seed size must be at least 1")
+        if not 0 < self.shrink < 1:
+            raise ValueError("the shrink factor must be between 0 and 1 (the course: 0.1)")
         if self.top_k < 1 or self.max_tied < 1:
             raise ValueError("top_k and max_tied must be at least 1")
-        get_algorithm(self.algorithm)  # ValueError naming the known algorithms
         return self

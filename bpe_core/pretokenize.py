@@ -31,6 +31,7 @@ from functools import cache, lru_cache
 import regex
 
 from .inputs import InputError
+from .pretokenize_field import FIELD_PRETOKENIZERS, field_pieces
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 GPT4_PATTERN = (
@@ -76,6 +77,8 @@ def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:
         return text.split()
     if name == "none":
         return [text] if text else []
+    if name in FIELD_PRETOKENIZERS:  # WordPiece's and Unigram's (bert, metaspace)
+        return field_pieces(text, name)
     if name in _COMPILED:
         if _STDLIB_SPLITS and _within_bmp(text):
             return _stdlib_pattern(name).findall(text)

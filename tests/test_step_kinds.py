@@ -127,8 +127,8 @@ def test_the_step_view_builds_a_removal_and_refuses_an_unknown_kind(run):
     view = step_view(run, 4, words=3)
     assert view.kind == REMOVAL and view.merge is None and view.headline.removed == run.snapshot(3).token
     assert len(view.changed) == view.words_changed == 2  # "newest" and "widest" hold the token of merge 3
-    pruned = WithRemoval(run, Removal(4, 0, 1, 1, 1, kind="prune"))
-    with pytest.raises(ValueError, match="no step view for steps of kind 'prune'"):
+    pruned = WithRemoval(run, Removal(4, 0, 1, 1, 1, kind="transition"))
+    with pytest.raises(ValueError, match="no step view for steps of kind 'transition'"):
         step_view(pruned, 4)
 
 

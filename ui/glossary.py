@@ -153,6 +153,17 @@ TERMS: tuple[Term, ...] = (
     Term("chip", "色块", "色塊", r"\bchips?\b"),
     Term("presentation mode", "演示模式", "簡報模式", r"\bpresentation mode\b"),
     Term("quiz", "测验", "測驗", r"\bquiz(?:zes)?\b"),
+    Term("WordPiece", "WordPiece", "WordPiece", r"\bWordPiece\b"),
+    Term("Unigram", "Unigram", "Unigram", r"\bUnigram\b"),
+    Term("Viterbi algorithm", "维特比算法", "維特比演算法", r"\bViterbi\b", need=(("维特比",), ("維特比",))),
+    Term(
+        "likelihood / loss",
+        "似然 / 损失",
+        "似然 / 損失",
+        r"\blikelihood\b|\bloss\b",
+        need=(("似然", "损失"), ("似然", "損失")),
+    ),
+    Term("continuation prefix", "续接前缀", "續接前綴", r"\bcontinuation prefix(?:es)?\b"),
 )
 
 

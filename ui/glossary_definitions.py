@@ -265,4 +265,37 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "在应用给出答案之前，请你预测下一次合并的问题。",
         "在應用程式給出答案之前，請你預測下一次合併的問題。",
     ),
+    "WordPiece": (
+        "BERT's tokenizer: it merges the pair whose parts most often go together (the pair's count divided by the"
+        " product of its parts' counts), marks pieces inside a word with ##, and encodes by the longest match.",
+        "BERT 的分词器：合并两部分最常一起出现的符号对（符号对的计数除以两部分计数之积），用 ## 标记词内部的片段，"
+        "编码时取最长匹配。",
+        "BERT 的分詞器：合併兩部分最常一起出現的符號對（符號對的計數除以兩部分計數之積），用 ## 標記詞內部的片段，"
+        "編碼時取最長匹配。",
+    ),
+    "Unigram": (
+        "SentencePiece's model (T5, ALBERT): it starts from a large vocabulary and removes, round by round, the"
+        " tokens the corpus misses least; it encodes with the most probable split (Viterbi).",
+        "SentencePiece 的模型（T5、ALBERT）：从一个很大的词表出发，一轮一轮删去语料最不需要的词元；"
+        "编码时取概率最大的切分（维特比算法）。",
+        "SentencePiece 的模型（T5、ALBERT）：從一個很大的詞彙表出發，一輪一輪刪去語料最不需要的詞元；"
+        "編碼時取機率最大的切分（維特比演算法）。",
+    ),
+    "Viterbi algorithm": (
+        "Finds a word's best split by keeping, for each position, the best way to reach it, built from the best"
+        " ways to reach the positions before it.",
+        "为每个位置记下到达它的最佳方式（由到达前面各位置的最佳方式推出），从而找到一个词的最佳切分。",
+        "為每個位置記下到達它的最佳方式（由到達前面各位置的最佳方式推出），從而找到一個詞的最佳切分。",
+    ),
+    "likelihood / loss": (
+        "How probable the corpus is under a model; Unigram's loss is minus its logarithm, summed over the words"
+        " (lower is better).",
+        "语料在某个模型下的概率即似然；Unigram 的损失是它的对数取负，对所有词求和（越低越好）。",
+        "語料在某個模型下的機率即似然；Unigram 的損失是它的對數取負，對所有詞求和（越低越好）。",
+    ),
+    "continuation prefix": (
+        "The mark WordPiece puts before a token that does not start its word: ## (play ##ing).",
+        "WordPiece 放在不在词首的词元前面的记号：##（play ##ing）。",
+        "WordPiece 放在不在詞首的詞元前面的記號：##（play ##ing）。",
+    ),
 }

@@ -11,6 +11,7 @@ import re
 
 import streamlit as st
 
+from . import how_algorithms
 from .how_view import rules_html
 from .i18n import _
 
@@ -125,3 +126,4 @@ def for_developers(stopped: list) -> None:
             + _("the worked example aaabdaaabac")
         )
         st.code(inspect.getsource(importlib.import_module("bpe_core.algorithms.reference")), language="python")
+        how_algorithms.loops()

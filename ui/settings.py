@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
-from bpe_core.algorithms.seam import algorithm_names
+from bpe_core.algorithms.seam import algorithm_names, get_algorithm
 from bpe_core.inputs import env_positive_int, max_input_bytes
 from bpe_core.pretokenize import REGEX
 from bpe_core.teaching.explain import TIE_RULES
@@ -190,6 +190,12 @@ def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
     return value
 
 
+def stepper_algorithms() -> tuple[str, ...]:
+    """The registered algorithms the stepper draws: those whose runs are merge runs. WordPiece and Unigram say
+    ``stepper = False`` (their runs are not drawn by the app yet; the command line trains them)."""
+    return tuple(n for n in algorithm_names() if getattr(get_algorithm(n), "stepper", True))
+
+
 def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlState:
     """Read query parameters. Settings start from the URL's preset (an unknown one: the default, with
     a note), else from ``current`` (the session's preset, ``None`` for its own text); every other
@@ -215,7 +221,7 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
         "tie": TIE_BREAKS,
         "eow": EOW_STYLES,
         "bytes": BYTE_MODES,
-        "algo": algorithm_names(),
+        "algo": stepper_algorithms(),
     }
     for name, allowed in choices.items():
         if name in params:

@@ -21,9 +21,16 @@ from .settings import (
     TIE_LABELS,
     VARIANT_LABELS,
     max_merges,
+    stepper_algorithms,
 )
 
 LIMIT_LABELS = {"merges": N_("a number of merges"), "vocab": N_("a vocabulary size")}
+#: The training algorithms by name (another registered one is shown by its name).
+ALGORITHM_LABELS = {
+    "bpe": N_("BPE: the most frequent pair"),
+    "wordpiece": N_("WordPiece: the highest score (stepper)"),
+    "unigram": N_("Unigram: prune by the loss (stepper)"),
+}
 
 
 def _set_setting(name: str) -> None:
@@ -84,6 +91,16 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
     """Draw the settings widgets with the canonical values in ``settings`` (``words_source``: the
     pre-tokenizer does not apply; ``compact``: in the narrow presentation expander; ``sample``: the start
     of the corpus text, for the pattern preview)."""
+    labels = {name: _(text) for name, text in ALGORITHM_LABELS.items()}  # (translated now: see _choice)
+    _choice(
+        st.selectbox,
+        _("Algorithm"),
+        stepper_algorithms(),
+        "algo",
+        settings.get("algo", "bpe"),
+        format_func=lambda name: labels.get(name, name),
+        help=_("WordPiece and Unigram are stepped on the stepper page; the other pages show BPE."),
+    )
     _choice(
         st.selectbox,
         _("Variant"),

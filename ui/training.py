@@ -20,6 +20,7 @@ Streamlit, are :mod:`ui.run_cache`; this module holds the process-wide caches an
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bpe_core import PatternError, TrainConfig, TrainedRun
+from bpe_core.algorithms.seam import get_algorithm
 
 from .corpus import Corpus
 from .i18n import _, tr
@@ -53,6 +55,14 @@ def examples_cache() -> RunCache:
     return RunCache(max_entries=24, max_bytes=50_000_000)
 
 
+def merge_config(config: TrainConfig | None) -> TrainConfig | None:
+    """``config``, or BPE's when its algorithm's runs are not merge runs (WordPiece, Unigram: ``merge_runs =
+    False``): only the stepper draws those (:mod:`ui.field_stepper`); every other page shows BPE's merges."""
+    if config is not None and not getattr(get_algorithm(config.algorithm), "merge_runs", True):
+        return dataclasses.replace(config, algorithm="bpe")
+    return config
+
+
 def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
     return cache.start(
         (corpus.digest, config),
@@ -69,6 +79,7 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None, cache: RunCache |
     Returns ``None`` when either is ``None`` (the input was unusable; a message was shown) or when
     training failed (a message, ``st.error``, is then shown). Never raises for bad input.
     """
+    config = merge_config(config)
     if corpus is None or config is None:
         return None
     slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
@@ -110,6 +121,7 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
 
     Returns ``None`` as :func:`get_run` does: unusable input, or training failed (a message is shown).
     """
+    config = merge_config(config)
     if corpus is None or config is None:
         return None
     slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
@@ -187,6 +199,7 @@ def get_runs(jobs, cache: RunCache | None = None) -> list[TrainedRun | None]:
     side by side, two at a time), then each is awaited with :func:`get_run` (in ``cache``, default
     :func:`shared_cache`)."""
     cache = shared_cache() if cache is None else cache
+    jobs = [(corpus, merge_config(config)) for corpus, config in jobs]
     for corpus, config in jobs:
         if corpus is not None and config is not None and cache.get((corpus.digest, config)) is None:
             _start(cache, corpus, config)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 #: The kinds of step record: what a step does to the vocabulary. BPE's records (``MergeStep``) are merges.
 STEP_KINDS = ("merge",)
+STEP_KINDS += ("score_merge", "prune")  # WordPiece's merge chosen by score; a Unigram pruning round
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--algorithm NAME] [--out DIR] [--jsonl]
         [--picky T [--picky-ties lexical|smallest]]
+    python -m bpe_core train FILE --algorithm wordpiece|unigram [--pretokenizer bert|metaspace] --vocab-size V
+        [--seed-size S --shrink F (unigram)] [--out DIR (writes DIR/tokenizer.json)] [--jsonl]
     python -m bpe_core encode --model DIR|gpt2|cl100k|o200k [FILE] [--jsonl] [--dropout P] [--seed S]
     python -m bpe_core handout FILE [the train options] [--merges N] [--lang en|zh-Hans|zh-Hant] [--out FILE.html]
     python -m bpe_core check CORPUS YOURS [the train options] [--jsonl]

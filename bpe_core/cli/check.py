@@ -13,7 +13,7 @@ import json
 import sys
 
 from ..inputs import InputError, looks_like_word_counts, parse_word_counts
-from .common import UsageError, add_train_options, config_from_args, read_bytes, read_input
+from .common import UsageError, add_train_options, bpe_only, config_from_args, read_bytes, read_input
 
 NAME = "check"
 
@@ -68,7 +68,7 @@ def run(args, out=None, err=None) -> int:
     out = out or sys.stdout
     if args.corpus == "-" and args.yours == "-":
         raise UsageError("CORPUS and YOURS cannot both be - (stdin)")
-    cfg = config_from_args(args)
+    cfg = bpe_only(config_from_args(args), NAME)
     yours = _read_yours(args.yours)
     text = read_input(args.corpus)
     if not text.strip():

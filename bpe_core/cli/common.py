@@ -16,6 +16,7 @@ from ..algorithms.tiebreak import TIE_BREAKS
 from ..config import TrainConfig
 from ..inputs import InputError, decode_bytes, format_size, looks_like_word_counts, max_input_bytes, parse_word_counts
 from ..pretokenize import PRETOKENIZER_CHOICES, REGEX
+from ..pretokenize_field import FIELD_PRETOKENIZERS
 from ..variants import EOW_STYLES, VARIANTS
 
 PROG = "bpe_core"
@@ -39,14 +40,15 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         choices=VARIANTS,
-        default="byte",
+        default=None,
         help="base symbols: characters, characters + end-of-word marker, or UTF-8 bytes (default: byte)",
     )
     p.add_argument(
         "--pretokenizer",
-        choices=PRETOKENIZER_CHOICES,
+        choices=(*PRETOKENIZER_CHOICES, *FIELD_PRETOKENIZERS),
         default=None,
-        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte; regex: --pattern)",
+        help="how text is split into words (default: whitespace for char/eow, gpt2 for byte, bert for wordpiece, "
+        "metaspace for unigram; regex: --pattern)",
     )
     p.add_argument(
         "--pattern",
@@ -66,29 +68,58 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--min-frequency",
         type=int,
-        default=2,
+        default=None,
         metavar="F",
         help="stop when the best pair occurs fewer than F times (default: 2)",
     )
     p.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
-        default="first-seen",
+        default=None,
         help="which of equally frequent pairs wins (default: first-seen)",
     )
     p.add_argument(
         "--eow-style",
         choices=EOW_STYLES,
-        default="separate",
+        default=None,
         help="eow marker as its own symbol or attached to the last character (default: separate)",
     )
-    p.add_argument("--eow-marker", default="</w>", metavar="MARKER", help="end-of-word marker (default: </w>)")
+    p.add_argument("--eow-marker", default=None, metavar="MARKER", help="end-of-word marker (default: </w>)")
     p.add_argument(
         "--algorithm",
         default="bpe",
         metavar="NAME",
         help=f"the training algorithm, by registered name: {', '.join(algorithm_names())} (default: bpe)",
     )
+    p.add_argument(
+        "--seed-size", type=int, default=None, metavar="S", help="unigram: the seed vocabulary (default: 300)"
+    )
+    p.add_argument(
+        "--shrink",
+        type=float,
+        default=None,
+        metavar="F",
+        help="unigram: share of the vocabulary each round removes (default: 0.1)",
+    )
+
+
+#: The options each algorithm other than BPE refuses (its options do not apply), with their argparse names.
+_NOT_FOR = {
+    "wordpiece": ("variant", "min_frequency", "tie_break", "eow_style", "eow_marker", "seed_size", "shrink"),
+    "unigram": ("variant", "min_frequency", "tie_break", "eow_style", "eow_marker", "merges"),
+}
+#: The defaults of the options left unset (``None`` marks an option not given, so that it can be refused).
+_DEFAULTS = {
+    "variant": "byte",
+    "min_frequency": 2,
+    "tie_break": "first-seen",
+    "eow_style": "separate",
+    "eow_marker": "</w>",
+}
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
 
 
 def config_from_args(args, **overrides) -> TrainConfig:
@@ -97,6 +128,15 @@ def config_from_args(args, **overrides) -> TrainConfig:
         raise UsageError("--pattern is only used with --pretokenizer regex")
     if args.pretokenizer == REGEX and args.pattern is None:
         raise UsageError("--pretokenizer regex needs --pattern PATTERN")
+    given = {name for name in (*_DEFAULTS, "seed_size", "shrink", "merges") if getattr(args, name, None) is not None}
+    refused = _NOT_FOR.get(args.algorithm, ("seed_size", "shrink"))
+    for name in refused:
+        if name in given:
+            raise UsageError(f"{_option(name)} does not apply to --algorithm {args.algorithm}")
+    unset = {name: value for name, value in _DEFAULTS.items() if getattr(args, name) is None}
+    if args.algorithm in _NOT_FOR:
+        unset["variant"] = "char"  # (WordPiece and Unigram work on characters)
+        unset["min_frequency"] = 1
     fields = dict(
         variant=args.variant,
         pretokenizer=args.pretokenizer,
@@ -108,12 +148,26 @@ def config_from_args(args, **overrides) -> TrainConfig:
         eow_marker=args.eow_marker,
         pattern=args.pattern,
         algorithm=args.algorithm,
+        **{k: v for k, v in (("seed_size", args.seed_size), ("shrink", args.shrink)) if v is not None},
     )
+    fields.update(unset)
+    for name, value in unset.items():  # the defaults, for a command that reads args after this (picky)
+        setattr(args, name, value)
     fields.update(overrides)
     try:
         return TrainConfig(**fields).validate()
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def bpe_only(cfg: TrainConfig, command: str) -> TrainConfig:
+    """``cfg`` when it trains merges (BPE); raises :class:`UsageError` for WordPiece and Unigram, which only the
+    ``train`` command trains."""
+    if cfg.algorithm in _NOT_FOR:
+        raise UsageError(
+            f"{command} works with BPE merges; --algorithm {cfg.algorithm} is for train (and encode --model)"
+        )
+    return cfg
 
 
 # ------------------------------------------------------------------------------------------ input

@@ -54,6 +54,12 @@ def load_tokenizer(model: str):
             f"{model} is not a model directory nor a tokenizer.json (it does not exist) nor a shipped tokenizer "
             f"({', '.join(MODEL_NAMES)})."
         )
+    if os.path.isdir(model):  # a WordPiece or Unigram tokenizer.json of ours (train --algorithm wordpiece|unigram)
+        from ..formats.field_models import load_field_model  # (imported when used: see cli/train.py)
+
+        field = load_field_model(model)
+        if field is not None:
+            return field
     if _is_tokenizer_json(model):
         from ..models.hf_model import load_tokenizer_json  # imported when used: it needs tokenizers
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..inputs import InputError
-from .common import UsageError, add_train_options, config_from_args, read_words
+from .common import UsageError, add_train_options, bpe_only, config_from_args, read_words
 
 NAME = "handout"
 
@@ -52,7 +52,7 @@ def run(args, out=None, err=None) -> int:
     if not 1 <= merges <= HANDOUT_MAX_MERGES:
         raise UsageError(f"--merges must be between 1 and {HANDOUT_MAX_MERGES} for a handout")
     tr = _translations(args.lang)
-    cfg = config_from_args(args, num_merges=merges)
+    cfg = bpe_only(config_from_args(args, num_merges=merges), NAME)
     words, _source = read_words(args.file, cfg)
     run = train(words, cfg)
     page = handout_html(run, merges, tr=tr, lang=args.lang)

@@ -41,7 +41,7 @@ def check(args) -> None:
     """Raise :class:`UsageError` for settings PickyBPE cannot train with."""
     if not 0.0 < args.picky <= 1.0:
         raise UsageError(f"--picky must be above 0 and at most 1, got {args.picky}")
-    if args.variant != "byte":
+    if args.variant not in (None, "byte"):  # (None: not given, byte-level by default)
         raise UsageError("--picky trains byte-level BPE: use --variant byte")
     if args.algorithm != "bpe":
         raise UsageError("--picky is a variant of BPE: leave --algorithm out")

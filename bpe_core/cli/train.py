@@ -9,6 +9,7 @@ import time
 from ..inputs import InputError
 from . import picky
 from .common import PROG, add_train_options, config_from_args, read_words, readable
+from .train_field import FIELD_ALGORITHMS, run_field
 
 NAME = "train"
 
@@ -61,6 +62,8 @@ def run(args, out=None, err=None) -> int:
     if args.picky is not None:
         picky.run(args, words, out, jsonl_line)
         return 0
+    if cfg.algorithm in FIELD_ALGORITHMS:
+        return run_field(args, cfg, words, source, out, err)
     training = get_algorithm(cfg.algorithm).start(words, cfg)
     run = training.run
     if not args.jsonl:

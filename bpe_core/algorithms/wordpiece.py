@@ -1,0 +1,405 @@
+"""WordPiece (BERT's tokenizer), trained as the Hugging Face LLM course builds it (chapter 6, section 6).
+
+The loop:
+
+1. **Start.** Every word is split into characters; a character that does not start its word carries the
+   continuation prefix ``##`` (``word`` -> ``w ##o ##r ##d``). The vocabulary starts with the special tokens
+   ``[PAD] [UNK] [CLS] [SEP] [MASK]`` and the alphabet sorted by code point.
+2. **Scoring.** Every adjacent pair inside a word gets the score ``count(pair) / (count(first) ×
+   count(second))``, counts weighted by word frequency (a token's count is how often it stands in the corpus).
+   A pair of rare parts that nearly always go together outscores a frequent pair of frequent parts: where
+   BPE merges the most frequent pair, WordPiece merges the pair whose parts are most bound to each other.
+3. **Choosing.** The highest score wins; ties go to the pair seen first (word types in order of first
+   appearance, positions left to right), as the course's ``max`` loop does. A pair seen once counts.
+4. **Applying.** Left to right without overlap; the new token is the first part followed by the second
+   without its ``##`` (``a + ##b`` -> ``ab``, ``##f + ##u`` -> ``##fu``). A string made twice is one entry.
+5. **Stopping.** At the vocabulary size (special tokens and alphabet included), or when no pair is left.
+
+Encoding (:func:`encode_word`) is not the merges replayed but BERT's greedy longest-match-first per word, with
+``[UNK]`` for a word that cannot be covered. ``tokenizers``' ``WordPieceTrainer`` trains with BPE's rule
+(the most frequent pair) and only renames the result (huggingface/tokenizers#1777).
+
+The counts are kept incrementally (a merge rescores only the pairs of the tokens whose counts changed); a heap
+with lazy invalidation finds the best score.
+"""
+
+from __future__ import annotations
+
+import gettext
+import heapq
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from .seam import StepWhy, register
+
+#: BERT's special tokens, the first ids of every WordPiece vocabulary.
+SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+UNK = "[UNK]"
+#: The continuation prefix: a token that does not start its word.
+PREFIX = "##"
+#: The kind of a WordPiece step (:data:`bpe_core.algorithms.seam.STEP_KINDS`): a merge chosen by score.
+SCORE_MERGE = "score_merge"
+#: A word longer than this many characters is one ``[UNK]`` (``tokenizers``' ``max_input_chars_per_word``).
+MAX_WORD_CHARS = 100
+
+
+class ScoreRow(NamedTuple):
+    """One row of a step's score table: the pair (``left``, ``right``: token ids), its ``count``, the counts of
+    its parts, its ``score`` (count / (left_count × right_count))."""
+
+    left: int
+    right: int
+    count: int
+    left_count: int
+    right_count: int
+    score: float
+
+
+class WordPieceStep(NamedTuple):
+    """One WordPiece merge.
+
+    Attributes:
+        step: 1-based; left, right, token: the pair and the token it became (ids); is_new: False when that
+            string was already in the vocabulary.
+        count, left_count, right_count, score: the chosen pair's numbers (see :class:`ScoreRow`).
+        ties: pairs with the best score (exact); tie_break: ``"first-seen"``.
+        table: the best :class:`ScoreRow` rows before the merge (``config.top_k`` of them), best first, ties
+            in first-seen order; the chosen pair is the first row.
+        vocab_size, corpus_tokens: after the merge; words_changed: word types rewritten.
+        stop_reason: on the last step, why training stopped.
+    """
+
+    step: int
+    left: int
+    right: int
+    token: int
+    is_new: bool
+    count: int
+    left_count: int
+    right_count: int
+    score: float
+    ties: int
+    tie_break: str
+    table: tuple
+    vocab_size: int
+    corpus_tokens: int
+    words_changed: int
+    stop_reason: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """``"score_merge"`` (see :data:`bpe_core.algorithms.seam.STEP_KINDS`)."""
+        return SCORE_MERGE
+
+
+def join_pieces(left: str, right: str) -> str:
+    """The token a merge of ``left`` and ``right`` makes: ``right`` loses its ``##``."""
+    return left + right[len(PREFIX) :] if right.startswith(PREFIX) else left + right
+
+
+class WordPieceRun:
+    """A WordPiece run, read-only for the app: the steps' records, the vocabulary, any word's segmentation at
+    any step. Token arguments and results are ids (see :meth:`token_text`)."""
+
+    def __init__(self, config, words: dict[str, int]):
+        self.config = config
+        self.words = list(words)
+        self.freqs = list(words.values())
+        self.snapshots: list[WordPieceStep] = []
+        self.stop_reason: str | None = None
+        self.extras: dict = {}
+        self.algorithm = None
+        alphabet = sorted({w[0] for w in self.words} | {PREFIX + c for w in self.words for c in w[1:]})
+        self.values: list[str] = [*SPECIAL_TOKENS, *alphabet]
+        self.value_to_id = {v: i for i, v in enumerate(self.values)}
+        self.num_base = len(self.values)
+        self.created_step = [0] * self.num_base
+        # Each word's segmentations: (step, token ids) from step 0 on, one entry per step that changed it.
+        ids = self.value_to_id
+        self._history = [
+            [(0, tuple(ids[w[0]] if i == 0 else ids[PREFIX + w[i]] for i in range(len(w))))] for w in self.words
+        ]
+        self._tokens0 = sum(f * len(w) for w, f in words.items())
+
+    @property
+    def num_steps(self) -> int:
+        """Merges done."""
+        return len(self.snapshots)
+
+    @property
+    def vocab_size(self) -> int:
+        """Tokens in the vocabulary now (special tokens and alphabet included)."""
+        return len(self.values)
+
+    def snapshot(self, step: int) -> WordPieceStep:
+        """The record of ``step`` (1-based). Raises ``IndexError``."""
+        if not 1 <= step <= len(self.snapshots):
+            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
+        return self.snapshots[step - 1]
+
+    def token_text(self, tid: int, mode: str = "utf8") -> str:
+        """The token as text (``##`` included)."""
+        return self.values[tid]
+
+    def vocabulary(self, step: int | None = None) -> list[str]:
+        """The vocabulary after ``step`` merges (default: all), in id order."""
+        if step is None or step >= self.num_steps:
+            return list(self.values)
+        size = self.snapshots[step - 1].vocab_size if step >= 1 else self.num_base
+        return self.values[:size]
+
+    def segmentation(self, index: int, step: int) -> list[int]:
+        """Token ids of word type ``index`` after ``step`` merges (0: its characters)."""
+        hist = self._history[index]
+        return list(hist[bisect_right(hist, (max(0, step), (1 << 62,))) - 1][1])
+
+    def corpus_tokens(self, step: int) -> int:
+        """Tokens in the whole corpus after ``step`` merges (each word's tokens times its frequency)."""
+        step = max(0, min(step, self.num_steps))
+        return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
+
+
+class WordPieceTraining:
+    """A WordPiece training: ``run`` fills as :meth:`steps` yields each :class:`WordPieceStep`.
+
+    Args:
+        words: ``{word: frequency}``, first-appearance order.
+        config: a :class:`~bpe_core.config.TrainConfig` (``vocab_size``, ``num_merges``, ``top_k`` are read;
+            ``min_frequency`` is not: a pair seen once counts).
+
+    Raises:
+        ValueError: no word, or a vocabulary size below the special tokens and the alphabet.
+    """
+
+    def __init__(self, words: dict[str, int], config):
+        words = {w: f for w, f in words.items() if w and f > 0}
+        if not words:
+            raise ValueError("the corpus has no words: there is nothing to train on")
+        self.run = run = WordPieceRun(config, words)
+        if config.vocab_size is not None and config.vocab_size < run.num_base:
+            raise ValueError(
+                f"the vocabulary size {config.vocab_size} is below the {run.num_base} tokens WordPiece starts with "
+                f"({len(SPECIAL_TOKENS)} special tokens and the {run.num_base - len(SPECIAL_TOKENS)} symbols of the alphabet)"
+            )
+        self._splits = [list(h[0][1]) for h in run._history]
+        self._pair_count: Counter = Counter()
+        self._pair_words: dict[tuple[int, int], set[int]] = {}
+        self._token_count: Counter = Counter()
+        self._token_pairs: dict[int, set] = {}
+        for w, split in enumerate(self._splits):
+            f = run.freqs[w]
+            self._add_word(w, split, f)
+        self._tokens = run._tokens0
+        self._heap: list = []
+        self._version: dict = {}
+        self._rescore(self._pair_count)
+
+    # ---------------------------------------------------------------------------------- the counts
+    def _add_word(self, w: int, split: list[int], f: int, sign: int = 1) -> None:
+        pc, tc = self._pair_count, self._token_count
+        for t in split:
+            tc[t] += sign * f
+        for p in zip(split, split[1:]):
+            pc[p] += sign * f
+            if sign > 0:
+                self._pair_words.setdefault(p, set()).add(w)
+                self._token_pairs.setdefault(p[0], set()).add(p)
+                self._token_pairs.setdefault(p[1], set()).add(p)
+
+    def _score(self, p: tuple[int, int]) -> float:
+        tc = self._token_count
+        # The course's expression, so that ties between equal scores are the same floats.
+        return self._pair_count[p] / (tc[p[0]] * tc[p[1]])
+
+    def _rescore(self, pairs) -> None:
+        heap, version = self._heap, self._version
+        for p in pairs:
+            if self._pair_count.get(p, 0) > 0:
+                v = version[p] = version.get(p, 0) + 1
+                heapq.heappush(heap, (-self._score(p), v, p))
+
+    def _first_seen(self, p: tuple[int, int]) -> tuple[int, int]:
+        w = min(self._pair_words[p])
+        split = self._splits[w]
+        return w, next(i for i in range(len(split) - 1) if (split[i], split[i + 1]) == p)
+
+    def _best(self, k: int) -> tuple[list, int]:
+        """The best ``k`` pairs (at least every pair tied with the best), best first, ties first-seen; and how
+        many pairs have the best score."""
+        heap, version = self._heap, self._version
+        taken: list = []
+        while heap and (len(taken) < k or -heap[0][0] == -taken[0][0]):
+            entry = heapq.heappop(heap)
+            neg, v, p = entry
+            if version.get(p) == v and self._pair_count.get(p, 0) > 0:
+                taken.append(entry)
+        for entry in taken:
+            heapq.heappush(heap, entry)
+        if not taken:
+            return [], 0
+        taken.sort(key=lambda e: e[0])
+        i = 0
+        while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
+            j = i + 1
+            while j < len(taken) and taken[j][0] == taken[i][0]:
+                j += 1
+            if j - i > 1:
+                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[2]))
+            i = j
+        ties = sum(1 for e in taken if e[0] == taken[0][0])
+        return [e[2] for e in taken[: max(k, 1)]], ties
+
+    # ---------------------------------------------------------------------------------- the loop
+    def steps(self) -> Iterator[WordPieceStep]:
+        """Run the loop, yielding one :class:`WordPieceStep` per merge; the last carries ``stop_reason``."""
+        cfg, run = self.config_, self.run
+        pending = None
+        while True:
+            reason, table, ties = None, [], 0
+            if cfg.num_merges is not None and run.num_steps >= cfg.num_merges:
+                reason = "num_merges"
+            elif cfg.vocab_size is not None and run.vocab_size >= cfg.vocab_size:
+                reason = "vocab_size"
+            else:
+                table, ties = self._best(cfg.top_k)
+                if not table:
+                    reason = "no_pairs"
+            if reason is not None:
+                run.stop_reason = reason
+                if pending is not None:
+                    pending = run.snapshots[-1] = pending._replace(stop_reason=reason)
+                    yield pending
+                return
+            if pending is not None:
+                yield pending
+            pending = self._merge(table, ties)
+
+    @property
+    def config_(self):
+        return self.run.config
+
+    def _merge(self, table: list, ties: int) -> WordPieceStep:
+        run = self.run
+        step = run.num_steps + 1
+        a, b = table[0]
+        rows = tuple(
+            ScoreRow(p[0], p[1], self._pair_count[p], self._token_count[p[0]], self._token_count[p[1]], self._score(p))
+            for p in table
+        )
+        value = join_pieces(run.values[a], run.values[b])
+        new = run.value_to_id.get(value)
+        is_new = new is None
+        if is_new:
+            new = len(run.values)
+            run.values.append(value)
+            run.value_to_id[value] = new
+            run.created_step.append(step)
+        changed_pairs: set = set()
+        pc, pair_words, token_pairs, splits, history = (
+            self._pair_count,
+            self._pair_words,
+            self._token_pairs,
+            self._splits,
+            run._history,
+        )
+        words = sorted(pair_words.get((a, b), ()))
+        merged = 0
+        for w in words:
+            old, f = splits[w], run.freqs[w]
+            out, i, n = [], 0, len(old)
+            while i < n:
+                if i + 1 < n and old[i] == a and old[i + 1] == b:
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(old[i])
+                    i += 1
+            old_pairs, new_pairs = set(zip(old, old[1:])), list(zip(out, out[1:]))
+            for p in zip(old, old[1:]):
+                pc[p] -= f
+            for p in new_pairs:
+                pc[p] += f
+                if new in p and p not in old_pairs:
+                    pair_words.setdefault(p, set()).add(w)
+                    token_pairs.setdefault(p[0], set()).add(p)
+                    token_pairs.setdefault(p[1], set()).add(p)
+            gone = old_pairs.difference(new_pairs)
+            for p in gone:
+                pair_words[p].discard(w)
+            changed_pairs |= gone
+            changed_pairs.update(new_pairs)
+            splits[w] = out
+            history[w].append((step, tuple(out)))
+            merged += f * (n - len(out))
+        tc = self._token_count
+        tc[a] -= merged  # each merge takes one a and one b (twice a when a is b) and makes one new token
+        tc[b] -= merged
+        tc[new] += merged
+        self._tokens -= merged
+        for p in changed_pairs:
+            if self._pair_count.get(p, 1) <= 0:
+                del self._pair_count[p]
+                del self._pair_words[p]
+                for t in p:
+                    self._token_pairs[t].discard(p)
+        for t in (a, b):
+            changed_pairs |= self._token_pairs.get(t, set())
+        changed_pairs |= self._token_pairs.get(new, set())
+        self._rescore(changed_pairs)
+        first = rows[0]
+        snap = WordPieceStep(
+            step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
+            ties, "first-seen", rows, run.vocab_size, self._tokens, len(words),
+        )  # fmt: off
+        run.snapshots.append(snap)
+        return snap
+
+
+def encode_word(word: str, vocab) -> list[str]:
+    """BERT's greedy longest-match-first split of one word with the vocabulary ``vocab`` (a set or mapping of
+    token strings): the longest vocabulary entry that starts the rest of the word, the rest carrying ``##``;
+    ``["[UNK]"]`` when some rest has no entry, or the word is longer than :data:`MAX_WORD_CHARS` characters."""
+    if len(word) > MAX_WORD_CHARS:
+        return [UNK]
+    tokens, start = [], 0
+    while start < len(word):
+        end = len(word)
+        while end > start:
+            piece = word[start:end] if start == 0 else PREFIX + word[start:end]
+            if piece in vocab:
+                break
+            end -= 1
+        if end == start:
+            return [UNK]
+        tokens.append(piece)
+        start = end
+    return tokens
+
+
+class WordPiece:
+    """WordPiece behind the seam (:mod:`bpe_core.algorithms.seam`): registered as ``"wordpiece"``."""
+
+    #: Its runs are not merge runs: the app's stepper draws them, its other pages train BPE (ui.training).
+    merge_runs = False
+    default_pretokenizer = "bert"
+
+    def start(self, words: dict[str, int], config) -> WordPieceTraining:
+        """A WordPiece training (:class:`WordPieceTraining`). Raises ``ValueError``."""
+        from ..teaching import field_views  # noqa: F401  (registers the step views of this kind)
+
+        return WordPieceTraining(words, config)
+
+    def why(self, run, step, tr=None, language_name=None) -> StepWhy | None:
+        """The score rule: WordPiece never chooses by count alone."""
+        text = (tr or _ENGLISH).gettext(
+            "WordPiece merges the pair with the highest score, its count divided by the product of its parts' "
+            "counts: {score:.4g}."
+        )
+        return StepWhy("rule", text.format(score=run.snapshot(step).score))
+
+
+_ENGLISH = gettext.NullTranslations()
+
+register("wordpiece", WordPiece())

@@ -1,0 +1,118 @@
+"""The step views of WordPiece's merges (``"score_merge"``) and Unigram's pruning rounds (``"prune"``), registered
+with :func:`~bpe_core.teaching.step_view.register_view` (see :mod:`bpe_core.teaching.step_view`): the parts every
+renderer draws (headline, numbers, candidates, changed words) filled from the two algorithms' records."""
+
+from __future__ import annotations
+
+from ..i18n import N_
+from .step_view import (
+    CHOSEN,
+    NONE,
+    TIED,
+    Candidate,
+    Chips,
+    Headline,
+    Number,
+    PairRows,
+    StepView,
+    WordView,
+    register_view,
+)
+
+#: The meanings of the numbers of these steps (message ids of the catalogs).
+_SCORE, _VOCABULARY, _TOKENS, _LOSS, _REMOVED = (
+    N_("Score"),
+    N_("Vocabulary"),
+    N_("Tokens"),
+    N_("Loss"),
+    N_("Removed"),
+)
+
+
+def _changed(run, step: int, words: int, highlight) -> tuple[WordView, ...]:
+    """The first ``words`` word types whose segmentation step ``step`` changed, before and after it."""
+    out = []
+    for i in range(len(run.words)):
+        if len(out) >= words:
+            break
+        before, after = run.segmentation(i, step - 1), run.segmentation(i, step)
+        if before != after:
+            new = highlight if highlight in after else None
+            out.append(
+                WordView(
+                    i,
+                    run.words[i],
+                    run.freqs[i],
+                    Chips(tuple(before), len(before)),
+                    Chips(tuple(after), len(after), new),
+                )
+            )
+    return tuple(out)
+
+
+def score_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """WordPiece's merge ``step``: the pair and its token, its score and the score table (candidates: the pairs,
+    scored by count / (count of first × count of second), the chosen one first)."""
+    snap = run.snapshot(step)
+    rows = tuple(
+        Candidate(rank, (r.left, r.right), r.score, CHOSEN if rank == 1 else TIED if r.score == snap.score else NONE)
+        for rank, r in enumerate(snap.table[:pairs], start=1)
+    )
+    table = PairRows(
+        rows,
+        snap.score,
+        snap.ties,
+        max(0, snap.ties - sum(1 for r in rows if r.mark != NONE)),
+        max(r.count for r in rows),
+    )
+    n = run.num_steps
+    return StepView(
+        kind=snap.kind,
+        step=step,
+        num_steps=n,
+        start=None,
+        merge=None,
+        next=None,
+        pairs=None,
+        changed=_changed(run, step, words, snap.token) if words else (),
+        words_changed=snap.words_changed,
+        stop_reason=run.stop_reason if step == n else None,
+        headline=Headline((snap.left, snap.right), snap.token),
+        numbers=(Number(_SCORE, snap.score), Number(_VOCABULARY, snap.vocab_size), Number(_TOKENS, snap.corpus_tokens)),
+        candidates=table,
+    )
+
+
+def prune_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """Unigram's round ``step``: the tokens removed, the loss before and after, the candidates lowest loss increase
+    first (the removed ones marked chosen)."""
+    snap = run.snapshot(step)
+    gone = set(snap.removed)
+    rows = tuple(
+        Candidate(rank, (t,), inc, CHOSEN if t in gone else NONE)
+        for rank, (t, inc) in enumerate(snap.candidates[:pairs], start=1)
+    )
+    scale = max((abs(r.count) for r in rows), default=0) or 1
+    table = PairRows(rows, rows[0].count if rows else 0, len(gone), max(0, len(gone) - len(rows)), scale)
+    n = run.num_steps
+    return StepView(
+        kind=snap.kind,
+        step=step,
+        num_steps=n,
+        start=None,
+        merge=None,
+        next=None,
+        pairs=None,
+        changed=_changed(run, step, words, None) if words else (),
+        words_changed=sum(
+            1 for i in range(len(run.words)) if run.segmentation(i, step - 1) != run.segmentation(i, step)
+        ),
+        stop_reason=run.stop_reason if step == n else None,
+        headline=Headline(tuple(snap.removed), None, snap.removed[0] if snap.removed else None),
+        numbers=(Number(_LOSS, snap.loss), Number(_REMOVED, len(snap.removed)), Number(_VOCABULARY, snap.vocab_size)),
+        candidates=table,
+    )
+
+
+register_view("score_merge", score_merge_view)
+register_view("prune", prune_view)

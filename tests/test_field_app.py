@@ -1,0 +1,108 @@
+"""The stepper with a WordPiece or Unigram run (``?algo=wordpiece`` / ``?algo=unigram``): the step's score table or
+pruning round is drawn from the step view, with no traceback (before, a WordPiece run handed to the BPE stepper
+raised in the run cache, which asks a run its memory_bytes)."""
+
+from __future__ import annotations
+
+from app_helpers import new_app, no_exception
+
+from bpe_core.algorithms.seam import algorithm_names
+from ui.settings import stepper_algorithms
+
+
+def _tables(at) -> list:
+    return [t.value for t in at.table]
+
+
+def test_wordpiece_and_unigram_are_offered_to_the_stepper():
+    assert {"wordpiece", "unigram"} <= set(algorithm_names()) <= set(stepper_algorithms())
+
+
+def test_the_wordpiece_stepper_shows_the_score_table_and_the_merge():
+    at = new_app(algo="wordpiece")
+    no_exception(at)
+    assert not at.warning
+    table = _tables(at)[0]
+    assert "Score" in table.columns and "✔" in list(table[""])
+    first = " ".join(h.proto.body for h in at.get("html"))
+    assert "##" in first and "→" in first
+    why = [m.value for m in at.markdown if "highest score" in m.value]
+    assert why and "␣" not in why[0]  # prose, not a token: its spaces are not made visible
+    at.slider[0].set_value(3).run()
+    no_exception(at)
+    third = " ".join(h.proto.body for h in at.get("html"))
+    assert "→" in third and third != first
+
+
+def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
+    at = new_app(algo="unigram")
+    no_exception(at)
+    assert "vocabulary size" in " ".join(w.value for w in at.warning)
+    at = new_app(algo="unigram", vocab="12")
+    no_exception(at)
+    table = _tables(at)[0]
+    assert "Loss increase" in table.columns and "✔" in list(table[""])
+    assert "Loss" in [m.label for m in at.metric]
+    # the lattice of a word the round changed: its pieces with their costs, the cheapest segmentation first
+    assert "Cost (−log p)" in _tables(at)[1].columns
+    assert "✔" in " ".join(h.proto.body for h in at.get("html"))
+    at.text_input(key="field_lattice_word").set_value("lo你").run()
+    no_exception(at)
+    assert "cannot write that word" in " ".join(i.value for i in at.info)
+
+
+def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
+    from app_helpers import open_page
+
+    at = new_app()
+    box = next(s for s in at.selectbox if s.label == "Algorithm")
+    assert box.value == "bpe" and "WordPiece: the highest score (stepper)" in box.options
+    box.set_value("wordpiece").run()
+    no_exception(at)
+    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece
+    # Side by side trains merge runs: with ?algo=wordpiece it shows BPE's, not a traceback
+    no_exception(open_page("side", algo="wordpiece"))
+
+
+def test_the_quiz_asks_which_pair_scores_highest_and_which_tokens_go():
+    at = new_app(algo="wordpiece")
+    at.toggle(key="field_quiz").set_value(True).run()
+    no_exception(at)
+    assert not at.table  # the question replaces the step's score table
+    radio = at.radio(key="field_quiz_pair_1")
+    right = next(i for i, label in enumerate(radio.options) if label.startswith("w + ##i"))
+    radio.set_value(right).run()
+    assert "Right" in " ".join(s.value for s in at.success)
+    at = new_app(algo="unigram", vocab="12")
+    at.toggle(key="field_quiz").set_value(True).run()
+    box = at.multiselect(key="field_quiz_1")
+    box.set_value([]).run()
+    at.button(key="field_quiz_check_1").click().run()
+    no_exception(at)
+    assert "this round removes" in " ".join(e.value for e in at.error)
+
+
+def test_side_by_side_shows_the_three_algorithms_at_one_vocabulary_size():
+    from app_helpers import open_page
+
+    at = open_page("side", preset="pg16457-chapter")
+    no_exception(at)
+    assert "BPE, WordPiece and Unigram on the same corpus" in [s.value for s in at.subheader]
+    columns = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
+    assert "##" in columns[1] and "▁" in columns[2] and "##" not in columns[0]  # WordPiece's and Unigram's marks
+    slider = next(s for s in at.slider if s.label == "Vocabulary size")
+    slider.set_value(slider.min).run()
+    no_exception(at)
+    smaller = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
+    assert all(b.count("<code>") > a.count("<code>") for a, b in zip(columns, smaller))  # more, smaller tokens
+
+
+def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():
+    from app_helpers import open_page
+
+    at = new_app(algo="unigram", vocab="500", preset="pg16457-book")  # 496 kB
+    no_exception(at)
+    assert "up to 200 kB" in " ".join(i.value for i in at.info)
+    at = open_page("side", preset="pg16457-book")
+    no_exception(at)
+    assert "up to 200 kB" in " ".join(i.value for i in at.info)
