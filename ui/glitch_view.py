@@ -154,8 +154,12 @@ def glitch_table(model, mode: str, present: bool) -> None:
             f"<td class='num'>{kept}</td></tr>"
         )
     head = [_("id"), _("token"), _("under-training indicator"), _("held by"), _("made"), _("kept on its own")]
-    # Long tokens side by side: on a phone the table scrolls sideways rather than cut each chip into letters.
-    st.html(f"<div class='bpe-wide'>{table_html('rt-glitch', head, rows)}</div>")
+    # Long tokens side by side: on a phone the table scrolls sideways rather than cut each chip into letters. A region
+    # that scrolls takes the keyboard's focus (WCAG: the arrow keys scroll it) and says what it is.
+    label = esc_raw(_("GPT-2's under-trained tokens"))
+    st.html(
+        f"<div class='bpe-wide' tabindex='0' role='region' aria-label='{label}'>{table_html('rt-glitch', head, rows)}</div>"
+    )
     st.caption(
         _(
             "Source: the GPT-2 report of github.com/cohere-ai/magikarp (arXiv 2405.05417); a lower indicator means "
