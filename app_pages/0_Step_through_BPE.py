@@ -187,17 +187,23 @@ def main() -> None:
         class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
     top = st.container()  # filled after the sidebar, so that input messages appear under the title
     choice = page.start_page(None, "🧩")
+    # WordPiece and Unigram have their own stepper, which has no class controls yet: no class starts on them.
+    field = choice.ok and training.merge_config(choice.config) is not choice.config
     with top:
         header(choice)
         bad_code = class_view.messages() if class_view is not None else False
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        if choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
+        if field and persist.class_code():
+            st.warning(_("This class was started on WordPiece or Unigram, which a live class cannot step yet."))
+        elif field and not choice.display.presentation:
+            st.caption(_("A live class steps BPE: choose BPE as the algorithm in the sidebar to start one."))
+        elif choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
             persist.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
-    if choice.ok and training.merge_config(choice.config) is not choice.config:  # not merge runs: their own stepper
+    if field:  # not merge runs: their own stepper
         from ui import field_stepper
 
         return field_stepper.page(choice)

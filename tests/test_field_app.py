@@ -106,3 +106,22 @@ def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():
     at = open_page("side", preset="pg16457-book")
     no_exception(at)
     assert "up to 200 kB" in " ".join(i.value for i in at.info)
+
+
+def test_no_live_class_starts_on_wordpiece_and_a_class_started_on_it_says_so(tmp_path, monkeypatch):
+    """Their stepper has no class controls: the start box is replaced by a line saying why, and a class that was
+    started on one (an old link) says it cannot be stepped, instead of showing no class at all."""
+    from bpe_server.corpus_store import CorpusStore
+    from bpe_server.live_class import Classes
+
+    monkeypatch.setenv("BPE_EXPLORER_STORE", str(tmp_path / "s.sqlite3"))
+    at = new_app(algo="wordpiece", preset="textbook-low")
+    no_exception(at)
+    assert not [e for e in at.expander if e.label == "Live class"]
+    assert any("A live class steps BPE" in c.value for c in at.caption)
+    code, key = Classes(CorpusStore(tmp_path / "s.sqlite3")).start({"preset": "textbook-low", "algo": "wordpiece"}, 2)
+    teacher = new_app(**{"class": code, "teacher": key})
+    no_exception(teacher)
+    assert any("cannot step yet" in w.value for w in teacher.warning)
+    bpe = new_app(preset="textbook-low")
+    assert [e for e in bpe.expander if e.label == "Live class"]  # BPE still offers it
