@@ -23,6 +23,10 @@ TOKENIZER_JSON_PROBLEM = N_(
     "Hugging Face's BPE model can express byte-level BPE and the end-of-word marker attached to the last "
     "character, not this layout. Choose the Bytes variant, or end-of-word marker 'attached', in the sidebar."
 )
+SEGMENTER_JSON_PROBLEM = N_(
+    "Hugging Face tokenizers has no pre-tokenizer that cuts Chinese into words as jieba does, so this model "
+    "cannot be written as a tokenizer.json. The other files hold it."
+)
 MERGES_TXT_PROBLEM = N_(
     "merges.txt puts a space between the two tokens of each merge, so it cannot hold a token that contains "
     "whitespace. Train with the whitespace pre-tokenizer or the Bytes variant to get a merges.txt."
@@ -76,7 +80,11 @@ def downloads(choice, run, present: bool) -> None:
 
     problems = {
         "merges.txt": MERGES_TXT_PROBLEM if bfiles.merges_txt_problem(tok) else None,
-        "tokenizer.json": None if bfiles.tokenizer_json_supported(tok) else TOKENIZER_JSON_PROBLEM,
+        "tokenizer.json": None
+        if bfiles.tokenizer_json_supported(tok)
+        else SEGMENTER_JSON_PROBLEM
+        if tok.pretokenizer == "jieba"
+        else TOKENIZER_JSON_PROBLEM,
     }
     about = {
         "merges.txt": _("The merges in rank order, one 'left right' per line (GPT-2 / Hugging Face layout)."),

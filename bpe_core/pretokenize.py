@@ -10,6 +10,9 @@ r"""Pre-tokenizers: split text into the pieces ("words") that merges never cross
 * ``o200k``      -- tiktoken's ``o200k_base`` pattern (GPT-4o): letters split at case changes
   (``CamelCase`` -> ``Camel``, ``Case``), contractions joined to their word, ``/`` after punctuation kept.
 * ``none``       -- the whole text is one piece (karpathy/minbpe's ``BasicTokenizer``).
+* ``jieba``      -- Chinese word segmentation (分词 / 斷詞) with jieba, 繁體 through OpenCC
+  (:mod:`bpe_core.pretokenize_words`; the ``[app]`` extra). Not in :data:`PRETOKENIZERS`: those need only
+  ``regex``, and a segmenter cannot be written into a ``tokenizer.json``.
 * ``regex``      -- the user's own pattern (the ``regex`` package's syntax): every match is a piece, and
   so is each stretch of text between matches, as Hugging Face ``tokenizers``' ``Split`` with behavior
   ``isolated`` does -- nothing is dropped (see :func:`split_with_pattern`).
@@ -32,6 +35,7 @@ import regex
 
 from .inputs import InputError
 from .pretokenize_field import FIELD_PRETOKENIZERS, field_pieces
+from .pretokenize_words import JIEBA, jieba_pieces
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 GPT4_PATTERN = (
@@ -69,6 +73,7 @@ def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:
 
     Raises:
         PatternError: ``"regex"`` with a missing, invalid, empty-matching or too slow pattern.
+        InputError: ``"jieba"`` without jieba or OpenCC installed.
         ValueError: unknown pre-tokenizer name.
     """
     if name == REGEX:
@@ -77,6 +82,8 @@ def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:
         return text.split()
     if name == "none":
         return [text] if text else []
+    if name == JIEBA:
+        return jieba_pieces(text)
     if name in FIELD_PRETOKENIZERS:  # WordPiece's and Unigram's (bert, metaspace)
         return field_pieces(text, name)
     if name in _COMPILED:
@@ -139,8 +146,9 @@ def word_counts(text: str, name: str, pattern: str | None = None) -> dict[str, i
 # ------------------------------------------------------------------------------ custom pattern
 #: The pre-tokenizer name of a user's own pattern (not in :data:`PRETOKENIZERS`: it needs a pattern).
 REGEX = "regex"
-#: Every name a :class:`~bpe_core.algorithms.trainer.TrainConfig` may carry.
-PRETOKENIZER_CHOICES = (*PRETOKENIZERS, REGEX)
+#: Every name a :class:`~bpe_core.algorithms.trainer.TrainConfig` may carry: the named pre-tokenizers, the
+#: word segmenter and the user's pattern.
+PRETOKENIZER_CHOICES = (*PRETOKENIZERS, JIEBA, REGEX)
 
 #: A simplified, ASCII-only GPT-2 pattern offered as an example: contractions, letters with an optional
 #: leading space, digits, other symbols, whitespace (GPT-2's ``encoder.py`` with ``\p{L}``/``\p{N}`` made

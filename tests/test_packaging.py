@@ -53,7 +53,8 @@ def test_requirements_txt_and_pyproject_pin_the_same_runtime_versions():
     # The library needs only regex and tqdm: nothing of the app's. tokenizers (a tokenizer.json's ids) is in the
     # app's extra; the CLI imports it only when a tokenizer.json is asked for.
     assert {canonicalize_name(r.name) for r in library} == {"regex", "tqdm"}
-    assert "tokenizers" in {canonicalize_name(r.name) for r in app}
+    # The same for the word segmenter (jieba) and the 繁體 to 简体 converter (opencc) of the jieba pre-tokenizer.
+    assert {"tokenizers", "jieba", "opencc"} <= {canonicalize_name(r.name) for r in app}
     assert not {canonicalize_name(r.name) for r in app} & {"regex", "tqdm"}
 
 
@@ -158,3 +159,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     qwen = run(str(script), "encode", "--model", "qwen3", str(corpus))
     assert qwen.returncode == 2 and qwen.stderr.count("\n") == 1
     assert "'tokenizers'" in qwen.stderr and "bpe-explorer[app]" in qwen.stderr
+    # So is the word segmenter of the jieba pre-tokenizer.
+    seg = run(str(script), "train", str(corpus), "--pretokenizer", "jieba", "--merges", "3")
+    assert seg.returncode == 2 and seg.stderr.count("\n") == 1
+    assert "'jieba'" in seg.stderr and "bpe-explorer[app]" in seg.stderr

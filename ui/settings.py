@@ -1,7 +1,7 @@
 """The training settings as plain values: defaults, labels, the URL's form of them (pure functions,
 both ways) and the one place a :class:`bpe_core.TrainConfig` is built from them.
 
-Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|o200k|none|regex),
+Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (whitespace|gpt2|gpt4|o200k|none|jieba|regex),
 ``pattern`` (the user's regular expression, written only when ``pre`` is ``regex``),
 ``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
 (separate|attached), ``marker`` (text), ``bytes`` (utf8|hex|gpt2) and ``algo`` (a registered training algorithm,
@@ -64,6 +64,7 @@ PRE_LABELS = {
     "gpt4": N_("GPT-4 regex (cl100k)"),
     "o200k": N_("GPT-4o regex (o200k)"),
     "none": N_("None (the text is one piece)"),
+    "jieba": N_("Chinese words (jieba word segmentation)"),
     "regex": N_("Your own regular expression"),
 }
 TIE_LABELS = {name: rule.label for name, rule in TIE_RULES.items()}

@@ -118,14 +118,17 @@ def run(args, out=None, err=None) -> int:
         )
     out.flush()
     if args.out:
-        _save(run, args.out, out if not args.jsonl else err, err)
+        return _save(run, args.out, out if not args.jsonl else err, err)
     return 0
 
 
-def _save(run, out_dir: str, info, err) -> None:
-    """Write the model files to ``out_dir``; the ``# wrote ...`` line goes to ``info``, a merges.txt problem to ``err``."""
+def _save(run, out_dir: str, info, err) -> int:
+    """Write the model files to ``out_dir``; the ``# wrote ...`` line goes to ``info``, a merges.txt problem to ``err``.
+    Returns the exit status: 2 when the ``tokenizer.json`` asked for cannot be written (the jieba pre-tokenizer:
+    one line on ``err``; the other files are written), else 0."""
     from ..encoding.encoder import Tokenizer
-    from ..formats.files import merges_txt_problem, save_model
+    from ..formats.files import SEGMENTER_PROBLEM, merges_txt_problem, save_model
+    from ..pretokenize_words import JIEBA
 
     tok = Tokenizer.from_run(run)
     problem = merges_txt_problem(tok)
@@ -136,3 +139,7 @@ def _save(run, out_dir: str, info, err) -> None:
     except OSError as exc:
         raise InputError(f"cannot write to {out_dir}: {exc.strerror or exc}.") from None
     print(f"# wrote {', '.join(str(p) for p in paths)}", file=info)
+    if tok.pretokenizer == JIEBA:
+        print(f"{PROG}: {SEGMENTER_PROBLEM}; not written (the other files were)", file=err)
+        return 2
+    return 0

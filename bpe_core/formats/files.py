@@ -26,6 +26,7 @@ from ..encoding.encoder import UNK_TOKEN, Tokenizer
 from ..inputs import InputError
 from ..models import gc_paused
 from ..pretokenize import PATTERNS, PRETOKENIZER_CHOICES, REGEX, PatternError
+from ..pretokenize_words import JIEBA
 from ..variants import Variant
 from .gpt2_files import (
     ParsedMerges,
@@ -117,9 +118,23 @@ def _text_splitter(pretokenizer: str, pattern: str | None = None) -> dict | None
     return None
 
 
+#: Why a model pre-tokenized by the word segmenter has no ``tokenizer.json`` (one line, English).
+SEGMENTER_PROBLEM = (
+    "tokenizer.json cannot hold the jieba word segmenter: Hugging Face tokenizers has no such pre-tokenizer"
+)
+
+
+def _pretokenizer_of(run_or_tokenizer) -> str:
+    tok = run_or_tokenizer
+    return tok.pretokenizer if isinstance(tok, Tokenizer) else tok.config.resolved_pretokenizer
+
+
 def tokenizer_json_supported(run_or_tokenizer) -> bool:
-    """True for the variants a ``tokenizer.json`` can express: byte-level, and eow with the attached marker."""
+    """True for the models a ``tokenizer.json`` can express: byte-level, and eow with the attached marker,
+    pre-tokenized by anything but the word segmenter (``jieba``: see :data:`SEGMENTER_PROBLEM`)."""
     variant = run_or_tokenizer.variant
+    if _pretokenizer_of(run_or_tokenizer) == JIEBA:
+        return False
     return variant.is_bytes or (variant.kind == "eow" and variant.eow_style == "attached")
 
 
@@ -132,9 +147,12 @@ def tokenizer_json(run_or_tokenizer, step: int | None = None) -> str:
     ``unk_token`` ``<unk>``, the splitter as pre-tokenizer, ``BPEDecoder(suffix)``.
 
     Raises:
-        ValueError: char, or eow with the separate marker (HF's BPE cannot express them).
+        ValueError: char, or eow with the separate marker (HF's BPE cannot express them), or the ``jieba``
+            pre-tokenizer (:data:`SEGMENTER_PROBLEM`).
     """
     tok = _as_tokenizer(run_or_tokenizer, step)
+    if tok.pretokenizer == JIEBA:
+        raise ValueError(SEGMENTER_PROBLEM)
     variant = tok.variant
     if not tokenizer_json_supported(tok):
         raise ValueError(
