@@ -89,7 +89,7 @@ def algorithm() -> None:
             "they were learned."
         ),
     )
-    st.markdown("\n".join(f"{i}. {text}" for i, text in enumerate(stages, 1)))
+    st.markdown(how_view.stages_md(stages))
     st.caption(
         _(
             "Three things are counted here: the five stages of the algorithm; merge k, the k-th merge learned; "

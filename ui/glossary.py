@@ -19,8 +19,10 @@ from functools import cached_property
 import streamlit as st
 
 from bpe_core.i18n import LANGUAGE_NAMES, LANGUAGES
+from bpe_core.pretokenize_words import JIEBA
 from ui.glossary_definitions import DEFINITIONS
 from ui.i18n import N_, _
+from ui.settings import PRE_LABELS
 
 
 @dataclass(frozen=True)
@@ -210,4 +212,11 @@ def segmentation_note() -> None:
             "segmenter could serve as a pre-tokenizer for Chinese, but then no merge could cross the word "
             "boundaries it drew."
         )
+    )
+    st.markdown(
+        _(
+            "This app has one: the pre-tokenizer “{label}” in the sidebar cuts Chinese into words with jieba "
+            "(繁體 through OpenCC's conversion to 简体, the cuts put back on the original characters), so you can "
+            "train BPE on words and compare it with no pre-tokenization."
+        ).format(label=_(PRE_LABELS[JIEBA]))
     )

@@ -5,6 +5,7 @@ trainer's rules and stop codes. The page trains its fixed examples; these functi
 from __future__ import annotations
 
 from bpe_core import RULES
+from bpe_core.pretokenize_words import JIEBA
 from bpe_core.teaching.explain import TIE_RULES
 from bpe_core.teaching.facts import tie_agreement_text
 
@@ -12,9 +13,26 @@ from .blocks import table_html
 from .chips import chip_html
 from .corpus_panel import corpus_table_html
 from .explain import merge_reason
+from .glossary import SEGMENTATION_HEADING
 from .i18n import _, tr
 from .panels import merge_line_html, pair_table_html
+from .settings import PRE_LABELS
 from .text import esc_raw
+
+
+def stages_md(stages: list[str]) -> str:
+    """The algorithm's stages (translated sentences) as a numbered Markdown list, then a line on cutting Chinese
+    into words at stage 1 (the ``jieba`` pre-tokenizer) that sends the reader to the Glossary's section on word
+    segmentation, which says what 分词 / 斷詞 is and is not."""
+    numbered = "\n".join(f"{i}. {text}" for i, text in enumerate(stages, 1))
+    line = _(
+        "For Chinese, stage 1 can be word segmentation (分词 / 斷詞): choose the pre-tokenizer “{label}” in the "
+        "sidebar and compare the merges with “{none}”. The Glossary's section “{heading}” says what word "
+        "segmentation is and is not."
+    )
+    label, none = (_(PRE_LABELS[name]) for name in (JIEBA, "none"))
+    line = line.format(label=label, none=none, heading=_(SEGMENTATION_HEADING))
+    return f"{numbered}\n\n{line}"
 
 
 def pairs_before_html(run, step: int, mode: str, present: bool) -> str:
