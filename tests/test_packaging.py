@@ -159,7 +159,9 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_cli_without_the_a
     qwen = run(str(script), "encode", "--model", "qwen3", str(corpus))
     assert qwen.returncode == 2 and qwen.stderr.count("\n") == 1
     assert "'tokenizers'" in qwen.stderr and "bpe-explorer[app]" in qwen.stderr
-    # So is the word segmenter of the jieba pre-tokenizer.
-    seg = run(str(script), "train", str(corpus), "--pretokenizer", "jieba", "--merges", "3")
+    # So is the word segmenter of the jieba pre-tokenizer (on running text: word counts are not pre-tokenized).
+    chinese = tmp_path / "chinese.txt"
+    chinese.write_text("我喜歡自然語言處理。我喜欢自然语言处理。\n", encoding="utf-8")
+    seg = run(str(script), "train", str(chinese), "--pretokenizer", "jieba", "--merges", "3")
     assert seg.returncode == 2 and seg.stderr.count("\n") == 1
     assert "'jieba'" in seg.stderr and "bpe-explorer[app]" in seg.stderr
