@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|o200k|none]
+    python -m bpe_core train FILE [--variant char|eow|byte] [--pretokenizer whitespace|gpt2|gpt4|o200k|none|jieba]
         [--pretokenizer regex --pattern PATTERN]
         [--merges N | --vocab-size V] [--min-frequency F] [--tie-break first-seen|hf|lexical]
         [--eow-style separate|attached] [--eow-marker '</w>'] [--algorithm NAME] [--out DIR] [--jsonl]
