@@ -120,3 +120,15 @@ def test_cli_trains_on_words_and_refuses_the_tokenizer_json_in_one_line(tmp_path
 def test_the_url_carries_the_segmenter():
     state = settings_from_url({"pre": "jieba"}, None)
     assert state.settings["pre"] == JIEBA and state.notes == ()
+
+
+def test_the_sidebar_trains_the_traditional_chapter_on_words_and_the_url_keeps_it():
+    from app_helpers import body_with, new_app, no_exception, text_of
+
+    at = new_app(preset="hongloumeng-chapter-hant", variant="char", step=3)
+    at.selectbox(key="w.pre").select(JIEBA).run()
+    no_exception(at)
+    assert at.query_params["pre"] == JIEBA
+    card = " ".join(text_of(body_with(at, "bpe-merge-card")).split())
+    # The card names the words the pair occurs in: the words jieba cut from the 繁體 text (那道人), not the chapter.
+    assert card.startswith("Merge 3: 道 + 人 → 道人 count 19") and "14 in 道人, 5 in 那道人" in card
