@@ -214,11 +214,13 @@ class WordPieceTraining:
         return self._pair_count[p] / (tc[p[0]] * tc[p[1]])
 
     def _rescore(self, pairs) -> None:
-        heap, version = self._heap, self._version
+        # The loop's hottest call: locals, and _score's expression inlined (the same float).
+        heap, version, pc, tc, push = self._heap, self._version, self._pair_count, self._token_count, heapq.heappush
         for p in pairs:
-            if self._pair_count.get(p, 0) > 0:
+            c = pc.get(p, 0)
+            if c > 0:
                 v = version[p] = version.get(p, 0) + 1
-                heapq.heappush(heap, (-self._score(p), v, p))
+                push(heap, (-(c / (tc[p[0]] * tc[p[1]])), v, p))
 
     def _first_seen(self, p: tuple[int, int]) -> tuple[int, int]:
         w = min(self._pair_words[p])
@@ -230,7 +232,9 @@ class WordPieceTraining:
         many pairs have the best score."""
         heap, version = self._heap, self._version
         taken: list = []
-        while heap and (len(taken) < k or -heap[0][0] == -taken[0][0]):
+        # Every pair tied with the last one taken comes out too, so that which of equal scores make the table
+        # is decided by first sight, not by the heap's order.
+        while heap and (len(taken) < k or -heap[0][0] == -taken[-1][0]):
             entry = heapq.heappop(heap)
             neg, v, p = entry
             if version.get(p) == v and self._pair_count.get(p, 0) > 0:
@@ -296,40 +300,43 @@ class WordPieceTraining:
             run.values.append(value)
             run.value_to_id[value] = new
             run.created_step.append(step)
-        changed_pairs: set = set()
-        pc, pair_words, token_pairs, splits, history = (
+        # Only pairs with a or b lose occurrences, so only they can vanish; a pair of two other tokens keeps
+        # its count and score, so the rescoring below is of the pairs of a, b and the new token alone.
+        gone_pairs: set = set()
+        pc, pair_words, token_pairs, splits, history, freqs = (
             self._pair_count,
             self._pair_words,
             self._token_pairs,
             self._splits,
             run._history,
+            run.freqs,
         )
         words = sorted(pair_words.get((a, b), ()))
         merged = 0
         for w in words:
-            old, f = splits[w], run.freqs[w]
+            old, f = splits[w], freqs[w]
             out, i, n = [], 0, len(old)
             while i < n:
-                if i + 1 < n and old[i] == a and old[i + 1] == b:
+                t = old[i]
+                if t == a and i + 1 < n and old[i + 1] == b:
                     out.append(new)
                     i += 2
                 else:
-                    out.append(old[i])
+                    out.append(t)
                     i += 1
-            old_pairs, new_pairs = set(zip(old, old[1:])), list(zip(out, out[1:]))
-            for p in zip(old, old[1:]):
+            old_pairs, new_pairs = list(zip(old, old[1:])), list(zip(out, out[1:]))
+            for p in old_pairs:
                 pc[p] -= f
             for p in new_pairs:
                 pc[p] += f
-                if new in p and p not in old_pairs:
+                if p[0] == new or p[1] == new:
                     pair_words.setdefault(p, set()).add(w)
                     token_pairs.setdefault(p[0], set()).add(p)
                     token_pairs.setdefault(p[1], set()).add(p)
-            gone = old_pairs.difference(new_pairs)
+            gone = set(old_pairs).difference(new_pairs)
             for p in gone:
                 pair_words[p].discard(w)
-            changed_pairs |= gone
-            changed_pairs.update(new_pairs)
+            gone_pairs |= gone
             splits[w] = out
             history[w].append((step, tuple(out)))
             merged += f * (n - len(out))
@@ -338,16 +345,14 @@ class WordPieceTraining:
         tc[b] -= merged
         tc[new] += merged
         self._tokens -= merged
-        for p in changed_pairs:
-            if self._pair_count.get(p, 1) <= 0:
-                del self._pair_count[p]
-                del self._pair_words[p]
+        for p in gone_pairs:
+            if pc[p] <= 0:
+                del pc[p]
+                del pair_words[p]
                 for t in p:
-                    self._token_pairs[t].discard(p)
-        for t in (a, b):
-            changed_pairs |= self._token_pairs.get(t, set())
-        changed_pairs |= self._token_pairs.get(new, set())
-        self._rescore(changed_pairs)
+                    token_pairs[t].discard(p)
+        empty: set = set()
+        self._rescore(token_pairs.get(a, empty) | token_pairs.get(b, empty) | token_pairs.get(new, empty))
         first = rows[0]
         snap = WordPieceStep(
             step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
