@@ -43,6 +43,9 @@ PREFIX = "##"
 SCORE_MERGE = "score_merge"
 #: A word longer than this many characters is one ``[UNK]`` (``tokenizers``' ``max_input_chars_per_word``).
 MAX_WORD_CHARS = 100
+#: A token's count bound is this fraction of its count (see WordPieceTraining._push): the smaller, the rarer
+#: the re-pushes of its pairs and the more pairs each best-pair search looks at.
+_SLACK = 0.9
 
 
 class ScoreRow(NamedTuple):
@@ -193,8 +196,8 @@ class WordPieceTraining:
             self._add_word(w, split, f)
         self._tokens = run._tokens0
         self._heap: list = []
-        self._version: dict = {}
-        self._rescore(self._pair_count)
+        self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
+        self._push(self._pair_count)
 
     # ---------------------------------------------------------------------------------- the counts
     def _add_word(self, w: int, split: list[int], f: int, sign: int = 1) -> None:
@@ -213,14 +216,15 @@ class WordPieceTraining:
         # The course's expression, so that ties between equal scores are the same floats.
         return self._pair_count[p] / (tc[p[0]] * tc[p[1]])
 
-    def _rescore(self, pairs) -> None:
-        # The loop's hottest call: locals, and _score's expression inlined (the same float).
-        heap, version, pc, tc, push = self._heap, self._version, self._pair_count, self._token_count, heapq.heappush
+    def _push(self, pairs) -> None:
+        # A heap entry's key is an upper bound of its pair's score, the count over the product of its parts'
+        # lower bounds (_low): a merge that lowers a token's count by less than the slack leaves every key of
+        # its pairs above the score, so it re-pushes nothing (counts of pairs without the new token only fall).
+        heap, pc, low, push = self._heap, self._pair_count, self._low, heapq.heappush
         for p in pairs:
             c = pc.get(p, 0)
             if c > 0:
-                v = version[p] = version.get(p, 0) + 1
-                push(heap, (-(c / (tc[p[0]] * tc[p[1]])), v, p))
+                push(heap, (-(c / (low[p[0]] * low[p[1]])), p))
 
     def _first_seen(self, p: tuple[int, int]) -> tuple[int, int]:
         w = min(self._pair_words[p])
@@ -228,32 +232,36 @@ class WordPieceTraining:
         return w, next(i for i in range(len(split) - 1) if (split[i], split[i + 1]) == p)
 
     def _best(self, k: int) -> tuple[list, int]:
-        """The best ``k`` pairs (at least every pair tied with the best), best first, ties first-seen; and how
-        many pairs have the best score."""
-        heap, version = self._heap, self._version
-        taken: list = []
-        # Every pair tied with the last one taken comes out too, so that which of equal scores make the table
-        # is decided by first sight, not by the heap's order.
-        while heap and (len(taken) < k or -heap[0][0] == -taken[-1][0]):
-            entry = heapq.heappop(heap)
-            neg, v, p = entry
-            if version.get(p) == v and self._pair_count.get(p, 0) > 0:
-                taken.append(entry)
-        for entry in taken:
-            heapq.heappush(heap, entry)
-        if not taken:
+        """The best ``k`` pairs (at least every pair tied with the best, and every pair tied with the last),
+        best first, ties first-seen; and how many pairs have the best score."""
+        heap, pc, tc, pop = self._heap, self._pair_count, self._token_count, heapq.heappop
+        scores: dict = {}  # popped live pairs -> exact score
+        kth: list = []  # the k best exact scores so far (a min-heap)
+        # Keys bound scores from above: once the best key left is below the k-th best exact score, no pair
+        # left can enter the table or tie with its last row.
+        while heap and (len(kth) < k or -heap[0][0] >= kth[0]):
+            p = pop(heap)[1]
+            c = pc.get(p, 0)
+            if c > 0 and p not in scores:  # (a pair re-pushed has older entries: the first one out counts)
+                score = scores[p] = c / (tc[p[0]] * tc[p[1]])  # the course's expression: ties are equal floats
+                if len(kth) < k:
+                    heapq.heappush(kth, score)
+                elif score > kth[0]:
+                    heapq.heapreplace(kth, score)
+        self._push(scores)
+        if not scores:
             return [], 0
-        taken.sort(key=lambda e: e[0])
+        taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=lambda e: -e[0])
         i = 0
         while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
             j = i + 1
             while j < len(taken) and taken[j][0] == taken[i][0]:
                 j += 1
             if j - i > 1:
-                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[2]))
+                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[1]))
             i = j
         ties = sum(1 for e in taken if e[0] == taken[0][0])
-        return [e[2] for e in taken[: max(k, 1)]], ties
+        return [e[1] for e in taken[: max(k, 1)]], ties
 
     # ---------------------------------------------------------------------------------- the loop
     def steps(self) -> Iterator[WordPieceStep]:
@@ -351,8 +359,15 @@ class WordPieceTraining:
                 del pair_words[p]
                 for t in p:
                     token_pairs[t].discard(p)
-        empty: set = set()
-        self._rescore(token_pairs.get(a, empty) | token_pairs.get(b, empty) | token_pairs.get(new, empty))
+        low, empty = self._low, set()
+        repush = token_pairs.get(new, empty)
+        if is_new or tc[new] < low[new]:
+            low[new] = tc[new] * _SLACK
+        for t in (a, b):
+            if 0 < tc[t] < low[t]:  # below its bound: the keys of its pairs may be below their scores
+                low[t] = tc[t] * _SLACK
+                repush = repush | token_pairs.get(t, empty)
+        self._push(repush)
         first = rows[0]
         snap = WordPieceStep(
             step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
