@@ -45,7 +45,7 @@ SCORE_MERGE = "score_merge"
 MAX_WORD_CHARS = 100
 #: A token's count bound is this fraction of its count (see WordPieceTraining._push): the smaller, the rarer
 #: the re-pushes of its pairs and the more pairs each best-pair search looks at.
-_SLACK = 0.9
+_SLACK = 0.97
 
 
 class ScoreRow(NamedTuple):
@@ -114,16 +114,18 @@ class WordPieceRun:
         self.stop_reason: str | None = None
         self.extras: dict = {}
         self.algorithm = None
-        alphabet = sorted({w[0] for w in self.words} | {PREFIX + c for w in self.words for c in w[1:]})
+        inner: set[str] = set()  # the characters that do not start a word somewhere
+        for w in self.words:
+            inner.update(w[1:])
+        alphabet = sorted({w[0] for w in self.words} | {PREFIX + c for c in inner})
         self.values: list[str] = [*SPECIAL_TOKENS, *alphabet]
         self.value_to_id = {v: i for i, v in enumerate(self.values)}
         self.num_base = len(self.values)
         self.created_step = [0] * self.num_base
         # Each word's segmentations: (step, token ids) from step 0 on, one entry per step that changed it.
         ids = self.value_to_id
-        self._history = [
-            [(0, tuple(ids[w[0]] if i == 0 else ids[PREFIX + w[i]] for i in range(len(w))))] for w in self.words
-        ]
+        inside = {c: ids[PREFIX + c] for c in inner}.__getitem__
+        self._history = [[(0, (ids[w[0]], *map(inside, w[1:])))] for w in self.words]
         self._tokens0 = sum(f * len(w) for w, f in words.items())
 
     @property
@@ -191,25 +193,30 @@ class WordPieceTraining:
         self._pair_words: dict[tuple[int, int], set[int]] = {}
         self._token_count: Counter = Counter()
         self._token_pairs: dict[int, set] = {}
-        for w, split in enumerate(self._splits):
-            f = run.freqs[w]
-            self._add_word(w, split, f)
+        self._count_words()
         self._tokens = run._tokens0
         self._heap: list = []
         self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
         self._push(self._pair_count)
 
     # ---------------------------------------------------------------------------------- the counts
-    def _add_word(self, w: int, split: list[int], f: int, sign: int = 1) -> None:
-        pc, tc = self._pair_count, self._token_count
-        for t in split:
-            tc[t] += sign * f
-        for p in zip(split, split[1:]):
-            pc[p] += sign * f
-            if sign > 0:
-                self._pair_words.setdefault(p, set()).add(w)
-                self._token_pairs.setdefault(p[0], set()).add(p)
-                self._token_pairs.setdefault(p[1], set()).add(p)
+    def _count_words(self) -> None:
+        """The counts of every word's characters and pairs, which words hold each pair, which pairs each token."""
+        pc, tc, pair_words = self._pair_count, self._token_count, self._pair_words
+        for w, (split, f) in enumerate(zip(self._splits, self.run.freqs)):
+            for t in split:
+                tc[t] += f
+            for p in zip(split, split[1:]):
+                pc[p] += f
+                held = pair_words.get(p)
+                if held is None:
+                    pair_words[p] = {w}
+                else:
+                    held.add(w)
+        token_pairs = self._token_pairs
+        for p in pc:  # (after the words: once per pair, not once per occurrence)
+            token_pairs.setdefault(p[0], set()).add(p)
+            token_pairs.setdefault(p[1], set()).add(p)
 
     def _score(self, p: tuple[int, int]) -> float:
         tc = self._token_count
