@@ -327,7 +327,7 @@ class WordPieceTraining:
             run.freqs,
         )
         words = sorted(pair_words.get((a, b), ()))
-        merged = 0
+        merged, touched = 0, {a, b, new}
         for w in words:
             old, f = splits[w], freqs[w]
             out, i, n = [], 0, len(old)
@@ -339,7 +339,9 @@ class WordPieceTraining:
                 else:
                     out.append(t)
                     i += 1
-            old_pairs, new_pairs = list(zip(old, old[1:])), list(zip(out, out[1:]))
+            # A pair of two tokens other than a, b and the new one is in the word as often after as before.
+            old_pairs = [p for p in zip(old, old[1:]) if p[0] in touched or p[1] in touched]
+            new_pairs = [p for p in zip(out, out[1:]) if p[0] in touched or p[1] in touched]
             for p in old_pairs:
                 pc[p] -= f
             for p in new_pairs:
