@@ -196,6 +196,7 @@ class WordPieceTraining:
         self._count_words()
         self._tokens = run._tokens0
         self._heap: list = []
+        self._pool: list = []  # pairs out of the heap, scored at every step (see _best)
         self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
         self._push(self._pair_count)
 
@@ -242,8 +243,18 @@ class WordPieceTraining:
         """The best ``k`` pairs (at least every pair tied with the best, and every pair tied with the last),
         best first, ties first-seen; and how many pairs have the best score."""
         heap, pc, tc, pop = self._heap, self._pair_count, self._token_count, heapq.heappop
-        scores: dict = {}  # popped live pairs -> exact score
+        scores: dict = {}  # the last table's pairs and the popped ones, if live -> exact score
         kth: list = []  # the k best exact scores so far (a min-heap)
+        # The last table's pairs are held out of the heap (_pool): most are in this table too, and scoring
+        # them again is cheaper than popping and pushing them every step.
+        for p in self._pool:
+            c = pc.get(p, 0)
+            if c > 0:
+                score = scores[p] = c / (tc[p[0]] * tc[p[1]])
+                if len(kth) < k:
+                    heapq.heappush(kth, score)
+                elif score > kth[0]:
+                    heapq.heapreplace(kth, score)
         # Keys bound scores from above: once the best key left is below the k-th best exact score, no pair
         # left can enter the table or tie with its last row.
         while heap and (len(kth) < k or -heap[0][0] >= kth[0]):
@@ -255,10 +266,12 @@ class WordPieceTraining:
                     heapq.heappush(kth, score)
                 elif score > kth[0]:
                     heapq.heapreplace(kth, score)
-        self._push(scores)
         if not scores:
+            self._pool = []
             return [], 0
         taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=lambda e: -e[0])
+        self._pool = [p for _, p in taken]
+        self._push(p for p, s in scores.items() if s < kth[0])
         i = 0
         while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
             j = i + 1
