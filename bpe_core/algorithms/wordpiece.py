@@ -219,11 +219,6 @@ class WordPieceTraining:
             token_pairs.setdefault(p[0], set()).add(p)
             token_pairs.setdefault(p[1], set()).add(p)
 
-    def _score(self, p: tuple[int, int]) -> float:
-        tc = self._token_count
-        # The course's expression, so that ties between equal scores are the same floats.
-        return self._pair_count[p] / (tc[p[0]] * tc[p[1]])
-
     def _push(self, pairs) -> None:
         # A heap entry's key is an upper bound of its pair's score, the count over the product of its parts'
         # lower bounds (_low): a merge that lowers a token's count by less than the slack leaves every key of
@@ -316,10 +311,8 @@ class WordPieceTraining:
         run = self.run
         step = run.num_steps + 1
         a, b = table[0]
-        rows = tuple(
-            ScoreRow(p[0], p[1], self._pair_count[p], self._token_count[p[0]], self._token_count[p[1]], self._score(p))
-            for p in table
-        )
+        pc, tc = self._pair_count, self._token_count
+        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], pc[x, y] / (tc[x] * tc[y])) for x, y in table)
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
@@ -381,15 +374,14 @@ class WordPieceTraining:
                 del pair_words[p]
                 for t in p:
                     token_pairs[t].discard(p)
-        low, empty = self._low, set()
-        repush = token_pairs.get(new, empty)
+        low = self._low
         if is_new or tc[new] < low[new]:
             low[new] = tc[new] * _SLACK
-        for t in (a, b):
+        self._push(token_pairs.get(new, ()))
+        for t in {a, b}:
             if 0 < tc[t] < low[t]:  # below its bound: the keys of its pairs may be below their scores
                 low[t] = tc[t] * _SLACK
-                repush = repush | token_pairs.get(t, empty)
-        self._push(repush)
+                self._push(token_pairs[t])  # (a pair pushed twice has one entry too many, never one too few)
         first = rows[0]
         snap = WordPieceStep(
             step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
