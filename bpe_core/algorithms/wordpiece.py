@@ -19,8 +19,9 @@ Encoding (:func:`encode_word`) is not the merges replayed but BERT's greedy long
 ``[UNK]`` for a word that cannot be covered. ``tokenizers``' ``WordPieceTrainer`` trains with BPE's rule
 (the most frequent pair) and only renames the result (huggingface/tokenizers#1777).
 
-The counts are kept incrementally (a merge rescores only the pairs of the tokens whose counts changed); a heap
-with lazy invalidation finds the best score.
+The counts are kept incrementally (a merge recounts only the words it rewrites). A heap holds an upper bound
+of each pair's score, so a merge re-pushes a token's pairs only when its count falls below its bound; the best
+pairs are those whose exact score no bound left in the heap can reach.
 """
 
 from __future__ import annotations
