@@ -31,6 +31,7 @@ import heapq
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from .seam import StepWhy, register
@@ -198,6 +199,7 @@ class WordPieceTraining:
         self._tokens = run._tokens0
         self._heap: list = []
         self._pool: list = []  # pairs out of the heap, scored at every step (see _best)
+        self._scores: dict = {}  # the exact scores _best found at this step
         self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
         self._push(self._pair_count)
 
@@ -265,7 +267,8 @@ class WordPieceTraining:
         if not scores:
             self._pool = []
             return [], 0
-        taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=lambda e: -e[0])
+        self._scores = scores  # (read by _merge for the table's rows)
+        taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=itemgetter(0), reverse=True)
         self._pool = [p for _, p in taken]
         self._push(p for p, s in scores.items() if s < kth[0])
         i = 0
@@ -313,7 +316,8 @@ class WordPieceTraining:
         step = run.num_steps + 1
         a, b = table[0]
         pc, tc = self._pair_count, self._token_count
-        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], pc[x, y] / (tc[x] * tc[y])) for x, y in table)
+        scores = self._scores
+        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], scores[x, y]) for x, y in table)
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
@@ -333,7 +337,7 @@ class WordPieceTraining:
             run._history,
             run.freqs,
         )
-        words = sorted(pair_words.get((a, b), ()))
+        words = list(pair_words[a, b])  # (in any order: a word's rewrite does not depend on another's)
         merged, touched = 0, {a, b, new}
         for w in words:
             old, f = splits[w], freqs[w]
