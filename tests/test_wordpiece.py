@@ -106,3 +106,25 @@ def test_the_quiz_offers_the_pairs_without_scores_and_grades_ties_apart():
     grades = [grade_pair(options, i) for i in range(len(options))]
     assert grades.count("right") == 1 and grades.count("tied") == 1  # step 1: a + ##b and ##f + ##u, both 0.2
     assert wordpiece_question(run, 1) == options  # the same order on every rerun
+
+
+def test_every_steps_score_table_is_the_best_pairs_with_equal_scores_in_first_seen_order():
+    # A book's first 200 kB: many pairs share the score of the table's last row, and which of them the table
+    # shows is the first seen, as in the course's loop, at every step (the chosen pair is not the only row).
+    from corpus_excerpts import ENGLISH, corpus_slice
+
+    words = word_counts(corpus_slice(ENGLISH, 0, 200_000), "bert")
+    run = train(words, TrainConfig(algorithm="wordpiece", num_merges=40))
+    freqs = list(words.values())
+    for step in range(1, run.num_steps + 1):
+        pairs: dict = {}  # insertion order: first seen (words in order, positions left to right)
+        tokens: dict = {}
+        for i, f in enumerate(freqs):
+            seg = run.segmentation(i, step - 1)
+            for t in seg:
+                tokens[t] = tokens.get(t, 0) + f
+            for p in zip(seg, seg[1:]):
+                pairs[p] = pairs.get(p, 0) + f
+        rows = [(a, b, c, tokens[a], tokens[b], c / (tokens[a] * tokens[b])) for (a, b), c in pairs.items()]
+        table = run.snapshot(step).table
+        assert [tuple(r) for r in table] == sorted(rows, key=lambda r: -r[5])[: len(table)], step

@@ -19,8 +19,9 @@ Encoding (:func:`encode_word`) is not the merges replayed but BERT's greedy long
 ``[UNK]`` for a word that cannot be covered. ``tokenizers``' ``WordPieceTrainer`` trains with BPE's rule
 (the most frequent pair) and only renames the result (huggingface/tokenizers#1777).
 
-The counts are kept incrementally (a merge rescores only the pairs of the tokens whose counts changed); a heap
-with lazy invalidation finds the best score.
+The counts are kept incrementally (a merge recounts only the words it rewrites). A heap holds an upper bound
+of each pair's score, so a merge re-pushes a token's pairs only when its count falls below its bound; the best
+pairs are those whose exact score no bound left in the heap can reach.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import heapq
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from .seam import StepWhy, register
@@ -43,6 +45,9 @@ PREFIX = "##"
 SCORE_MERGE = "score_merge"
 #: A word longer than this many characters is one ``[UNK]`` (``tokenizers``' ``max_input_chars_per_word``).
 MAX_WORD_CHARS = 100
+#: A token's count bound is this fraction of its count (see WordPieceTraining._push): the smaller, the rarer
+#: the re-pushes of its pairs and the more pairs each best-pair search looks at.
+_SLACK = 0.97
 
 
 class ScoreRow(NamedTuple):
@@ -111,16 +116,18 @@ class WordPieceRun:
         self.stop_reason: str | None = None
         self.extras: dict = {}
         self.algorithm = None
-        alphabet = sorted({w[0] for w in self.words} | {PREFIX + c for w in self.words for c in w[1:]})
+        inner: set[str] = set()  # the characters that do not start a word somewhere
+        for w in self.words:
+            inner.update(w[1:])
+        alphabet = sorted({w[0] for w in self.words} | {PREFIX + c for c in inner})
         self.values: list[str] = [*SPECIAL_TOKENS, *alphabet]
         self.value_to_id = {v: i for i, v in enumerate(self.values)}
         self.num_base = len(self.values)
         self.created_step = [0] * self.num_base
         # Each word's segmentations: (step, token ids) from step 0 on, one entry per step that changed it.
         ids = self.value_to_id
-        self._history = [
-            [(0, tuple(ids[w[0]] if i == 0 else ids[PREFIX + w[i]] for i in range(len(w))))] for w in self.words
-        ]
+        inside = {c: ids[PREFIX + c] for c in inner}.__getitem__
+        self._history = [[(0, (ids[w[0]], *map(inside, w[1:])))] for w in self.words]
         self._tokens0 = sum(f * len(w) for w, f in words.items())
 
     @property
@@ -188,37 +195,42 @@ class WordPieceTraining:
         self._pair_words: dict[tuple[int, int], set[int]] = {}
         self._token_count: Counter = Counter()
         self._token_pairs: dict[int, set] = {}
-        for w, split in enumerate(self._splits):
-            f = run.freqs[w]
-            self._add_word(w, split, f)
+        self._count_words()
         self._tokens = run._tokens0
         self._heap: list = []
-        self._version: dict = {}
-        self._rescore(self._pair_count)
+        self._pool: list = []  # pairs out of the heap, scored at every step (see _best)
+        self._scores: dict = {}  # the exact scores _best found at this step
+        self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
+        self._push(self._pair_count)
 
     # ---------------------------------------------------------------------------------- the counts
-    def _add_word(self, w: int, split: list[int], f: int, sign: int = 1) -> None:
-        pc, tc = self._pair_count, self._token_count
-        for t in split:
-            tc[t] += sign * f
-        for p in zip(split, split[1:]):
-            pc[p] += sign * f
-            if sign > 0:
-                self._pair_words.setdefault(p, set()).add(w)
-                self._token_pairs.setdefault(p[0], set()).add(p)
-                self._token_pairs.setdefault(p[1], set()).add(p)
+    def _count_words(self) -> None:
+        """The counts of every word's characters and pairs, which words hold each pair, which pairs each token."""
+        pc, tc, pair_words = self._pair_count, self._token_count, self._pair_words
+        for w, (split, f) in enumerate(zip(self._splits, self.run.freqs)):
+            for t in split:
+                tc[t] += f
+            for p in zip(split, split[1:]):
+                pc[p] += f
+                held = pair_words.get(p)
+                if held is None:
+                    pair_words[p] = {w}
+                else:
+                    held.add(w)
+        token_pairs = self._token_pairs
+        for p in pc:  # (after the words: once per pair, not once per occurrence)
+            token_pairs.setdefault(p[0], set()).add(p)
+            token_pairs.setdefault(p[1], set()).add(p)
 
-    def _score(self, p: tuple[int, int]) -> float:
-        tc = self._token_count
-        # The course's expression, so that ties between equal scores are the same floats.
-        return self._pair_count[p] / (tc[p[0]] * tc[p[1]])
-
-    def _rescore(self, pairs) -> None:
-        heap, version = self._heap, self._version
+    def _push(self, pairs) -> None:
+        # A heap entry's key is an upper bound of its pair's score, the count over the product of its parts'
+        # lower bounds (_low): a merge that lowers a token's count by less than the slack leaves every key of
+        # its pairs above the score, so it re-pushes nothing (counts of pairs without the new token only fall).
+        heap, pc, low, push = self._heap, self._pair_count, self._low, heapq.heappush
         for p in pairs:
-            if self._pair_count.get(p, 0) > 0:
-                v = version[p] = version.get(p, 0) + 1
-                heapq.heappush(heap, (-self._score(p), v, p))
+            c = pc.get(p, 0)
+            if c > 0:
+                push(heap, (-(c / (low[p[0]] * low[p[1]])), p))
 
     def _first_seen(self, p: tuple[int, int]) -> tuple[int, int]:
         w = min(self._pair_words[p])
@@ -226,30 +238,49 @@ class WordPieceTraining:
         return w, next(i for i in range(len(split) - 1) if (split[i], split[i + 1]) == p)
 
     def _best(self, k: int) -> tuple[list, int]:
-        """The best ``k`` pairs (at least every pair tied with the best), best first, ties first-seen; and how
-        many pairs have the best score."""
-        heap, version = self._heap, self._version
-        taken: list = []
-        while heap and (len(taken) < k or -heap[0][0] == -taken[0][0]):
-            entry = heapq.heappop(heap)
-            neg, v, p = entry
-            if version.get(p) == v and self._pair_count.get(p, 0) > 0:
-                taken.append(entry)
-        for entry in taken:
-            heapq.heappush(heap, entry)
-        if not taken:
+        """The best ``k`` pairs (at least every pair tied with the best, and every pair tied with the last),
+        best first, ties first-seen; and how many pairs have the best score."""
+        heap, pc, tc, pop = self._heap, self._pair_count, self._token_count, heapq.heappop
+        scores: dict = {}  # the last table's pairs and the popped ones, if live -> exact score
+        kth: list = []  # the k best exact scores so far (a min-heap)
+        # The last table's pairs are held out of the heap (_pool): most are in this table too, and scoring
+        # them again is cheaper than popping and pushing them every step.
+        for p in self._pool:
+            c = pc.get(p, 0)
+            if c > 0:
+                score = scores[p] = c / (tc[p[0]] * tc[p[1]])
+                if len(kth) < k:
+                    heapq.heappush(kth, score)
+                elif score > kth[0]:
+                    heapq.heapreplace(kth, score)
+        # Keys bound scores from above: once the best key left is below the k-th best exact score, no pair
+        # left can enter the table or tie with its last row.
+        while heap and (len(kth) < k or -heap[0][0] >= kth[0]):
+            p = pop(heap)[1]
+            c = pc.get(p, 0)
+            if c > 0 and p not in scores:  # (a pair re-pushed has older entries: the first one out counts)
+                score = scores[p] = c / (tc[p[0]] * tc[p[1]])  # the course's expression: ties are equal floats
+                if len(kth) < k:
+                    heapq.heappush(kth, score)
+                elif score > kth[0]:
+                    heapq.heapreplace(kth, score)
+        if not scores:
+            self._pool = []
             return [], 0
-        taken.sort(key=lambda e: e[0])
+        self._scores = scores  # (read by _merge for the table's rows)
+        taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=itemgetter(0), reverse=True)
+        self._pool = [p for _, p in taken]
+        self._push(p for p, s in scores.items() if s < kth[0])
         i = 0
         while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
             j = i + 1
             while j < len(taken) and taken[j][0] == taken[i][0]:
                 j += 1
             if j - i > 1:
-                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[2]))
+                taken[i:j] = sorted(taken[i:j], key=lambda e: self._first_seen(e[1]))
             i = j
         ties = sum(1 for e in taken if e[0] == taken[0][0])
-        return [e[2] for e in taken[: max(k, 1)]], ties
+        return [e[1] for e in taken[: max(k, 1)]], ties
 
     # ---------------------------------------------------------------------------------- the loop
     def steps(self) -> Iterator[WordPieceStep]:
@@ -284,10 +315,9 @@ class WordPieceTraining:
         run = self.run
         step = run.num_steps + 1
         a, b = table[0]
-        rows = tuple(
-            ScoreRow(p[0], p[1], self._pair_count[p], self._token_count[p[0]], self._token_count[p[1]], self._score(p))
-            for p in table
-        )
+        pc, tc = self._pair_count, self._token_count
+        scores = self._scores
+        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], scores[x, y]) for x, y in table)
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
@@ -296,40 +326,45 @@ class WordPieceTraining:
             run.values.append(value)
             run.value_to_id[value] = new
             run.created_step.append(step)
-        changed_pairs: set = set()
-        pc, pair_words, token_pairs, splits, history = (
+        # Only pairs with a or b lose occurrences, so only they can vanish; a pair of two other tokens keeps
+        # its count and score, so the rescoring below is of the pairs of a, b and the new token alone.
+        gone_pairs: set = set()
+        pc, pair_words, token_pairs, splits, history, freqs = (
             self._pair_count,
             self._pair_words,
             self._token_pairs,
             self._splits,
             run._history,
+            run.freqs,
         )
-        words = sorted(pair_words.get((a, b), ()))
-        merged = 0
+        words = list(pair_words[a, b])  # (in any order: a word's rewrite does not depend on another's)
+        merged, touched = 0, {a, b, new}
         for w in words:
-            old, f = splits[w], run.freqs[w]
+            old, f = splits[w], freqs[w]
             out, i, n = [], 0, len(old)
             while i < n:
-                if i + 1 < n and old[i] == a and old[i + 1] == b:
+                t = old[i]
+                if t == a and i + 1 < n and old[i + 1] == b:
                     out.append(new)
                     i += 2
                 else:
-                    out.append(old[i])
+                    out.append(t)
                     i += 1
-            old_pairs, new_pairs = set(zip(old, old[1:])), list(zip(out, out[1:]))
-            for p in zip(old, old[1:]):
+            # A pair of two tokens other than a, b and the new one is in the word as often after as before.
+            old_pairs = [p for p in zip(old, old[1:]) if p[0] in touched or p[1] in touched]
+            new_pairs = [p for p in zip(out, out[1:]) if p[0] in touched or p[1] in touched]
+            for p in old_pairs:
                 pc[p] -= f
             for p in new_pairs:
                 pc[p] += f
-                if new in p and p not in old_pairs:
+                if p[0] == new or p[1] == new:
                     pair_words.setdefault(p, set()).add(w)
                     token_pairs.setdefault(p[0], set()).add(p)
                     token_pairs.setdefault(p[1], set()).add(p)
-            gone = old_pairs.difference(new_pairs)
+            gone = set(old_pairs).difference(new_pairs)
             for p in gone:
                 pair_words[p].discard(w)
-            changed_pairs |= gone
-            changed_pairs.update(new_pairs)
+            gone_pairs |= gone
             splits[w] = out
             history[w].append((step, tuple(out)))
             merged += f * (n - len(out))
@@ -338,16 +373,20 @@ class WordPieceTraining:
         tc[b] -= merged
         tc[new] += merged
         self._tokens -= merged
-        for p in changed_pairs:
-            if self._pair_count.get(p, 1) <= 0:
-                del self._pair_count[p]
-                del self._pair_words[p]
+        for p in gone_pairs:
+            if pc[p] <= 0:
+                del pc[p]
+                del pair_words[p]
                 for t in p:
-                    self._token_pairs[t].discard(p)
-        for t in (a, b):
-            changed_pairs |= self._token_pairs.get(t, set())
-        changed_pairs |= self._token_pairs.get(new, set())
-        self._rescore(changed_pairs)
+                    token_pairs[t].discard(p)
+        low = self._low
+        if is_new or tc[new] < low[new]:
+            low[new] = tc[new] * _SLACK
+        self._push(token_pairs.get(new, ()))
+        for t in {a, b}:
+            if 0 < tc[t] < low[t]:  # below its bound: the keys of its pairs may be below their scores
+                low[t] = tc[t] * _SLACK
+                self._push(token_pairs[t])  # (a pair pushed twice has one entry too many, never one too few)
         first = rows[0]
         snap = WordPieceStep(
             step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
