@@ -150,14 +150,17 @@ class PickyTrainer:
             self.tok_count[tok] += f
 
     def _rewrite(self, indices, change, deltas: dict, shrink: int) -> None:
-        """Replace word ``i``'s tokens by ``change(tokens, pair_counts)`` for each ``i``, keeping every table right: only the
-        pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
+        """Replace word ``i``'s tokens by ``change(tokens, pair_counts)`` for each ``i``, keeping every table right:
+        only the pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
         ``(len(old) - len(new)) / shrink`` times the token count changes ``deltas`` (``{token: +-n}``).
 
         ``indices`` may hold words that no longer have what ``change`` looks for: the word lists of
         ``pair_where`` and ``tok_where`` only grow (a word leaves them lazily, here, unchanged), because
         discarding each word from each list as it loses a pair cost more than skipping the few stale ones."""
-        changed: set = set()
+        # The step's change of each pair's count, summed over the words first: the heap and the counts are then
+        # touched once per pair, not once per word.
+        delta: dict = {}
+        get = delta.get
         pair_count, pair_where = self.pair_count, self.pair_where
         words, freqs, word_pairs = self.words, self.freqs, self.word_pairs
         done = 0  # merges made, or occurrences split, times the word's frequency, summed over the words
@@ -175,11 +178,9 @@ class PickyTrainer:
             # The pairs whose count in the word changed, by set operations in C over the two counts: first
             # take the old count away, then add the new one (a pair whose count changed is in both).
             for pair, n in before.items() - after.items():
-                pair_count[pair] -= n * f
-                changed.add(pair)
+                delta[pair] = get(pair, 0) - n * f
             for pair, m in after.items() - before.items():
-                pair_count[pair] += m * f
-                changed.add(pair)
+                delta[pair] = get(pair, 0) + m * f
                 if pair not in before:
                     where = pair_where.get(pair)
                     if where is None:
@@ -194,9 +195,10 @@ class PickyTrainer:
             if d > 0 and len(tok) > 1:  # a single byte is never removed: where it is need not be known
                 tok_where.setdefault(tok, set()).update(touched)
         heap, key = self._heap, self._key
-        for pair in changed:
-            count = pair_count[pair]
+        for pair, d in delta.items():
+            count = pair_count[pair] + d
             if count > 0:
+                pair_count[pair] = count
                 heapq.heappush(heap, (-count, key(pair), pair))
             else:
                 del pair_count[pair]
