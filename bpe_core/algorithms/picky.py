@@ -64,7 +64,11 @@ class PickyEvent:
 
 def _pairs(tokens: list) -> dict:
     """The pair counts of one word, skipping the overlapping occurrence in a run of one symbol (rule 1)."""
-    out: dict = {}
+    # Most words hold each pair once: then every count is 1 (rule 1 needs a pair seen twice), found in C.
+    out = dict.fromkeys(zip(tokens, tokens[1:]), 1)
+    if len(out) >= len(tokens) - 1:
+        return out
+    out = {}
     prev = None
     for pair in zip(tokens, tokens[1:]):
         if pair[0] == pair[1] and pair == prev:
@@ -146,42 +150,56 @@ class PickyTrainer:
             self.tok_count[tok] += f
 
     def _rewrite(self, indices, change, deltas: dict, shrink: int) -> None:
-        """Replace word ``i``'s tokens by ``change(tokens)`` for each ``i``, keeping every table right: only the
-        pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
-        ``(len(old) - len(new)) / shrink`` times the token count changes ``deltas`` (``{token: +-n}``)."""
-        changed: set = set()
+        """Replace word ``i``'s tokens by ``change(tokens, pair_counts)`` for each ``i``, keeping every table right:
+        only the pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
+        ``(len(old) - len(new)) / shrink`` times the token count changes ``deltas`` (``{token: +-n}``).
+
+        ``indices`` may hold words that no longer have what ``change`` looks for: the word lists of
+        ``pair_where`` and ``tok_where`` only grow (a word leaves them lazily, here, unchanged), because
+        discarding each word from each list as it loses a pair cost more than skipping the few stale ones."""
+        # The step's change of each pair's count, summed over the words first: the heap and the counts are then
+        # touched once per pair, not once per word.
+        delta: dict = {}
+        get = delta.get
         pair_count, pair_where = self.pair_count, self.pair_where
-        tok_count, tok_where = self.tok_count, self.tok_where
-        word_pairs = self.word_pairs
+        words, freqs, word_pairs = self.words, self.freqs, self.word_pairs
+        done = 0  # merges made, or occurrences split, times the word's frequency, summed over the words
+        touched = []
         for i in indices:
-            old = self.words[i]
-            new = change(old)
-            f = self.freqs[i]
-            self.words[i] = new
+            old = words[i]
+            new = change(old, word_pairs[i])
+            k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
+            if not k:
+                continue  # a stale entry: the word no longer holds the pair (or token)
+            f = freqs[i]
+            words[i] = new
             before, after = word_pairs[i], _pairs(new)
             word_pairs[i] = after
-            # The pairs whose count in the word changed: a set operation in C over the two counts.
-            for pair in {pair for pair, _ in before.items() ^ after.items()}:
-                n, m = before.get(pair, 0), after.get(pair, 0)
-                pair_count[pair] += (m - n) * f
-                changed.add(pair)
-                if not m:
-                    pair_where[pair].discard(i)
-                elif not n:
-                    pair_where.setdefault(pair, set()).add(i)
-            k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
-            for tok, d in deltas.items():
-                tok_count[tok] += d * k * f
-                if len(tok) == 1:
-                    continue  # a single byte is never removed: where it is need not be known
-                if d > 0:
-                    tok_where.setdefault(tok, set()).add(i)
-                elif tok not in new:
-                    tok_where[tok].discard(i)
-        for pair in changed:
-            count = pair_count[pair]
+            # The pairs whose count in the word changed, by set operations in C over the two counts: first
+            # take the old count away, then add the new one (a pair whose count changed is in both).
+            for pair, n in before.items() - after.items():
+                delta[pair] = get(pair, 0) - n * f
+            for pair, m in after.items() - before.items():
+                delta[pair] = get(pair, 0) + m * f
+                if pair not in before:
+                    where = pair_where.get(pair)
+                    if where is None:
+                        pair_where[pair] = {i}
+                    else:
+                        where.add(i)
+            done += k * f
+            touched.append(i)
+        tok_count, tok_where = self.tok_count, self.tok_where
+        for tok, d in deltas.items():
+            tok_count[tok] += d * done
+            if d > 0 and len(tok) > 1:  # a single byte is never removed: where it is need not be known
+                tok_where.setdefault(tok, set()).update(touched)
+        heap, key = self._heap, self._key
+        for pair, d in delta.items():
+            count = pair_count[pair] + d
             if count > 0:
-                heapq.heappush(self._heap, (-count, self._key(pair), pair))
+                pair_count[pair] = count
+                heapq.heappush(heap, (-count, key(pair), pair))
             else:
                 del pair_count[pair]
 
@@ -218,19 +236,26 @@ class PickyTrainer:
             ios = (count / self.tok_count[a], count / self.tok_count[b])
             merged = a + b
 
-            def merge(tokens, a=a, b=b, merged=merged):
-                out, j, n = [], 0, len(tokens)
-                while j < n:
-                    if j + 1 < n and tokens[j] == a and tokens[j + 1] == b:
-                        out.append(merged)
-                        j += 2
-                    else:
-                        out.append(tokens[j])
-                        j += 1
+            def merge(tokens, pairs, a=a, b=b, merged=merged):
+                # Left to right without overlap (rule 4). The word's count of the pair is the number of merges
+                # to make (rule 1 counts a run of one symbol as the merges do), so each one is found by jumping
+                # from one ``a`` to the next with list.index (in C), with no Python step per token.
+                out, j = [], 0
+                for _ in range(pairs[a, b]):
+                    i = tokens.index(a, j)
+                    while tokens[i + 1] != b:
+                        i = tokens.index(a, i + 1)
+                    out += tokens[j:i]
+                    out.append(merged)
+                    j = i + 2
+                out += tokens[j:]
                 return out
 
             deltas = {a: -2, merged: 1} if a == b else {a: -1, b: -1, merged: 1}
-            self._rewrite(list(self.pair_where.get((a, b), ())), merge, deltas, 1)
+            # The words that hold the pair now (pair_where also lists words that have lost it: see _rewrite).
+            pair, word_pairs = (a, b), self.word_pairs
+            holding = [i for i in self.pair_where.pop(pair, ()) if pair in word_pairs[i]]
+            self._rewrite(holding, merge, deltas, 1)
             self.merges += 1
             self.live += 1
             self.ever.add(merged)
@@ -246,7 +271,7 @@ class PickyTrainer:
         left = self.tok_count.get(tok, 0)
         pieces = [bytes((b,)) for b in tok]
 
-        def split(tokens, tok=tok, pieces=pieces):
+        def split(tokens, pairs, tok=tok, pieces=pieces):
             out = []
             for t in tokens:
                 out.extend(pieces) if t == tok else out.append(t)
@@ -255,7 +280,8 @@ class PickyTrainer:
         deltas: dict = {tok: -1}
         for piece in pieces:
             deltas[piece] = deltas.get(piece, 0) + 1
-        self._rewrite(list(self.tok_where.get(tok, ())), split, deltas, 1 - len(tok))
+        # (A removed token is never made again, rule 3: its word list is no longer needed.)
+        self._rewrite(self.tok_where.pop(tok, ()), split, deltas, 1 - len(tok))
         self.live -= 1
         event = PickyEvent("removal", self.merges, tok, b"", left, (score, score), self.live)
         self.events.append(event)
