@@ -39,7 +39,7 @@ def wordpiece_question(run, step: int, size: int = 6) -> tuple[PairOption, ...]:
             r.right_count,
             chosen=(r.left, r.right) == (snap.left, snap.right),
             tied=r.score == snap.score and (r.left, r.right) != (snap.left, snap.right),
-        )  # fmt: skip
+        )
         for r in rows
     )
 
