@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from babel.messages.pofile import read_po
-
-from bpe_core.i18n import catalog_path
+from catalogs import catalog_entries
 
 CHINESE = ("zh-Hans", "zh-Hant")
 
@@ -36,18 +34,6 @@ STEP_K = re.compile(r"\bsteps?[ \t]+\{(\w+)\}", re.IGNORECASE)
 STEP_MERGE = re.compile(r"第\s*\S+\s*步合[并併]")
 RANK_EN = re.compile(r"\branks?\b", re.IGNORECASE)
 RANK_RIVALS = ("名次", "顺位", "順位", "等级", "等級", "秩")
-
-
-def entries(lang: str):
-    """``(English texts, translations)`` of every translated entry of ``lang``'s catalog."""
-    with open(catalog_path(lang, ".po"), "rb") as f:
-        catalog = read_po(f)
-    for message in catalog:
-        if not message.id or not message.string:
-            continue
-        english = message.id if isinstance(message.id, tuple) else (message.id,)
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        yield english, forms
 
 
 def rival_terms(lang: str, pairs) -> list[str]:
@@ -77,7 +63,7 @@ def rival_terms(lang: str, pairs) -> list[str]:
 
 @pytest.mark.parametrize("lang", CHINESE)
 def test_one_concept_one_term(lang):
-    problems = rival_terms(lang, entries(lang))
+    problems = rival_terms(lang, catalog_entries(lang))
     assert not problems, "\n".join(problems)
 
 

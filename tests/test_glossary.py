@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from catalogs import catalog_entries
 from streamlit.testing.v1 import AppTest
 
-from bpe_core.i18n import LANGUAGES, catalog_path, translations
+from bpe_core.i18n import LANGUAGES, translations
 from ui.glossary import DEFINITIONS, TERMS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -50,18 +50,6 @@ REQUIRED = {
 
 
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
-
-
-def catalog_entries(lang: str):
-    """``(English texts, translations)`` of every translated entry of ``lang``'s catalog."""
-    with open(catalog_path(lang, ".po"), "rb") as f:
-        catalog = read_po(f)
-    for message in catalog:
-        if not message.id or not message.string:
-            continue
-        english = message.id if isinstance(message.id, tuple) else (message.id,)
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        yield english, forms
 
 
 def inconsistencies(lang: str, pairs) -> list[str]:
