@@ -27,6 +27,7 @@ from browser_setup import ENTRY as ENTRY
 from browser_setup import REPO_ROOT as REPO_ROOT
 from browser_setup import BrowserTestSetupError as BrowserTestSetupError
 from browser_setup import StreamlitServer as StreamlitServer
+from browser_setup import app_on_store as app_on_store
 from browser_setup import find_chromium as find_chromium
 from browser_setup import free_port as free_port
 from browser_setup import launch_chromium as launch_chromium

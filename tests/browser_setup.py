@@ -7,6 +7,7 @@ import them through ``browser`` (``from browser import StreamlitServer``), which
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -186,6 +187,22 @@ class StreamlitServer:
 # --------------------------------------------------------------------------
 # Chromium
 # --------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def app_on_store(store: Path):
+    """A started app server, as users run it, whose store is the SQLite file ``store``: the path stays in the
+    environment while the block runs, so a restart inside it keeps the store. Stopped on leaving."""
+    import pytest
+
+    server = StreamlitServer()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BPE_EXPLORER_STORE", str(store))
+        server.start(timeout=60)
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 def find_chromium() -> str | None:

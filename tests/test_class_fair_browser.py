@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser import StreamlitServer, assert_no_exception, assert_stays, save_screenshot, wait_for_app
+from browser import app_on_store, assert_no_exception, assert_stays, save_screenshot, wait_for_app
 
 from bpe_core import train
 from bpe_core.teaching.quiz import question
@@ -36,14 +36,8 @@ LEGEND = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]
 @pytest.fixture(scope="module")
 def class_server(tmp_path_factory):
     store = tmp_path_factory.mktemp("fair-class") / "corpora.sqlite3"
-    server = StreamlitServer()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BPE_EXPLORER_STORE", str(store))
-        server.start(timeout=60)
-        try:
-            yield server, Classes(CorpusStore(store))
-        finally:
-            server.stop()
+    with app_on_store(store) as server:  # the app as users run it
+        yield server, Classes(CorpusStore(store))
 
 
 @pytest.fixture(scope="module")

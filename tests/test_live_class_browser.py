@@ -18,7 +18,7 @@ from browser import (
     RECORD_STEPS,
     STEPS_SHOWN,
     ServerHold,
-    StreamlitServer,
+    app_on_store,
     assert_no_exception,
     assert_stays,
     save_screenshot,
@@ -46,14 +46,8 @@ PHONE = {"width": 390, "height": 844}
 def class_server(tmp_path_factory):
     """This module's own app server and store file: the class story stops and starts it."""
     store = tmp_path_factory.mktemp("live-class") / "corpora.sqlite3"
-    server = StreamlitServer()  # the app as users run it
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BPE_EXPLORER_STORE", str(store))
-        server.start(timeout=60)
-        try:
-            yield server, Classes(CorpusStore(store))
-        finally:
-            server.stop()
+    with app_on_store(store) as server:  # the app as users run it
+        yield server, Classes(CorpusStore(store))
 
 
 @pytest.fixture
