@@ -27,6 +27,10 @@ class InputError(ValueError):
     """The input cannot be used; ``str(err)`` is a one-line message for the user."""
 
 
+#: What to install when a package of the app's extra (tokenizers, jieba, OpenCC) is missing.
+EXTRA_HINT = "pip install 'bpe-explorer[app]'"
+
+
 def env_positive_int(name: str, default: int) -> int:
     """The environment variable ``name`` as a positive integer; ``default`` when it is unset, not an integer,
     or not above 0 (a server's limit is never turned off by a typo). Every ``BPE_EXPLORER_*`` limit is read

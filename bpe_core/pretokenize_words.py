@@ -20,12 +20,10 @@ from __future__ import annotations
 import logging
 from functools import cache
 
-from .inputs import InputError
+from .inputs import EXTRA_HINT, InputError
 
 #: The pre-tokenizer's name (settings, URL ``pre=jieba``, CLI ``--pretokenizer jieba``, model files).
 JIEBA = "jieba"
-#: What to install when jieba or OpenCC is missing.
-EXTRA_HINT = "pip install 'bpe-explorer[app]'"
 
 
 @cache

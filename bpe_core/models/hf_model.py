@@ -21,12 +21,9 @@ from pathlib import Path
 
 from ..encoding.encoder import Tokenizer
 from ..encoding.traces import trace_piece
-from ..inputs import InputError
+from ..inputs import EXTRA_HINT, InputError
 from ..variants import Variant
 from .hf_json import HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
-
-#: What to install when ``tokenizers`` is missing.
-EXTRA_HINT = "pip install 'bpe-explorer[app]'"
 
 
 def require_tokenizers():
