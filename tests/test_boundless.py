@@ -20,7 +20,12 @@ from boundless_oracle import FIXTURE, fixture_texts, oracle_encode, oracle_train
 from corpus_excerpts import CHINESE, ENGLISH, excerpt
 
 from bpe_core.algorithms.boundless import BoundlessTrainer, document_pieces, wordlike
-from bpe_core.algorithms.boundless_encode import BoundlessModel, boundless_token_count, load_boundless_model
+from bpe_core.algorithms.boundless_encode import (
+    BoundlessModel,
+    boundless_token_count,
+    boundless_token_counts,
+    load_boundless_model,
+)
 from bpe_core.byte_display import to_gpt2
 from bpe_core.pretokenize import GPT2_PATTERN, pretokenize
 
@@ -144,3 +149,15 @@ def test_event_shape_and_counts():
 )
 def test_wordlike_tokens(token, expected):
     assert wordlike(token) is expected
+
+
+def test_token_counts_by_merges_equal_separate_trainings():
+    train_text, held_out = excerpt(ENGLISH, 8_000, 30_000), excerpt(ENGLISH, 3_000, 150_000)
+    counts = boundless_token_counts(train_text, held_out, [0, 100, 400, 900])
+    for n in (100, 900):
+        events = BoundlessTrainer(document_pieces([train_text]), 0.9, num_merges=n).train()
+        assert counts[n] == len(BoundlessModel.from_events(events).tokens(held_out))
+        assert counts[n] == boundless_token_count(train_text, held_out, n)
+    assert counts[0] == len(held_out.encode("utf-8")) and counts[0] > counts[100] > counts[400] > counts[900]
+    with pytest.raises(ValueError, match=">= 0"):
+        boundless_token_counts(train_text, held_out, [-1])

@@ -236,6 +236,46 @@ def _merge(tokens: list, pair: tuple) -> list:
     return out
 
 
+def boundless_token_counts(
+    train_text: str,
+    held_out: str,
+    merge_counts: list[int],
+    tau: float | None = 0.9,
+    pretokenizer: str = "gpt2",
+    pattern: str | None = None,
+) -> dict[int, int]:
+    """Train BoundlessBPE on ``train_text`` (one document) once, to the largest of ``merge_counts``, and count the
+    tokens of ``held_out`` under the model of each count's first merges (the same model a training stopped at that
+    count makes: training only appends steps). Bytes per token: ``len(held_out.encode()) / count``.
+
+    Args:
+        train_text, held_out: texts (``str``).
+        merge_counts: numbers of merges of both kinds, each >= 0 (removals do not count; a count beyond the merges
+            the text allows gets the whole training's model).
+        tau: the removal threshold, 0 < tau <= 1, or ``None`` for no removals.
+        pretokenizer, pattern: as :func:`bpe_core.pretokenize.pretokenize` takes them (default GPT-2's pattern).
+
+    Returns:
+        ``{merges: number of tokens of held_out}`` for each of ``merge_counts``.
+
+    Raises:
+        ValueError: a bad ``tau`` or a negative count; PatternError: a bad ``pattern``.
+    """
+    from .boundless import BoundlessTrainer, document_pieces
+
+    if any(n < 0 for n in merge_counts):
+        raise ValueError(f"merge counts must be >= 0, got {sorted(merge_counts)[0]}")
+    most = max(merge_counts, default=0)
+    events = BoundlessTrainer(document_pieces([train_text], pretokenizer, pattern), tau, num_merges=most).train()
+    out = {}
+    for n in merge_counts:
+        # The steps before merge n + 1: its first n merges and the removals they caused.
+        cut = next((i for i, e in enumerate(events) if e.kind == "merge" and e.merges > n), len(events))
+        model = BoundlessModel.from_events(events[:cut], pretokenizer, pattern, tau)
+        out[n] = len(model.tokens(held_out))
+    return out
+
+
 def boundless_token_count(
     train_text: str,
     held_out: str,
@@ -245,19 +285,6 @@ def boundless_token_count(
     pattern: str | None = None,
 ) -> int:
     """Train BoundlessBPE on ``train_text`` (one document) to ``num_merges`` merges and count the tokens of
-    ``held_out`` under it (bytes per token: ``len(held_out.encode()) / count``).
-
-    Args:
-        train_text, held_out: texts (``str``).
-        num_merges: merges of both kinds (removals do not count; the training may stop sooner when no pair is left).
-        tau: the removal threshold, 0 < tau <= 1, or ``None`` for no removals.
-        pretokenizer, pattern: as :func:`bpe_core.pretokenize.pretokenize` takes them (default GPT-2's pattern).
-
-    Raises:
-        ValueError: a bad ``tau``; PatternError: a bad ``pattern``.
-    """
-    from .boundless import BoundlessTrainer, document_pieces
-
-    trainer = BoundlessTrainer(document_pieces([train_text], pretokenizer, pattern), tau, num_merges=num_merges)
-    model = BoundlessModel.from_events(trainer.train(), pretokenizer, pattern, tau)
-    return len(model.tokens(held_out))
+    ``held_out`` under it (bytes per token: ``len(held_out.encode()) / count``). Arguments and errors as
+    :func:`boundless_token_counts`; for several vocabulary sizes call that, which trains once."""
+    return boundless_token_counts(train_text, held_out, [num_merges], tau, pretokenizer, pattern)[num_merges]
