@@ -100,6 +100,8 @@ class BoundlessModel:
         if got is not None:
             return got
         tokens = [bytes((b,)) for b in piece.encode("utf-8")]
+        if not tokens:  # (the pre-tokenizers give no empty piece; one would be no token)
+            return [], [-1], [None]
         marks = [-1]
         singles = [tokens[0] if len(tokens) == 1 else None]
         merges, removals = self.merges, self.removals

@@ -19,6 +19,9 @@ from ..inputs import InputError
 from .common import UsageError
 
 RULES = "BoundlessBPE rules: bpe_core.algorithms.boundless"
+#: The pre-tokenizers that keep the whole text in order, as BoundlessBPE's neighbours and encoding need (the others
+#: drop the spaces, change them, or leave one pre-token per text: no neighbour to merge with).
+PRETOKENIZERS = ("gpt2", "gpt4", "o200k", "regex", "jieba")
 DEFAULT_TAU = 0.9  # the paper's
 
 
@@ -74,6 +77,13 @@ def check(args, tr=None) -> float | None:
         raise UsageError(t.gettext("--boundless trains byte-level BPE: use --variant byte"))
     if args.algorithm != "bpe":
         raise UsageError(t.gettext("--boundless is a variant of BPE: leave --algorithm out"))
+    if args.pretokenizer not in (None, *PRETOKENIZERS):
+        raise UsageError(
+            t.gettext(
+                "--boundless needs a pre-tokenizer that keeps the whole text in order, neighbour after neighbour: "
+                "{choices} (got {name})"
+            ).format(choices=", ".join(PRETOKENIZERS), name=args.pretokenizer)
+        )
     if args.tie_break is not None:
         raise UsageError(
             t.gettext(
