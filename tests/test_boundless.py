@@ -27,7 +27,7 @@ from bpe_core.algorithms.boundless_encode import (
     load_boundless_model,
 )
 from bpe_core.byte_display import to_gpt2
-from bpe_core.pretokenize import GPT2_PATTERN, pretokenize
+from bpe_core.pretokenize import GPT2_PATTERN, PATTERNS, pretokenize
 
 
 def ours(events) -> list[tuple[str, bytes]]:
@@ -96,6 +96,25 @@ def test_events_and_encodings_equal_the_reference(request, tmp_path, case):
         assert model.decode(model.encode(text)) == text
         # Tokens across pre-tokens (the held-out Chinese chapter shares none of the training's word pairs).
         assert crossing(tokens, pretokenize(text, pre)) > (0 if text is docs[0] or pre != "jieba" else -1)
+
+
+@pytest.mark.parametrize(
+    "name, start, pre, tau, merges",
+    [("taylorswift.txt", 5_000, "gpt4", 0.9, 800), ("emoji-test.txt", 3_000, "o200k", 0.3, 500)],
+)
+def test_other_texts_and_patterns_equal_the_reference(tmp_path, name, start, pre, tau, merges):
+    """Wikipedia's digits and punctuation under GPT-4's pattern; emoji lines under GPT-4o's at a low threshold,
+    where a part merged with itself is removed (rule 5: the reference records that removal twice)."""
+    text = excerpt(name, 2_500, start)
+    docs = [d for d in text.split("\n\n") if d.strip()]
+    expected = oracle_train(docs, PATTERNS[pre], tau, merges, tmp_path)["events"]
+    repeats = [i for i in range(1, len(expected)) if expected[i][0] == "removal" and expected[i] == expected[i - 1]]
+    assert bool(repeats) == (tau < 0.5)
+    for i in reversed(repeats):
+        del expected[i]
+    events = BoundlessTrainer(document_pieces(docs, pre), tau, num_merges=merges).train()
+    assert ours(events) == expected
+    assert sum(e.supermerge for e in events) >= 20
 
 
 def test_chinese_under_gpt2_has_no_boundary_to_cross(tmp_path):
