@@ -57,13 +57,13 @@ def oracle_train(docs: list[str], pattern: str, tau: float, merges: int, tmp_pat
     return {"events": [(kind, tok) for _, kind, tok in sorted(events)], "model": str(tmp_path / "ref.model")}
 
 
-def oracle_encode(model: str, text: str) -> list[bytes]:
-    """The reference inference's tokens of ``text`` under its saved ``model``."""
+def oracle_encode(model: str, text: str, ids: bool = False) -> list:
+    """The reference inference's tokens (bytes) of ``text`` under its saved ``model``; with ``ids``, their ids."""
     _, infer = reference()
     ref = infer.FasterRegexInference()
     with contextlib.redirect_stdout(io.StringIO()):
         ref.load(model)
-        return ref.encode_ordinary_chunks(text)
+        return ref.encode_ordinary(text) if ids else ref.encode_ordinary_chunks(text)
 
 
 #: The fixture's case: training text and held-out text as ``(corpus, bytes, start)`` of ``excerpt``; tau; merges.

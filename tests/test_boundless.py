@@ -94,6 +94,8 @@ def test_events_and_encodings_equal_the_reference(request, tmp_path, case):
         tokens = model.tokens(text)
         assert tokens == oracle_encode(expected["model"], text)
         assert model.decode(model.encode(text)) == text
+        if text is held_out:  # the ids too: the bytes, then every merge's token in order, removed ones kept
+            assert model.encode(text) == oracle_encode(expected["model"], text, ids=True)
         # Tokens across pre-tokens (the held-out Chinese chapter shares none of the training's word pairs).
         assert crossing(tokens, pretokenize(text, pre)) > (0 if text is docs[0] or pre != "jieba" else -1)
 
