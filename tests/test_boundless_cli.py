@@ -66,6 +66,8 @@ ERRORS = [
     (["--tau", "0.5"], "--boundless only"),
     (["--boundless", "--picky", "0.9"], "--picky"),
     (["--boundless", "--tie-break", "lexical"], "smallest pair"),
+    (["--boundless", "--eow-marker", "@"], "--eow-marker does not apply"),
+    (["--boundless", "--picky-ties", "smallest"], "--picky-ties does not apply"),
     (["--boundless", "--pretokenizer", "none"], "gpt2, gpt4, o200k, regex, jieba (got none)"),
     (["--boundless", "--pretokenizer", "whitespace"], "(got whitespace)"),
     (["--boundless", "--out", "model/tokenizer.json"], "tokenizer.json"),

@@ -90,6 +90,13 @@ def check(args, tr=None) -> float | None:
                 "--tie-break does not apply to --boundless: it breaks ties by the smallest pair, as its reference does"
             )
         )
+    for option, value in (
+        ("--eow-style", args.eow_style),
+        ("--eow-marker", args.eow_marker),
+        ("--picky-ties", args.picky_ties),
+    ):
+        if value is not None:
+            raise UsageError(t.gettext("{option} does not apply to --boundless").format(option=option))
     if args.out and args.out.lower().endswith(".json"):
         raise UsageError(no_tokenizer_json(t))
     return parse_tau(args.tau, tr)

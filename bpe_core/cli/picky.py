@@ -31,7 +31,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--picky-ties",
         choices=("lexical", "smallest"),
-        default="lexical",
+        default=None,  # (None: not given, lexical; --boundless refuses it given)
         help="PickyBPE's tie rule: lexical (the largest pair, as --tie-break lexical) or smallest (the "
         "BoundlessBPE reference's) (default: lexical)",
     )
@@ -51,6 +51,7 @@ def check(args) -> None:
 
 def run(args, words: dict, out, jsonl_line) -> None:
     """Train ``words`` with PickyBPE as ``args`` say and print each step to ``out``."""
+    args.picky_ties = args.picky_ties or "lexical"
     from ..algorithms.picky import PickyTrainer
 
     trainer = PickyTrainer(
