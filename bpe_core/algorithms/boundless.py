@@ -31,6 +31,10 @@ rules, and where each follows the Apache-2.0 reference (``boundlessbpe/boundless
    ``vocab_size`` of 256 + N. Ids: the 256 bytes, then each merge's token in order; a removed token keeps its id
    (the reference's final vocabulary keeps removed tokens too). ``vocab_size`` V counts the live vocabulary.
 
+Pre-tokenization is the project's (:func:`document_pieces`, GPT-2's pattern by default; the reference defaults to
+its own ``ULTIMATE_PATTERN`` and splits with ``regex.findall``: the tests give it our pattern, and for jieba our
+pieces). A document is one text (the reference's is one JSON line); pre-tokens never pair across documents.
+
 Encoding follows the reference's inference (``boundlessbpeinference.py``), see
 :mod:`bpe_core.algorithms.boundless_encode`.
 """
