@@ -87,6 +87,10 @@ class _PlainBPE:
     """Plain BPE: the most frequent pair at every step (:class:`~bpe_core.algorithms.trainer.Trainer`)."""
 
     def start(self, words: dict[str, int], config: TrainConfig) -> Training:
+        if config.transition is not None:  # SuperBPE: a setting of BPE (its run's ``algorithm`` says why)
+            from .superbpe import start
+
+            return start(words, config)
         from .trainer import Trainer  # (imported when used: see the module doc)
 
         return Trainer(words, config)
