@@ -41,7 +41,7 @@ def test_stepper_marks_replayed_merges_the_transition_and_superwords():
     assert "Stage 1 of SuperBPE chose this merge" in page_text(at)
     at = new_app(**CHAPTER, step=151)  # no stage-1 merge of this chapter is left out: the transition is 151
     text = page_text(at)
-    assert "Merge 151:" in text and "Transition point: from this merge on" in text
+    assert "Merge 151:" in text and "From this merge on, SuperBPE" in text
     at = new_app(**CHAPTER, step=155)  # " of the"
     text = page_text(at)
     assert "␣of␣the" in text and "One of the first superword tokens" in text

@@ -247,7 +247,8 @@ def superword_steps(run: TrainedRun, step: int | None = None, limit: int = 5) ->
 
 class SuperBPE:
     """Why a SuperBPE run's step was chosen (the seam's :meth:`~bpe_core.algorithms.seam.Algorithm.why`): a replayed
-    stage-1 merge says so; the transition step and a superword token get a note. Not registered by name: a
+    stage-1 merge says so; the transition step and the first superword tokens (:func:`superword_steps`) get a note
+    with a badge. Not registered by name: a
     transition is a setting of BPE (``TrainConfig.transition``)."""
 
     def why(
@@ -265,14 +266,15 @@ class SuperBPE:
         token = run.values[run.snapshot(step).token]
         if step == t:
             text = tr.gettext(
-                "Transition point: from this merge on, SuperBPE's stage 2 merges pieces that keep their spaces, "
+                "From this merge on, SuperBPE's stage 2 merges pieces that keep their spaces, "
                 "so a token may span several words."
             )
             if is_superword(token):
                 text += " " + tr.gettext("This merge already makes a superword token.")
-            return StepWhy("note", text)
+            return StepWhy("note", text, tr.gettext("Transition point"))
         if is_superword(token) and step in superword_steps(run, step):
-            return StepWhy("note", tr.gettext("One of the first superword tokens: it spans a space between words."))
+            text = tr.gettext("One of the first superword tokens: it spans a space between words.")
+            return StepWhy("note", text, tr.gettext("Superword token"))
         return None
 
 
