@@ -51,6 +51,17 @@ def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
     assert "cannot write that word" in " ".join(i.value for i in at.info)
 
 
+def test_a_refused_size_is_told_in_the_interface_language():
+    # the default corpus has more characters than 3: Unigram refuses to prune below its alphabet
+    at = new_app(algo="unigram", vocab="3", lang="zh-Hans")
+    no_exception(at)
+    errors = " ".join(e.value for e in at.error)
+    assert "词表大小 3 小于语料中的" in errors and "Unigram 从不删去字符" in errors
+    assert "below the" not in errors
+    at = new_app(algo="unigram", vocab="3", lang="zh-Hant")
+    assert "詞彙表大小 3 小於語料中的" in " ".join(e.value for e in at.error)
+
+
 def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
     from app_helpers import open_page
 

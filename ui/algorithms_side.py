@@ -11,7 +11,7 @@ import streamlit as st
 
 from bpe_core import TrainConfig
 from bpe_core.measures import top_words
-from ui.field_stepper import UNIGRAM_MAX_BYTES, too_big_text
+from ui.field_stepper import UNIGRAM_MAX_BYTES, error_text, too_big_text
 from ui.i18n import _
 from ui.text import esc
 
@@ -48,7 +48,7 @@ def section(choice) -> None:
     try:
         bpe, wordpiece, unigram = _runs(choice.corpus.digest, choice.corpus)
     except ValueError as err:
-        st.info(str(err))
+        st.info(error_text(err))
         return
     bpe_sizes = [bpe.vocab_size_at(k) for k in range(bpe.num_steps + 1)]
     wp_sizes = [wordpiece.num_base] + [s.vocab_size for s in wordpiece.snapshots]

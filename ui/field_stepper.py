@@ -13,6 +13,7 @@ import dataclasses
 import streamlit as st
 
 from bpe_core.algorithms.seam import step_why
+from bpe_core.inputs import SettingError
 from bpe_core.teaching.step_view import CHOSEN, TIED, step_view
 from ui.i18n import _, tr
 from ui.text import esc, esc_raw
@@ -37,6 +38,12 @@ def too_big_text() -> str:
     )
 
 
+def error_text(err: ValueError) -> str:
+    """A training's refusal in the interface's language (a :class:`~bpe_core.inputs.SettingError` is worded in the
+    catalogs; any other ``ValueError`` is shown as it is)."""
+    return err.message(tr()) if isinstance(err, SettingError) else str(err)
+
+
 def _chips(run, ids, new=None) -> str:
     return " ".join(
         f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t))}</code>'
@@ -56,7 +63,7 @@ def page(choice) -> None:
     try:
         run = _train(choice.corpus.digest, cfg, choice.corpus)
     except ValueError as err:
-        st.error(str(err))
+        st.error(error_text(err))
         return
     wordpiece = cfg.algorithm == "wordpiece"
     st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
