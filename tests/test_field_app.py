@@ -4,7 +4,7 @@ raised in the run cache, which asks a run its memory_bytes)."""
 
 from __future__ import annotations
 
-from app_helpers import new_app, no_exception
+from app_helpers import bodies, new_app, no_exception
 
 from bpe_core.algorithms.seam import algorithm_names
 from ui.settings import stepper_algorithms
@@ -18,10 +18,17 @@ def test_wordpiece_and_unigram_are_offered_to_the_stepper():
     assert {"wordpiece", "unigram"} <= set(algorithm_names()) <= set(stepper_algorithms())
 
 
-def test_the_wordpiece_stepper_shows_the_score_table_and_the_merge():
+def test_the_wordpiece_stepper_starts_at_step_0_then_shows_the_score_table_and_the_merge():
     at = new_app(algo="wordpiece")
     no_exception(at)
     assert not at.warning
+    # step 0: the words in characters with ##, the special tokens and the alphabet, the first merge's pairs
+    start = " ".join(bodies(at))
+    assert "Starting vocabulary:" in start and "<code" in start and "[MASK]" in start and "##" in start
+    assert "</code> → <code" not in start  # nothing merged yet
+    assert "Vocabulary" in [m.label for m in at.metric]
+    assert "✔" in list(_tables(at)[0][""])  # the pair the first merge takes
+    at.slider(key="field_step").set_value(1).run()
     table = _tables(at)[0]
     assert "Score" in table.columns and "✔" in list(table[""])
     first = " ".join(h.proto.body for h in at.get("html"))
@@ -40,6 +47,14 @@ def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
     assert "vocabulary size" in " ".join(w.value for w in at.warning)
     at = new_app(algo="unigram", vocab="12")
     no_exception(at)
+    # step 0: the seed vocabulary with its counts and costs, the initial loss, the seed's segmentations
+    assert "Seed vocabulary:" in " ".join(bodies(at))
+    seed = at.dataframe[0].value
+    assert list(seed.columns) == ["Token", "Count", "Cost (−log p)"] and list(seed["Cost (−log p)"]) == sorted(
+        seed["Cost (−log p)"]
+    )
+    assert {"Vocabulary", "Loss", "Tokens"} <= {m.label for m in at.metric}
+    at.slider(key="field_step").set_value(1).run()
     table = _tables(at)[0]
     assert "Loss increase" in table.columns and "✔" in list(table[""])
     assert "Loss" in [m.label for m in at.metric]
@@ -70,7 +85,7 @@ def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
     assert box.value == "bpe" and "WordPiece: the highest score (stepper)" in box.options
     box.set_value("wordpiece").run()
     no_exception(at)
-    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece
+    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece (its step 0)
     # Side by side trains merge runs: with ?algo=wordpiece it shows BPE's, not a traceback
     no_exception(open_page("side", algo="wordpiece"))
 
