@@ -123,6 +123,24 @@ def test_side_by_side_shows_the_three_algorithms_at_one_vocabulary_size():
     assert all(b.count("<code>") > a.count("<code>") for a, b in zip(columns, smaller))  # more, smaller tokens
 
 
+def test_side_by_side_shows_the_real_trainers_only_once_their_box_is_opened():
+    from app_helpers import open_page
+
+    at = open_page("side", preset="pg16457-chapter")
+    no_exception(at)
+    assert any("real trainers" in e.label for e in at.expander)
+    assert not any("in both" in m.value for m in at.markdown)  # closed: not trained (the first view stays fast)
+    at.session_state["three_real"] = True  # the box opened (ui.page.lazy_expander)
+    at.run()
+    no_exception(at)
+    agreements = [m.value for m in at.markdown if "tokens are in both" in m.value]
+    assert len(agreements) == 2  # WordPieceTrainer beside WordPiece, sentencepiece beside Unigram
+    html = " ".join(bodies(at))
+    assert "True WordPiece:" in html and "WordPieceTrainer:" in html and "sentencepiece:" in html
+    assert "is the first that differs:" in html and "background:#fde68a" in html  # where they part, marked
+    assert any("huggingface/tokenizers#1777" in c.value for c in at.caption)
+
+
 def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():
     from app_helpers import open_page
 
