@@ -86,3 +86,10 @@ def test_a_missing_package_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentencepiece", None)  # as on an install without it: the import fails
     with pytest.raises(SettingError, match=r"needs the package sentencepiece: pip install 'bpe-explorer\[app\]'"):
         unigram_anchor({"▁low": 5}, 3)
+
+
+def test_a_word_longer_than_sentencepieces_line_limit_is_still_fed():
+    """Unspaced Chinese makes a metaspace word of a whole line: one over 4,192 bytes would be skipped unfed."""
+    long_word = "\u2581" + "很长" * 1000  # 6,003 bytes of UTF-8
+    pieces = unigram_anchor({long_word: 3, "\u2581短": 5}, 12)
+    assert any(len(p) > 1 and set(p) <= {"很", "长"} for p in pieces)  # learned from the long word

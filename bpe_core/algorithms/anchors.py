@@ -25,8 +25,9 @@ from ..inputs import EXTRA_HINT, SettingError
 from ..pretokenize_field import SPACE_MARK
 from .wordpiece import SPECIAL_TOKENS
 
-#: Word repeats per line fed to the real trainers (sentencepiece skips a line over 4,192 bytes).
-_PER_LINE = 40
+#: Word repeats per line fed to the real trainers, and the most UTF-8 bytes a line of repeats takes (sentencepiece
+#: skips a line longer than its ``max_sentence_length``, 4,192 bytes unless raised: a longer word raises it).
+_PER_LINE, _LINE_BYTES = 40, 4096
 #: sentencepiece's own special pieces, before its vocabulary (not compared).
 SENTENCEPIECE_SPECIALS = ("<unk>", "<s>", "</s>")
 
@@ -54,8 +55,9 @@ def _lines(words: dict[str, int], strip: str = ""):
         word = word[len(strip) :] if strip and word.startswith(strip) else word
         if not word:
             continue
+        per_line = max(1, min(_PER_LINE, _LINE_BYTES // (len(word.encode("utf-8")) + 1)))
         while freq > 0:
-            k = min(freq, _PER_LINE)
+            k = min(freq, per_line)
             yield " ".join([word] * k)
             freq -= k
 
@@ -105,6 +107,7 @@ def unigram_anchor(words: dict[str, int], vocab_size: int) -> tuple[str, ...]:
             model_type="unigram",
             normalization_rule_name="identity",
             hard_vocab_limit=False,
+            max_sentence_length=max(4192, *(len(w.encode("utf-8")) + 1 for w in words)),
             minloglevel=2,
         )
     except RuntimeError as err:
