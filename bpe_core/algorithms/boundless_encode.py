@@ -45,7 +45,7 @@ class BoundlessModel:
         tau: the training's removal threshold (kept for the record).
     """
 
-    unk_id = -1  # (no unknown token: every byte has its id)
+    unk_id = None  # no unknown token: every byte has its id (the convention of bpe_core.measures.unknown_tokens)
 
     def __init__(self, steps: list[tuple], pretokenizer: str = "gpt2", pattern: str | None = None, tau=None):
         self.steps = [(kind, bytes(a), bytes(b)) for kind, a, b in steps]
