@@ -50,7 +50,12 @@ def chart_spec(rows: list[dict], present: bool) -> alt.Chart:
         alt.Chart(frame)
         .mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90))
         .encode(
-            x=alt.X("vocab_size:Q", title=_("vocabulary size"), scale=alt.Scale(type="log", base=2)),
+            x=alt.X(
+                "vocab_size:Q",
+                title=_("vocabulary size"),
+                scale=alt.Scale(type="log", base=2),
+                axis=alt.Axis(values=sorted(set(frame["vocab_size"])), format=",d"),
+            ),
             y=alt.Y("bytes_per_token:Q", title=_("bytes per token (held-out text)"), scale=alt.Scale(zero=False)),
             color=alt.Color("name:N", title=None, sort=names, legend=alt.Legend(orient="top", labelFontSize=font)),
             strokeDash=alt.StrokeDash("name:N", sort=names, legend=None),
