@@ -139,9 +139,12 @@ class PickyTrainer:
         heapq.heapify(self._heap)
 
     # ------------------------------------------------------------------------------------------ tables
+    #: A word's pair counts (a subclass may count fewer pairs: BoundlessBPE's locked tokens).
+    _pairs = staticmethod(_pairs)
+
     def _add(self, i: int, tokens: list, f: int) -> None:
         """Count word ``i`` (its tokens, frequency ``f``) in the tables (at the start)."""
-        pairs = _pairs(tokens)
+        pairs = self._pairs(tokens)
         self.word_pairs.append(pairs)
         for pair, n in pairs.items():
             self.pair_count[pair] += n * f
@@ -173,7 +176,7 @@ class PickyTrainer:
                 continue  # a stale entry: the word no longer holds the pair (or token)
             f = freqs[i]
             words[i] = new
-            before, after = word_pairs[i], _pairs(new)
+            before, after = word_pairs[i], self._pairs(new)
             word_pairs[i] = after
             # The pairs whose count in the word changed, by set operations in C over the two counts: first
             # take the old count away, then add the new one (a pair whose count changed is in both).
@@ -234,31 +237,9 @@ class PickyTrainer:
                 self.stop_reason = "min_frequency"
                 return
             ios = (count / self.tok_count[a], count / self.tok_count[b])
-            merged = a + b
-
-            def merge(tokens, pairs, a=a, b=b, merged=merged):
-                # Left to right without overlap (rule 4). The word's count of the pair is the number of merges
-                # to make (rule 1 counts a run of one symbol as the merges do), so each one is found by jumping
-                # from one ``a`` to the next with list.index (in C), with no Python step per token.
-                out, j = [], 0
-                for _ in range(pairs[a, b]):
-                    i = tokens.index(a, j)
-                    while tokens[i + 1] != b:
-                        i = tokens.index(a, i + 1)
-                    out += tokens[j:i]
-                    out.append(merged)
-                    j = i + 2
-                out += tokens[j:]
-                return out
-
-            deltas = {a: -2, merged: 1} if a == b else {a: -1, b: -1, merged: 1}
-            # The words that hold the pair now (pair_where also lists words that have lost it: see _rewrite).
-            pair, word_pairs = (a, b), self.word_pairs
-            holding = [i for i in self.pair_where.pop(pair, ()) if pair in word_pairs[i]]
-            self._rewrite(holding, merge, deltas, 1)
+            self._merge(a, b)
             self.merges += 1
             self.live += 1
-            self.ever.add(merged)
             event = PickyEvent("merge", self.merges, a, b, count, ios, self.live)
             self.events.append(event)
             yield event
@@ -267,7 +248,43 @@ class PickyTrainer:
                 if len(part) > 1 and score >= self.threshold:
                     yield self._remove(part, score)
 
+    def _merge(self, a: bytes, b: bytes) -> list:
+        """Merge ``(a, b)`` in every word holding it (rules 1 and 4) and add ``a + b`` to :attr:`ever`; the indices
+        of the words it changed."""
+        merged = a + b
+
+        def merge(tokens, pairs, a=a, b=b, merged=merged):
+            # Left to right without overlap (rule 4). The word's count of the pair is the number of merges
+            # to make (rule 1 counts a run of one symbol as the merges do), so each one is found by jumping
+            # from one ``a`` to the next with list.index (in C), with no Python step per token.
+            out, j = [], 0
+            for _ in range(pairs[a, b]):
+                i = tokens.index(a, j)
+                while tokens[i + 1] != b:
+                    i = tokens.index(a, i + 1)
+                out += tokens[j:i]
+                out.append(merged)
+                j = i + 2
+            out += tokens[j:]
+            return out
+
+        deltas = {a: -2, merged: 1} if a == b else {a: -1, b: -1, merged: 1}
+        # The words that hold the pair now (pair_where also lists words that have lost it: see _rewrite).
+        pair, word_pairs = (a, b), self.word_pairs
+        holding = [i for i in self.pair_where.pop(pair, ()) if pair in word_pairs[i]]
+        self._rewrite(holding, merge, deltas, 1)
+        self.ever.add(merged)
+        return holding
+
     def _remove(self, tok: bytes, score: float) -> PickyEvent:
+        left = self._split(tok)
+        self.live -= 1
+        event = PickyEvent("removal", self.merges, tok, b"", left, (score, score), self.live)
+        self.events.append(event)
+        return event
+
+    def _split(self, tok: bytes) -> int:
+        """Split every occurrence of ``tok`` into its single bytes (rule 4); how many there were."""
         left = self.tok_count.get(tok, 0)
         pieces = [bytes((b,)) for b in tok]
 
@@ -282,10 +299,7 @@ class PickyTrainer:
             deltas[piece] = deltas.get(piece, 0) + 1
         # (A removed token is never made again, rule 3: its word list is no longer needed.)
         self._rewrite(self.tok_where.pop(tok, ()), split, deltas, 1 - len(tok))
-        self.live -= 1
-        event = PickyEvent("removal", self.merges, tok, b"", left, (score, score), self.live)
-        self.events.append(event)
-        return event
+        return left
 
     def train(self) -> list[PickyEvent]:
         """Train to the end; the events in order."""

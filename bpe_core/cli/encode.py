@@ -55,7 +55,12 @@ def load_tokenizer(model: str):
             f"({', '.join(MODEL_NAMES)})."
         )
     if os.path.isdir(model):  # a WordPiece or Unigram tokenizer.json of ours (train --algorithm wordpiece|unigram)
-        from ..formats.field_models import load_field_model  # (imported when used: see cli/train.py)
+        from ..algorithms.boundless_encode import load_boundless_model  # (imported when used: see cli/train.py)
+        from ..formats.field_models import load_field_model
+
+        boundless = load_boundless_model(model)  # a BoundlessBPE folder (train --boundless --out DIR)
+        if boundless is not None:
+            return boundless
 
         field = load_field_model(model)
         if field is not None:

@@ -31,7 +31,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--picky-ties",
         choices=("lexical", "smallest"),
-        default="lexical",
+        default=None,  # (None: not given, lexical; --boundless refuses it given)
         help="PickyBPE's tie rule: lexical (the largest pair, as --tie-break lexical) or smallest (the "
         "BoundlessBPE reference's) (default: lexical)",
     )
@@ -51,6 +51,7 @@ def check(args) -> None:
 
 def run(args, words: dict, out, jsonl_line) -> None:
     """Train ``words`` with PickyBPE as ``args`` say and print each step to ``out``."""
+    args.picky_ties = args.picky_ties or "lexical"
     from ..algorithms.picky import PickyTrainer
 
     trainer = PickyTrainer(
@@ -67,11 +68,26 @@ def run(args, words: dict, out, jsonl_line) -> None:
             f"min frequency {args.min_frequency}",
             file=out,
         )
+    removals = print_events(trainer.steps(), args.jsonl, out, jsonl_line)
+    if args.jsonl:
+        print(jsonl_line({"stop": trainer.stop_reason, "merges": trainer.merges, "removals": removals}), file=out)
+    else:
+        print(
+            f"# stopped: {trainer.stop_reason} after {trainer.merges} merges and {removals} removals; "
+            f"vocabulary {trainer.live} tokens",
+            file=out,
+        )
+
+
+def print_events(events, jsonl: bool, out, jsonl_line) -> int:
+    """Print PickyBPE (or BoundlessBPE) events to ``out`` as the module's docstring says (a BoundlessBPE merge
+    also says ``"supermerge"`` in JSON, `` ++ `` in text); the number of removals."""
     pending: dict | None = None
     removals = 0
-    for event in trainer.steps():
+    for event in events:
         if event.kind == "merge":
-            if args.jsonl:
+            across = getattr(event, "supermerge", None)
+            if jsonl:
                 if pending is not None:
                     print(jsonl_line(pending), file=out)
                 pending = {
@@ -84,13 +100,16 @@ def run(args, words: dict, out, jsonl_line) -> None:
                     "vocab_size": event.vocab_size,
                     "removed": [],
                 }
+                if across is not None:  # a BoundlessBPE training: say which merges joined two pre-tokens
+                    pending["supermerge"] = across
             else:
                 a, b, ab = readable(event.left), readable(event.right), readable(event.token)
                 ios = f"IoS {event.ios[0]:.3f}, {event.ios[1]:.3f}"
-                print(f"{event.merges}  {a} + {b} -> {ab}  ({event.count}; {ios})", file=out)
+                plus = " ++ " if across else " + "  # ++: a BoundlessBPE supermerge of two pre-tokens
+                print(f"{event.merges}  {a}{plus}{b} -> {ab}  ({event.count}; {ios})", file=out)
         else:
             removals += 1
-            if args.jsonl:
+            if jsonl:
                 pending["removed"].append(
                     {
                         "token": to_gpt2(event.token),
@@ -104,13 +123,6 @@ def run(args, words: dict, out, jsonl_line) -> None:
                     f"   removed {readable(event.token)}  (IoS {event.ios[0]:.3f}; vocabulary {event.vocab_size})",
                     file=out,
                 )
-    if args.jsonl:
-        if pending is not None:
-            print(jsonl_line(pending), file=out)
-        print(jsonl_line({"stop": trainer.stop_reason, "merges": trainer.merges, "removals": removals}), file=out)
-    else:
-        print(
-            f"# stopped: {trainer.stop_reason} after {trainer.merges} merges and {removals} removals; "
-            f"vocabulary {trainer.live} tokens",
-            file=out,
-        )
+    if jsonl and pending is not None:
+        print(jsonl_line(pending), file=out)
+    return removals

@@ -7,8 +7,8 @@ import sys
 import time
 
 from ..inputs import InputError
-from . import picky
-from .common import PROG, add_train_options, config_from_args, read_words, readable
+from . import boundless, picky
+from .common import PROG, add_train_options, config_from_args, read_input, read_words, readable
 from .train_field import FIELD_ALGORITHMS, run_field
 
 NAME = "train"
@@ -35,6 +35,7 @@ def add_parser(sub) -> None:
     )
     tr.add_argument("--jsonl", action="store_true", help="one JSON object per merge, then a stop line")
     picky.add_options(tr)
+    boundless.add_options(tr)
 
 
 def _progress(total: int | None):
@@ -55,9 +56,12 @@ def run(args, out=None, err=None) -> int:
 
     out = out or sys.stdout
     err = err or sys.stderr
+    tau = boundless.check(args)  # (before the defaults fill in the options left out)
     if args.picky is not None:
         picky.check(args)
     cfg = config_from_args(args)
+    if args.boundless:
+        return boundless.run(args, cfg, tau, read_input(args.file), out, out if not args.jsonl else err, jsonl_line)
     words, source = read_words(args.file, cfg)
     if args.picky is not None:
         picky.run(args, words, out, jsonl_line)

@@ -84,6 +84,10 @@ def run(args, out=None, err=None) -> int:
     """Print the tree of ``args.query`` under ``args.model`` to ``out``; returns the exit status."""
     out = out or sys.stdout
     tok = load_tokenizer(args.model)
+    if getattr(tok, "supermerges", None) is not None:  # a BoundlessBPE model (train --boundless --out DIR)
+        from .boundless import not_for_tree
+
+        raise InputError(not_for_tree())
     tid = find_id(tok, args.query, args.token)
     records = tree_records(tok, tid)
     if args.jsonl:
