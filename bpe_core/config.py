@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .algorithms.seam import get_algorithm
+from .algorithms.superbpe import TransitionError, transition_problem
 from .algorithms.tiebreak import TIE_BREAKS
 from .pretokenize import PRETOKENIZER_CHOICES, REGEX, check_pattern
 from .pretokenize_field import FIELD_PRETOKENIZERS
@@ -33,9 +34,13 @@ class TrainConfig:
             (see :mod:`bpe_core.algorithms.unigram`; the course's 300 and 0.1).
         algorithm: the training algorithm's registered name (default ``"bpe"``; see
             :mod:`bpe_core.algorithms.seam`).
+        transition: SuperBPE's transition point t (merges; ``None``: none): after merge t, training resumes on
+            the text cut by stage 2's pattern, so merges may cross spaces. Byte-level BPE only; t at most
+            ``num_merges`` (t = ``num_merges``: plain BPE). See :mod:`bpe_core.algorithms.superbpe`.
 
     Raises:
-        ValueError: from :meth:`validate` for any value out of range.
+        ValueError: from :meth:`validate` for any value out of range (a bad ``transition``: its subclass
+            :class:`~bpe_core.algorithms.superbpe.TransitionError`, whose ``message(tr)`` translates).
     """
 
     variant: str = "byte"
@@ -52,6 +57,7 @@ class TrainConfig:
     algorithm: str = "bpe"
     seed_size: int = 300
     shrink: float = 0.1
+    transition: int | None = None
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -89,6 +95,8 @@ class TrainConfig:
             raise ValueError("the seed size must be at least 1")
         if not 0 < self.shrink < 1:
             raise ValueError("the shrink factor must be between 0 and 1 (the course: 0.1)")
+        if transition_problem(self):
+            raise TransitionError(self)
         if self.top_k < 1 or self.max_tied < 1:
             raise ValueError("top_k and max_tied must be at least 1")
         return self

@@ -27,6 +27,31 @@ class InputError(ValueError):
     """The input cannot be used; ``str(err)`` is a one-line message for the user."""
 
 
+class SettingError(InputError):
+    """Input or settings a training refuses, worded in the catalogs: ``str(err)`` is the English message,
+    :meth:`message` translates it (a library raising it has no ``tr`` to hand: the caller translates).
+
+    Args:
+        msgid: the message id of the catalogs (marked with ``N_`` where it is raised), with ``{name}`` fields.
+        fields: the values of its fields.
+    """
+
+    def __init__(self, msgid: str, **fields):
+        self.msgid, self.fields = msgid, fields
+        super().__init__(msgid.format(**fields))
+
+    def __reduce__(self):  # picklable with its fields (keyword arguments are not in ``args``)
+        return _setting_error, (type(self), self.msgid, self.fields)
+
+    def message(self, tr=None) -> str:
+        """The message through ``tr`` (a ``gettext.NullTranslations``; ``None``: English)."""
+        return (tr or _ENGLISH).gettext(self.msgid).format(**self.fields)
+
+
+def _setting_error(cls, msgid: str, fields: dict) -> SettingError:
+    return cls(msgid, **fields)
+
+
 #: What to install when a package of the app's extra (tokenizers, jieba, OpenCC) is missing.
 EXTRA_HINT = "pip install 'bpe-explorer[app]'"
 

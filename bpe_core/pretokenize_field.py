@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import regex
 
+from .i18n import N_
+from .inputs import SettingError
+
 BERT, METASPACE = "bert", "metaspace"
 #: The pre-tokenizers of this module (see :func:`bpe_core.pretokenize.pretokenize`).
 FIELD_PRETOKENIZERS = (BERT, METASPACE)
@@ -64,4 +67,8 @@ def field_pieces(text: str, name: str) -> list[str]:
         return bert_pieces(text)
     if name == METASPACE:
         return metaspace_pieces(text)
-    raise ValueError(f"unknown pre-tokenizer {name!r}")
+    raise SettingError(
+        N_("unknown pre-tokenizer {name}; choose one of {choices}"),
+        name=repr(name),
+        choices=", ".join(FIELD_PRETOKENIZERS),
+    )

@@ -4,7 +4,7 @@ raised in the run cache, which asks a run its memory_bytes)."""
 
 from __future__ import annotations
 
-from app_helpers import new_app, no_exception
+from app_helpers import bodies, new_app, no_exception
 
 from bpe_core.algorithms.seam import algorithm_names
 from ui.settings import stepper_algorithms
@@ -18,10 +18,17 @@ def test_wordpiece_and_unigram_are_offered_to_the_stepper():
     assert {"wordpiece", "unigram"} <= set(algorithm_names()) <= set(stepper_algorithms())
 
 
-def test_the_wordpiece_stepper_shows_the_score_table_and_the_merge():
+def test_the_wordpiece_stepper_starts_at_step_0_then_shows_the_score_table_and_the_merge():
     at = new_app(algo="wordpiece")
     no_exception(at)
     assert not at.warning
+    # step 0: the words in characters with ##, the special tokens and the alphabet, the first merge's pairs
+    start = " ".join(bodies(at))
+    assert "Starting vocabulary:" in start and "<code" in start and "[MASK]" in start and "##" in start
+    assert "</code> → <code" not in start  # nothing merged yet
+    assert "Vocabulary" in [m.label for m in at.metric]
+    assert "✔" in list(_tables(at)[0][""])  # the pair the first merge takes
+    at.slider(key="field_step").set_value(1).run()
     table = _tables(at)[0]
     assert "Score" in table.columns and "✔" in list(table[""])
     first = " ".join(h.proto.body for h in at.get("html"))
@@ -40,6 +47,14 @@ def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
     assert "vocabulary size" in " ".join(w.value for w in at.warning)
     at = new_app(algo="unigram", vocab="12")
     no_exception(at)
+    # step 0: the seed vocabulary with its counts and costs, the initial loss, the seed's segmentations
+    assert "Seed vocabulary:" in " ".join(bodies(at))
+    seed = at.dataframe[0].value
+    assert list(seed.columns) == ["Token", "Count", "Cost (−log p)"] and list(seed["Cost (−log p)"]) == sorted(
+        seed["Cost (−log p)"]
+    )
+    assert {"Vocabulary", "Loss", "Tokens"} <= {m.label for m in at.metric}
+    at.slider(key="field_step").set_value(1).run()
     table = _tables(at)[0]
     assert "Loss increase" in table.columns and "✔" in list(table[""])
     assert "Loss" in [m.label for m in at.metric]
@@ -51,6 +66,17 @@ def test_the_unigram_stepper_asks_for_a_vocabulary_size_then_shows_a_round():
     assert "cannot write that word" in " ".join(i.value for i in at.info)
 
 
+def test_a_refused_size_is_told_in_the_interface_language():
+    # the default corpus has more characters than 3: Unigram refuses to prune below its alphabet
+    at = new_app(algo="unigram", vocab="3", lang="zh-Hans")
+    no_exception(at)
+    errors = " ".join(e.value for e in at.error)
+    assert "词表大小 3 小于语料中的" in errors and "Unigram 从不删去字符" in errors
+    assert "below the" not in errors
+    at = new_app(algo="unigram", vocab="3", lang="zh-Hant")
+    assert "詞彙表大小 3 小於語料中的" in " ".join(e.value for e in at.error)
+
+
 def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
     from app_helpers import open_page
 
@@ -59,7 +85,7 @@ def test_the_sidebar_offers_the_algorithm_and_the_other_pages_show_bpe():
     assert box.value == "bpe" and "WordPiece: the highest score (stepper)" in box.options
     box.set_value("wordpiece").run()
     no_exception(at)
-    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece
+    assert [t.value for t in at.table][0].columns[0] == "Pair"  # the stepper now steps WordPiece (its step 0)
     # Side by side trains merge runs: with ?algo=wordpiece it shows BPE's, not a traceback
     no_exception(open_page("side", algo="wordpiece"))
 
@@ -95,6 +121,24 @@ def test_side_by_side_shows_the_three_algorithms_at_one_vocabulary_size():
     no_exception(at)
     smaller = [h.proto.body for h in at.get("html") if "<code>" in h.proto.body][-3:]
     assert all(b.count("<code>") > a.count("<code>") for a, b in zip(columns, smaller))  # more, smaller tokens
+
+
+def test_side_by_side_shows_the_real_trainers_only_once_their_box_is_opened():
+    from app_helpers import open_page
+
+    at = open_page("side", preset="pg16457-chapter")
+    no_exception(at)
+    assert any("real trainers" in e.label for e in at.expander)
+    assert not any("in both" in m.value for m in at.markdown)  # closed: not trained (the first view stays fast)
+    at.session_state["three_real"] = True  # the box opened (ui.page.lazy_expander)
+    at.run()
+    no_exception(at)
+    agreements = [m.value for m in at.markdown if "tokens are in both" in m.value]
+    assert len(agreements) == 2  # WordPieceTrainer beside WordPiece, sentencepiece beside Unigram
+    html = " ".join(bodies(at))
+    assert "True WordPiece:" in html and "WordPieceTrainer:" in html and "sentencepiece:" in html
+    assert "is the first that differs:" in html and "background:#fde68a" in html  # where they part, marked
+    assert any("huggingface/tokenizers#1777" in c.value for c in at.caption)
 
 
 def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():

@@ -103,6 +103,36 @@ def test_bad_settings_are_refused_with_a_message(words, settings, message):
         get_algorithm("unigram").start(words, TrainConfig(algorithm="unigram", **settings))
 
 
+def test_step_0_is_the_seed_vocabulary_by_cost_and_the_initial_loss(run):
+    view = step_view(run, 0, pairs=400)
+    assert view.kind == "start" and view.merge is None and not view.changed
+    assert list(view.headline.tokens) == list(range(run.num_base))  # the seed, in seed order
+    assert {n.label: n.value for n in view.numbers}["Loss"] == run.loss0 == run.snapshot(1).loss
+    costs = [row.count for row in view.candidates.rows]
+    assert len(costs) == run.num_base and costs == sorted(costs)
+    model = run.model(0)
+    assert all(model[run.token_text(row.tokens[0])] == row.count for row in view.candidates.rows)
+    assert view.start.corpus_tokens == sum(f * len(run.segmentation(i, 0)) for i, f in enumerate(run.freqs))
+
+
+def test_a_refusal_is_worded_in_the_catalogs():
+    import pickle
+
+    from bpe_core.i18n import translations
+    from bpe_core.inputs import SettingError
+
+    with pytest.raises(SettingError) as caught:
+        get_algorithm("unigram").start({"abc": 1}, TrainConfig(algorithm="unigram", vocab_size=10, seed_size=2))
+    err = caught.value
+    assert (
+        err.message()
+        == str(err)
+        == ("the seed size 2 is below the 3 characters of the corpus: the seed holds every character")
+    )
+    assert err.message(translations("zh-Hant")) == "初始詞彙表大小 2 小於語料中的 3 個字元：初始詞彙表包含每個字元"
+    assert pickle.loads(pickle.dumps(err)).message(translations("zh-Hans")).startswith("初始词表大小 2")
+
+
 def test_the_lattice_lists_every_piece_and_the_best_paths_first(run):
     from itertools import combinations
 

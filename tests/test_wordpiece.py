@@ -97,6 +97,19 @@ def test_bad_settings_are_refused_with_a_message(words, size, message):
         get_algorithm("wordpiece").start(words, TrainConfig(algorithm="wordpiece", vocab_size=size))
 
 
+def test_step_0_is_the_starting_vocabulary_the_split_words_and_the_first_merges_pairs():
+    run = _run()
+    view = step_view(run, 0, pairs=5)
+    assert view.kind == "start" and view.step == 0 and view.merge is None
+    assert [run.token_text(t) for t in view.headline.tokens] == run.vocabulary(0) == run.values[: run.num_base]
+    assert view.start.base_symbols == run.num_base and view.start.word_types == len(run.words)
+    assert view.start.corpus_tokens == sum(len(w) * f for w, f in zip(run.words, run.freqs)) == run.corpus_tokens(0)
+    assert {n.label: n.value for n in view.numbers} == {"Vocabulary": run.num_base, "Tokens": run.corpus_tokens(0)}
+    first = view.candidates.rows[0]
+    assert first.mark == CHOSEN and [run.token_text(t) for t in first.tokens] == ["a", "##b"]
+    assert view.candidates.rows == step_view(run, 1, pairs=5).candidates.rows
+
+
 def test_the_quiz_offers_the_pairs_without_scores_and_grades_ties_apart():
     from bpe_core.teaching.field_quiz import grade_pair, wordpiece_question
 

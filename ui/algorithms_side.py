@@ -11,8 +11,9 @@ import streamlit as st
 
 from bpe_core import TrainConfig
 from bpe_core.measures import top_words
-from ui.field_stepper import UNIGRAM_MAX_BYTES, too_big_text
+from ui.field_stepper import UNIGRAM_MAX_BYTES, error_text, too_big_text
 from ui.i18n import _
+from ui.page import lazy_expander
 from ui.text import esc
 
 #: The largest vocabulary the section trains to; Unigram's seed is the alphabet plus twice this.
@@ -48,7 +49,7 @@ def section(choice) -> None:
     try:
         bpe, wordpiece, unigram = _runs(choice.corpus.digest, choice.corpus)
     except ValueError as err:
-        st.info(str(err))
+        st.info(error_text(err))
         return
     bpe_sizes = [bpe.vocab_size_at(k) for k in range(bpe.num_steps + 1)]
     wp_sizes = [wordpiece.num_base] + [s.vocab_size for s in wordpiece.snapshots]
@@ -80,6 +81,14 @@ def section(choice) -> None:
                 chips = " ".join(f"<code>{esc(run.token_text(t))}</code>" for t in ids)
                 rows.append(f"<p>{chips}</p>")
             st.html("".join(rows))
+    box = lazy_expander(
+        _("The real trainers beside ours: `tokenizers`' WordPieceTrainer and sentencepiece"), "three_real"
+    )
+    if box is not None:
+        from ui import anchors_side  # only drawn while its box is open
+
+        with box:
+            anchors_side.section(choice.corpus, wordpiece, wp_sizes[_step_at(wp_sizes, size)], unigram, rounds)
 
 
 def _index(run, word: str) -> int | None:

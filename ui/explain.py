@@ -25,6 +25,12 @@ def quote_word(word: str, limit: int = QUOTE_CHARS) -> str:
     return visible(word[:limit]) + ngettext("… ({n} character)", "… ({n} characters)", n).format(n=f"{n:,}")
 
 
+def why_note_html(why) -> str:
+    """A :class:`~bpe_core.algorithms.seam.StepWhy` note under a merge's reason: its badge (if any), then its text."""
+    badge = f"<span class='bpe-badge changed'>{esc_raw(why.badge)}</span> " if why.badge else ""
+    return f"<div class='bpe-muted bpe-served'>{badge}{esc_raw(why.text)}</div>"
+
+
 def merge_reason(run: TrainedRun, step: int, mode: str = "utf8", max_words: int = 3) -> str:
     """Why merge ``step`` (>= 1) was chosen, in sentences (plain text, not escaped): the pair's count,
     the words holding it, the tie and the rule that broke it."""

@@ -13,7 +13,8 @@ import dataclasses
 import streamlit as st
 
 from bpe_core.algorithms.seam import step_why
-from bpe_core.teaching.step_view import CHOSEN, TIED, step_view
+from bpe_core.inputs import SettingError
+from bpe_core.teaching.step_view import CHOSEN, TIED, step_view, word_views
 from ui.i18n import _, tr
 from ui.text import esc, esc_raw
 
@@ -37,6 +38,12 @@ def too_big_text() -> str:
     )
 
 
+def error_text(err: ValueError) -> str:
+    """A training's refusal in the interface's language (a :class:`~bpe_core.inputs.SettingError` is worded in the
+    catalogs; any other ``ValueError`` is shown as it is)."""
+    return err.message(tr()) if isinstance(err, SettingError) else str(err)
+
+
 def _chips(run, ids, new=None) -> str:
     return " ".join(
         f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t))}</code>'
@@ -56,17 +63,19 @@ def page(choice) -> None:
     try:
         run = _train(choice.corpus.digest, cfg, choice.corpus)
     except ValueError as err:
-        st.error(str(err))
+        st.error(error_text(err))
         return
     wordpiece = cfg.algorithm == "wordpiece"
     st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
     if not run.num_steps:
         st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
-        return
-    step = st.slider(_("Step"), 1, run.num_steps, 1, key="field_step") if run.num_steps > 1 else 1
-    if st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz"):
-        return _quiz(run, step, wordpiece)
-    view = step_view(run, step, pairs=10, words=6)
+    step = st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
+    if run.num_steps and st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz"):
+        return _quiz(run, max(step, 1), wordpiece)  # at step 0 the quiz asks about step 1
+    # step 0 of Unigram lists the seed vocabulary (scrolled), of WordPiece the first merge's pairs
+    view = step_view(run, step, pairs=400 if step == 0 and not wordpiece else 10, words=6)
+    if step == 0:
+        return _start(run, view, wordpiece)
     if wordpiece:
         left, right = view.headline.tokens
         st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
@@ -75,29 +84,8 @@ def page(choice) -> None:
     why = step_why(run, step, tr())
     if why is not None:
         st.markdown(why.text)  # (plain words of our own catalogs, with a number)
-    for col, number in zip(st.columns(len(view.numbers)), view.numbers):
-        value = number.value
-        col.metric(_(number.label), f"{value:.4g}" if isinstance(value, float) else f"{value:,}")
-    marks = {CHOSEN: "✔", TIED: "="}
-    if wordpiece:
-        snap = run.snapshot(step)
-        rows = [
-            {
-                _("Pair"): f"{run.token_text(r.left)} + {run.token_text(r.right)}",
-                _("Count"): r.count,
-                _("First part's count"): r.left_count,
-                _("Second part's count"): r.right_count,
-                _("Score"): f"{r.score:.4g}",
-                "": marks.get(c.mark, ""),
-            }
-            for r, c in zip(snap.table, view.candidates.rows)
-        ]
-    else:
-        rows = [
-            {_("Token"): run.token_text(c.tokens[0]), _("Loss increase"): f"{c.count:.4g}", "": marks.get(c.mark, "")}
-            for c in view.candidates.rows
-        ]
-    st.table(rows, hide_index=True)
+    _numbers(view)
+    st.table(_score_rows(run, step, view) if wordpiece else _loss_rows(run, view), hide_index=True)
     if view.changed:
         st.markdown(_("Words this step changed:"))
         st.html(
@@ -108,6 +96,88 @@ def page(choice) -> None:
         )
     if not wordpiece:
         _lattice(run, step, view.changed[0].word if view.changed else run.words[0])
+
+
+_MARKS = {CHOSEN: "✔", TIED: "="}
+
+
+def _numbers(view) -> None:
+    for col, number in zip(st.columns(len(view.numbers)), view.numbers):
+        value = number.value
+        col.metric(_(number.label), f"{value:.4g}" if isinstance(value, float) else f"{value:,}")
+
+
+def _score_rows(run, step: int, view) -> list[dict]:
+    """WordPiece's score table before merge ``max(step, 1)`` as table rows, the chosen and tied pairs marked."""
+    return [
+        {
+            _("Pair"): f"{run.token_text(r.left)} + {run.token_text(r.right)}",
+            _("Count"): r.count,
+            _("First part's count"): r.left_count,
+            _("Second part's count"): r.right_count,
+            _("Score"): f"{r.score:.4g}",
+            "": _MARKS.get(c.mark, ""),
+        }
+        for r, c in zip(run.snapshot(max(step, 1)).table, view.candidates.rows)
+    ]
+
+
+def _loss_rows(run, view) -> list[dict]:
+    return [
+        {_("Token"): run.token_text(c.tokens[0]), _("Loss increase"): f"{c.count:.4g}", "": _MARKS.get(c.mark, "")}
+        for c in view.candidates.rows
+    ]
+
+
+def _start(run, view, wordpiece: bool) -> None:
+    """Step 0: the starting vocabulary and the corpus split by it, before the first step (as BPE's step 0 shows
+    the corpus in its base symbols). WordPiece: the words in characters with ``##``, the special tokens and the
+    alphabet, the pairs the first merge chooses from; Unigram: the seed vocabulary with its counts and costs,
+    the initial loss, the words as the seed segments them and one word's lattice."""
+    if wordpiece:
+        st.markdown(
+            _(
+                "Step 0, before the first merge: every word is split into its characters, and a character that "
+                "does not start its word carries the continuation prefix ##. The vocabulary is the five special "
+                "tokens and the alphabet."
+            )
+        )
+    else:
+        st.markdown(
+            _(
+                "Step 0, before the first round: the seed vocabulary holds every character and the most frequent "
+                "substrings; a token's cost is −log p, p its count over all the counts. Each word is cut where the "
+                "costs add up least (Viterbi); the loss is that sum over the corpus."
+            )
+        )
+    _numbers(view)
+    label = _("Starting vocabulary:") if wordpiece else _("Seed vocabulary:")
+    st.html(f"<p>{esc_raw(label)} {_chips(run, view.headline.tokens[:200])}</p>")
+    if len(view.headline.tokens) > 200:
+        st.caption(_("The first {n} of {total} tokens.").format(n=200, total=f"{len(view.headline.tokens):,}"))
+    st.markdown(_("The first words of the corpus, split as training starts:"))
+    shown = word_views(run, 0, range(min(6, len(run.words))))
+    st.html("".join(f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.after.ids)}</p>" for w in shown))
+    if wordpiece:
+        if view.candidates is not None:
+            st.markdown(_("The pairs the first merge chooses from (✔: the highest score, merged at step 1):"))
+            st.table(_score_rows(run, 0, view), hide_index=True)
+        return
+    model = run.model(0)
+    st.markdown(_("The seed vocabulary, most probable first:"))
+    st.dataframe(
+        [
+            {
+                _("Token"): run.token_text(t),
+                _("Count"): run.seed_counts[t],
+                _("Cost (−log p)"): round(model[run.values[t]], 3),
+            }
+            for t in (c.tokens[0] for c in view.candidates.rows)
+        ],
+        hide_index=True,
+        height=280,
+    )
+    _lattice(run, 0, run.words[0])
 
 
 def _lattice(run, step: int, word: str) -> None:

@@ -19,7 +19,7 @@ from bpe_core.teaching.step_view import CHOSEN, MARKED, MERGE, START, TIED, Pair
 from . import run_cache
 from .chips import chip_html, chip_maker, chips_html, merge_html, pair_chips, run_rtl_note
 from .corpus_panel import CLIP_TOKENS, ROW_TOKENS, counted, word_html
-from .explain import merge_reason, rules_html, stop_reason_text, tie_short
+from .explain import merge_reason, rules_html, stop_reason_text, tie_short, why_note_html
 from .i18n import _, current_language, ngettext, tr
 from .text import esc_raw
 
@@ -122,8 +122,7 @@ def _card(run: TrainedRun, view: StepView, mode: str, presentation: bool, waits:
     else:
         reason = merge_reason(run, step, mode, max_words=2 if presentation else 3)
         reason_html = f"<div class='bpe-reason'>{esc_raw(reason)}</div>"
-        if why is not None:
-            reason_html += f"<div class='bpe-muted bpe-served'>{esc_raw(why.text)}</div>"
+        reason_html += why_note_html(why) if why is not None else ""
     stats = _(
         "Rewrote {places} in {word_types}; the corpus now has {token_count} (was {before}); vocabulary {vocab}."
     ).format(

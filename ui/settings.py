@@ -5,7 +5,8 @@ Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (white
 ``pattern`` (the user's regular expression, written only when ``pre`` is ``regex``),
 ``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
 (separate|attached), ``marker`` (text), ``bytes`` (utf8|hex|gpt2) and ``algo`` (a registered training algorithm,
-:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), plus ``limit`` (``merges`` or
+:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``transition`` (SuperBPE's
+transition point, a merge number >= 0; written only when set; byte-level BPE only), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
 ``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from bpe_core import PRETOKENIZER_CHOICES, TIE_BREAKS, VARIANTS, InputError, PatternError, TrainConfig
 from bpe_core.algorithms.seam import algorithm_names, get_algorithm
+from bpe_core.algorithms.superbpe import TransitionError
 from bpe_core.inputs import env_positive_int, max_input_bytes
 from bpe_core.pretokenize import REGEX
 from bpe_core.teaching.explain import TIE_RULES
@@ -37,10 +39,14 @@ DEFAULT_SETTINGS: dict = {
     "bytes": "utf8",
     "pattern": "",
     "algo": "bpe",
+    "transition": None,
 }
 
 #: URL parameter names of the settings, in the order they are written.
-SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo")
+SETTING_PARAMS = (
+    *("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo"),
+    "transition",
+)
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
 #: Characters of the corpus the pattern preview (:mod:`ui.pattern_preview`) splits at most: the sidebar passes it
@@ -139,6 +145,11 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
     if variant == "eow" and (not marker or any(c.isspace() for c in marker)):
         raise InputError(_("The end-of-word marker must be non-empty and contain no spaces."))
     pre = "whitespace" if words_source else settings["pre"]
+    # SuperBPE's transition: byte-level BPE on a text, with the settings' own number of merges (a page that
+    # trains another variant or its own number of merges trains without it).
+    algorithm = changes.get("algorithm", settings.get("algo", "bpe"))
+    own = not words_source and "num_merges" not in changes and variant == "byte" and algorithm == "bpe"
+    transition = settings.get("transition") if own else None
     fields = dict(
         variant=settings["variant"],
         pretokenizer=pre,
@@ -150,11 +161,12 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         eow_marker=marker if marker else "</w>",
         pattern=settings.get("pattern") or None if pre == REGEX else None,
         algorithm=settings.get("algo", "bpe"),
+        transition=transition,
     )
     fields.update(changes)
     try:
         return TrainConfig(**fields).validate()
-    except PatternError as err:
+    except (PatternError, TransitionError) as err:
         raise InputError(err.message(tr())) from None
     except ValueError as err:
         raise InputError(str(err)) from None
@@ -253,12 +265,33 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
             value = _parse_int(params[name], name, 1 if name == "vocab" else 0, notes)
             if value is not None:
                 settings[name], settings["limit"] = value, name
+    if "transition" in params:
+        _transition_from_url(params["transition"], settings, notes)
     present = params.get("present", "0").strip().lower() in ("1", "true", "yes", "on")
     step = 0
     if "step" in params:
         value = _parse_int(params["step"], "step", 0, notes)
         step = value if value is not None else 0
     return UrlState(preset_id, settings, present, step, tuple(notes))
+
+
+def _transition_from_url(raw: str, settings: dict, notes: list) -> None:
+    """``transition=T`` (a merge number; empty or ``off``: none) into ``settings``; a bad value, or one for another
+    variant or algorithm than byte-level BPE, is ignored with a note."""
+    if raw.strip().lower() in ("", "off", "none"):
+        settings["transition"] = None
+        return
+    value = _parse_int(raw, "transition", 0, notes)
+    if value is None:
+        return
+    if settings["variant"] != "byte" or settings.get("algo", "bpe") != "bpe":
+        notes.append(
+            _("The link's transition={value} applies to byte-level BPE only (SuperBPE); it was ignored.").format(
+                value=value
+            )
+        )
+        return
+    settings["transition"] = value
 
 
 def url_from_settings(

@@ -87,6 +87,26 @@ def pattern_widgets(settings: dict, sample: str | None) -> None:
         pattern_preview(sample, settings["pattern"])
 
 
+def transition_widget(settings: dict) -> None:
+    """SuperBPE's transition point (``transition``): empty for plain BPE, else the merge after which merges may
+    cross spaces."""
+    st.number_input(
+        _("SuperBPE transition point (merge)"),
+        min_value=0,
+        max_value=max_merges(),
+        step=1,
+        key=persist.seed("transition", settings.get("transition")),
+        on_change=_set_setting,
+        args=("transition",),
+        placeholder=_("empty: plain BPE"),
+        help=_(
+            "SuperBPE: after this many merges, training goes on with the text cut only at numbers, runs of "
+            "punctuation and repeated spaces, so later merges may join words (“ of the”). At most the number of "
+            "merges; equal to it: plain BPE."
+        ),
+    )
+
+
 def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: str | None = None) -> None:
     """Draw the settings widgets with the canonical values in ``settings`` (``words_source``: the
     pre-tokenizer does not apply; ``compact``: in the narrow presentation expander; ``sample``: the start
@@ -142,6 +162,8 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
             1,
             help=_("Byte-level vocabularies start with 256 tokens."),
         )
+    if settings["variant"] == "byte" and settings.get("algo", "bpe") == "bpe" and not words_source:
+        transition_widget(settings)
     _number(
         _("Minimum pair frequency"),
         "minf",

@@ -29,6 +29,7 @@ import streamlit as st
 
 from bpe_core import PatternError, TrainConfig, TrainedRun
 from bpe_core.algorithms.seam import get_algorithm
+from bpe_core.algorithms.superbpe import TransitionError
 
 from .corpus import Corpus
 from .i18n import _, tr
@@ -180,7 +181,7 @@ def _failed(job: _Job) -> bool:
     err = job.error
     if err is None:
         return False
-    if isinstance(err, PatternError):  # e.g. a pattern that runs past its time budget on the whole text
+    if isinstance(err, (PatternError, TransitionError)):  # e.g. a pattern past its time budget on the whole text
         st.error(_("Training failed: {reason}").format(reason=err.message(tr())))
         return True
     if isinstance(err, (ValueError, MemoryError)):

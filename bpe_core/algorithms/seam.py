@@ -51,10 +51,13 @@ class StepWhy:
             it instead of "the highest count", and leaves out the tie-break rules); ``"note"``: ``text`` is a
             remark shown beside the usual reason.
         text: one or two sentences, plain text (escape it for HTML), in the language of the ``tr`` asked with.
+        badge: a short label a renderer may show as a badge before ``text`` (e.g. SuperBPE's "Transition point"),
+            same language; empty: none.
     """
 
     kind: str
     text: str
+    badge: str = ""
 
 
 class Training(Protocol):
@@ -87,6 +90,10 @@ class _PlainBPE:
     """Plain BPE: the most frequent pair at every step (:class:`~bpe_core.algorithms.trainer.Trainer`)."""
 
     def start(self, words: dict[str, int], config: TrainConfig) -> Training:
+        if config.transition is not None:  # SuperBPE: a setting of BPE (its run's ``algorithm`` says why)
+            from .superbpe import start
+
+            return start(words, config)
         from .trainer import Trainer  # (imported when used: see the module doc)
 
         return Trainer(words, config)

@@ -52,6 +52,7 @@ from ..teaching.explain import RULES as RULES  # re-exported: the rules and thei
 from .run import TrainedRun
 from .run_records import MergeStep
 from .seam import train as train  # re-exported: training dispatches through the algorithm registry
+from .superbpe import stage_words
 from .tiebreak import TIE_BREAKS
 from .trainer_heap import _BestPairs
 from .trainer_merge import _Merging
@@ -90,11 +91,21 @@ class Trainer(_Tables, _BestPairs, _Merging):
     (see :class:`bpe_core.algorithms.run.TrainedRun`). Raises ``ValueError`` for bad settings.
     """
 
-    def __init__(self, words: dict[str, int], config: TrainConfig, merges: Iterable[tuple] | None = None):
+    def __init__(
+        self,
+        words: dict[str, int],
+        config: TrainConfig,
+        merges: Iterable[tuple] | None = None,
+        resume: bool = False,
+    ):
         self.config = config.validate()
         self.variant = config.make_variant()
         self.run = TrainedRun(self.variant, config)
         self._given = None if merges is None else list(merges)
+        self._resume = resume and self._given is not None
+        #: The given merges skipped because their pair did not occur (``resume`` only): ``(left, right)`` values.
+        self.skipped: list[tuple] = []
+        self._replaying = False  # (resume) the pair peeked last is a given merge: no min_frequency stop
         self._build(words)
 
     # ------------------------------------------------------------------------------------ the loop
@@ -122,7 +133,7 @@ class Trainer(_Tables, _BestPairs, _Merging):
                 top = peek(top_k, max_tied)
                 if not top:
                     reason = "no_pairs"
-                elif -top[0][0] < cfg.min_frequency:
+                elif -top[0][0] < cfg.min_frequency and not self._replaying:
                     reason = "min_frequency"
             if reason is not None:
                 run.stop_reason = reason
@@ -138,5 +149,8 @@ class Trainer(_Tables, _BestPairs, _Merging):
 
 
 def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:
-    """Pre-tokenize ``text`` with the config's pre-tokenizer: ``{word: frequency}``, first-appearance order."""
+    """Pre-tokenize ``text`` with the config's pre-tokenizer: ``{word: frequency}``, first-appearance order. With a
+    SuperBPE transition, the word list also carries stage 2's words (:func:`bpe_core.algorithms.superbpe.stage_words`)."""
+    if config.transition is not None:
+        return stage_words(text, config)
     return word_counts(text, config.resolved_pretokenizer, config.pattern)

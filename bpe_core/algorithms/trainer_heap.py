@@ -143,22 +143,29 @@ class _BestPairs:
     def _peek_given(self, want: int, max_tied: int) -> list:
         """:meth:`_peek` when the merges are given (see ``Trainer``): the given pair of this step first, as an
         exact heap entry, then the best pairs, without it; once the given merges are used up, :meth:`_peek`.
-        An empty list (training stops as ``"no_pairs"``) when the given pair does not occur."""
+        An empty list (training stops as ``"no_pairs"``) when the given pair does not occur, unless the trainer
+        resumes (``resume``): then that pair is skipped and the next given one is tried."""
         top = self._peek(want, max_tied)
-        k = self.run.num_steps
-        if k >= len(self._given):
-            return top
+        given, skipped = self._given, self.skipped
         ids = self.run.value_to_id
-        left, right = self._given[k]
-        entry = None
-        if left in ids and right in ids:
-            # (0, 0, pair): a placeholder the exact count and tie-break value replace (None: the pair is absent).
-            entry = self._exact((0, 0, ids[left] << _SHIFT | ids[right]))
-        if entry is None:
-            self._top = []
-            return []
-        self._top = [entry, *(e for e in top if e[2] != entry[2])]  # _peek's next call drops _top[0]
-        return self._top
+        k = self.run.num_steps + len(skipped)
+        self._replaying = False
+        while k < len(given):
+            left, right = given[k]
+            entry = None
+            if left in ids and right in ids:
+                # (0, 0, pair): a placeholder the exact count and tie-break value replace (None: the pair is absent).
+                entry = self._exact((0, 0, ids[left] << _SHIFT | ids[right]))
+            if entry is not None:
+                self._replaying = self._resume
+                self._top = [entry, *(e for e in top if e[2] != entry[2])]  # _peek's next call drops _top[0]
+                return self._top
+            if not self._resume:
+                self._top = []
+                return []
+            skipped.append((left, right))
+            k += 1
+        return top
 
 
 def _cut(cands: list, want: int, max_tied: int) -> int:

@@ -39,10 +39,12 @@ class _Merging:
         cfg = self.config
         rule = cfg.tie_break
         given = self._given
-        if given is not None and step <= len(given):
+        if given is not None and step + len(self.skipped) <= len(given):
             ties = 1  # the pair was given (chosen by the caller's rule), not picked among equal counts
         else:
             ties = self._hist.get(best_count, 0)
+            if self._resume and "transition_step" not in run.extras:  # the first merge after the given ones
+                run.extras["transition_step"] = step
         # _peek put every tied pair (up to max_tied) first, so both lists are prefixes of ``top``.
         top_entries = tuple(top[: cfg.top_k])
         tied_entries = tuple(top[: min(ties, cfg.max_tied)])

@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from math import log
 from typing import NamedTuple
 
+from ..i18n import N_
+from ..inputs import SettingError
 from .seam import StepWhy, register
 
 #: The kind of a Unigram step (:data:`bpe_core.algorithms.seam.STEP_KINDS`): one pruning round.
@@ -82,8 +84,10 @@ def seed_counts(words: dict[str, int], seed_size: int) -> dict[str, int]:
                 s = word[i:j]
                 subs[s] = subs.get(s, 0) + f
     if seed_size < len(chars):
-        raise ValueError(
-            f"the seed size {seed_size} is below the {len(chars)} characters of the corpus: the seed holds every character"
+        raise SettingError(
+            N_("the seed size {seed} is below the {chars} characters of the corpus: the seed holds every character"),
+            seed=seed_size,
+            chars=len(chars),
         )
     top = sorted(subs.items(), key=lambda kv: kv[1], reverse=True)[: seed_size - len(chars)]
     return {**chars, **dict(top)}
@@ -263,16 +267,19 @@ class UnigramTraining:
     def __init__(self, words: dict[str, int], config):
         words = {w: f for w, f in words.items() if w and f > 0}
         if not words:
-            raise ValueError("the corpus has no words: there is nothing to train on")
+            raise SettingError(N_("the corpus has no words: there is nothing to train on"))
         if config.vocab_size is None:
-            raise ValueError("Unigram needs a vocabulary size to prune down to")
+            raise SettingError(N_("Unigram needs a vocabulary size to prune down to"))
         seed = seed_counts(words, config.seed_size)
         self.run = run = UnigramRun(config, words, seed)
         chars = sum(1 for v in run.values if len(v) == 1)
         if config.vocab_size < chars:
-            raise ValueError(
-                f"the vocabulary size {config.vocab_size} is below the {chars} characters of the corpus, "
-                "which Unigram never removes"
+            raise SettingError(
+                N_(
+                    "the vocabulary size {size} is below the {chars} characters of the corpus, which Unigram never removes"
+                ),
+                size=config.vocab_size,
+                chars=chars,
             )
         self._alive = list(range(run.num_base))
         # Each word's seed pieces as lattice edges (start, end, piece), in the order the course's loop meets them:

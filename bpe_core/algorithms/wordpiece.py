@@ -34,6 +34,8 @@ from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
+from ..i18n import N_
+from ..inputs import SettingError
 from .seam import StepWhy, register
 
 #: BERT's special tokens, the first ids of every WordPiece vocabulary.
@@ -183,12 +185,15 @@ class WordPieceTraining:
     def __init__(self, words: dict[str, int], config):
         words = {w: f for w, f in words.items() if w and f > 0}
         if not words:
-            raise ValueError("the corpus has no words: there is nothing to train on")
+            raise SettingError(N_("the corpus has no words: there is nothing to train on"))
         self.run = run = WordPieceRun(config, words)
         if config.vocab_size is not None and config.vocab_size < run.num_base:
-            raise ValueError(
-                f"the vocabulary size {config.vocab_size} is below the {run.num_base} tokens WordPiece starts with "
-                f"({len(SPECIAL_TOKENS)} special tokens and the {run.num_base - len(SPECIAL_TOKENS)} symbols of the alphabet)"
+            raise SettingError(
+                N_(
+                    "the vocabulary size {size} is below the {base} tokens WordPiece starts with (5 special tokens and the alphabet)"
+                ),
+                size=config.vocab_size,
+                base=run.num_base,
             )
         self._splits = [list(h[0][1]) for h in run._history]
         self._pair_count: Counter = Counter()

@@ -91,6 +91,7 @@ def check(args, tr=None) -> float | None:
             )
         )
     for option, value in (
+        ("--transition", getattr(args, "transition", None)),
         ("--eow-style", args.eow_style),
         ("--eow-marker", args.eow_marker),
         ("--picky-ties", args.picky_ties),

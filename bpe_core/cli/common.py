@@ -148,6 +148,7 @@ def config_from_args(args, **overrides) -> TrainConfig:
         eow_marker=args.eow_marker,
         pattern=args.pattern,
         algorithm=args.algorithm,
+        transition=getattr(args, "transition", None),  # (train's --transition only)
         **{k: v for k, v in (("seed_size", args.seed_size), ("shrink", args.shrink)) if v is not None},
     )
     fields.update(unset)

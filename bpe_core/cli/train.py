@@ -8,7 +8,7 @@ import time
 
 from ..inputs import InputError
 from . import boundless, picky
-from .common import PROG, add_train_options, config_from_args, read_input, read_words, readable
+from .common import PROG, UsageError, add_train_options, config_from_args, read_input, read_words, readable
 from .train_field import FIELD_ALGORITHMS, run_field
 
 NAME = "train"
@@ -34,6 +34,14 @@ def add_parser(sub) -> None:
         help="write merges.txt, vocab.json, tokenizer.json (byte, eow attached) and bpe_explorer.json to DIR",
     )
     tr.add_argument("--jsonl", action="store_true", help="one JSON object per merge, then a stop line")
+    tr.add_argument(
+        "--transition",
+        type=int,
+        default=None,
+        metavar="T",
+        help="SuperBPE (byte-level): after merge T, go on training on the text cut by SuperBPE's stage-2 pattern, "
+        "so merges may cross spaces; T at most --merges (T = --merges: plain BPE); --out writes its tokenizer.json",
+    )
     picky.add_options(tr)
     boundless.add_options(tr)
 
@@ -58,6 +66,8 @@ def run(args, out=None, err=None) -> int:
     err = err or sys.stderr
     tau = boundless.check(args)  # (before the defaults fill in the options left out)
     if args.picky is not None:
+        if args.transition is not None:
+            raise UsageError("--transition (SuperBPE) and --picky do not combine: leave one out")
         picky.check(args)
     cfg = config_from_args(args)
     if args.boundless:
@@ -77,6 +87,12 @@ def run(args, out=None, err=None) -> int:
             f"tie-break {cfg.tie_break}, min frequency {cfg.min_frequency}",
             file=out,
         )
+        if run.extras.get("transition") is not None:
+            print(
+                f"# SuperBPE: stage 1 made merges 1..{cfg.transition}; stage 2 replays them on the text cut by "
+                f"{run.config.pattern} ({len(run.words)} pieces), then goes on across spaces",
+                file=out,
+            )
     total = cfg.num_merges
     if cfg.vocab_size is not None:
         total = max(0, cfg.vocab_size - run.num_base)
@@ -118,6 +134,15 @@ def run(args, out=None, err=None) -> int:
         print(
             f"# stopped: {run.stop_reason} after {n} merge{'s' if n != 1 else ''}; vocabulary {run.vocab_size} tokens; "
             f"corpus {run.corpus_tokens(n)} tokens (was {run.corpus_tokens(0)})",
+            file=out,
+        )
+    if run.extras.get("transition") is not None and not args.jsonl:
+        from ..algorithms.superbpe import transition_step
+
+        left_out = len(run.extras["skipped"])
+        print(
+            f"# transition step: {transition_step(run) or 'not reached'}; stage-1 merges left out (their pair no "
+            f"longer occurs in the stage-2 pieces): {left_out}",
             file=out,
         )
     out.flush()

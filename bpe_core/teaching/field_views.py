@@ -8,14 +8,17 @@ from ..i18n import N_
 from .step_view import (
     CHOSEN,
     NONE,
+    START,
     TIED,
     Candidate,
     Chips,
     Headline,
     Number,
     PairRows,
+    StartView,
     StepView,
     WordView,
+    register_start,
     register_view,
 )
 
@@ -114,5 +117,50 @@ def prune_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -
     )
 
 
+def _start(run, numbers: tuple, candidates: PairRows | None) -> StepView:
+    """Step 0 of a WordPiece or Unigram ``run``: its starting vocabulary as the headline's tokens (every id,
+    in id order), the corpus it starts from, ``numbers`` and ``candidates``."""
+    segmentations = (run.segmentation(i, 0) for i in range(len(run.words)))
+    tokens = sum(f * len(ids) for f, ids in zip(run.freqs, segmentations))
+    n = run.num_steps
+    return StepView(
+        kind=START,
+        step=0,
+        num_steps=n,
+        start=StartView(False, len(run.words), sum(run.freqs), tokens, run.num_base),
+        merge=None,
+        next=None,
+        pairs=None,
+        changed=(),
+        words_changed=0,
+        stop_reason=run.stop_reason if n == 0 else None,
+        headline=Headline(tuple(range(run.num_base))),
+        numbers=(Number(_VOCABULARY, run.num_base), *numbers, Number(_TOKENS, tokens)),
+        candidates=candidates,
+    )
+
+
+def wordpiece_start_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """WordPiece before its first merge: every word split into characters (``##`` on those that do not start
+    it), the vocabulary the special tokens and the sorted alphabet (the headline's tokens), and the score table
+    the first merge chooses from as candidates (``None`` when no merge was made)."""
+    table = score_merge_view(run, 1, pairs, 0, None).candidates if run.num_steps else None
+    return _start(run, (), table)
+
+
+def unigram_start_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """Unigram before its first round: the seed vocabulary (the headline's tokens, in seed order), the corpus
+    loss under it, and as candidates the first ``pairs`` seed tokens by cost, cheapest (most probable) first,
+    each with its cost ``-log p`` (p: its seed count over all the seed counts); none is marked."""
+    model = run.model(0)
+    by_cost = sorted(range(run.num_base), key=lambda t: model[run.values[t]])[:pairs]
+    rows = tuple(Candidate(rank, (t,), model[run.values[t]], NONE) for rank, t in enumerate(by_cost, start=1))
+    scale = max((r.count for r in rows), default=0) or 1
+    table = PairRows(rows, rows[0].count if rows else 0, 0, 0, scale)
+    return _start(run, (Number(_LOSS, run.loss0),), table)
+
+
 register_view("score_merge", score_merge_view)
 register_view("prune", prune_view)
+register_start("wordpiece", wordpiece_start_view)
+register_start("unigram", unigram_start_view)

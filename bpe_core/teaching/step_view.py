@@ -338,7 +338,10 @@ def step_view(run, step: int, pairs: int = 10, words: int = 0, max_tokens: int |
     if not 0 <= step <= n:
         raise IndexError(f"step {step} is outside 0..{n}")
     kind = run.snapshot(step).kind if step else START
-    build = _VIEWS.get(kind)
+    # Step 0 is the algorithm's own starting state; a run of no registered algorithm starts as BPE's does.
+    build = (
+        _VIEWS.get(kind) if step else _STARTS.get(getattr(getattr(run, "config", None), "algorithm", ""), _merge_view)
+    )
     if build is None:
         raise ValueError(f"no step view for steps of kind {kind!r}: register one (register_view)")
     return build(run, step, pairs, words, max_tokens)
@@ -380,3 +383,15 @@ def register_view(kind: str, build: ViewBuilder) -> None:
     a :class:`StepView` of that kind with its headline, numbers, candidates and changed words filled. An algorithm
     with a new kind of step registers its builder; a kind registered again is replaced."""
     _VIEWS[kind] = build
+
+
+#: The view builder of step 0 of each algorithm other than BPE (:func:`register_start`).
+_STARTS: dict[str, ViewBuilder] = {}
+
+
+def register_start(algorithm: str, build: ViewBuilder) -> None:
+    """Make :func:`step_view` build step 0 of a run of ``algorithm`` (its ``config.algorithm``) with ``build``
+    (called as :func:`register_view`'s, with ``step == 0``), which returns a :class:`StepView` of kind
+    :data:`START`: the algorithm's starting state in its ``start``, headline, numbers and candidates. Without
+    one, step 0 is BPE's (the corpus split into its base symbols, the pairs the first merge chooses from)."""
+    _STARTS[algorithm] = build
