@@ -33,6 +33,9 @@ HELD_OUT_SHARE = 0.1
 #: 200k vocabulary).
 TRANSITION_SHARE = 0.9
 
+#: BoundlessBPE's removal threshold tau (the library's default, :func:`~bpe_core.algorithms.boundless_encode.boundless_token_counts`).
+BOUNDLESS_TAU = 0.9
+
 #: The methods, in legend order.
 METHODS = ("bpe", "superbpe", "boundless")
 
@@ -115,8 +118,21 @@ def bpe_curve(text: str, heldout: str, sizes: Sequence[int], config: TrainConfig
     return _points("bpe", sizes, tokenizer_at, heldout)
 
 
+def boundless_curve(text: str, heldout: str, sizes: Sequence[int], config: TrainConfig) -> list[CurvePoint]:
+    """BoundlessBPE (removal threshold :data:`BOUNDLESS_TAU`) under ``config``'s pre-tokenizer: one training, each
+    size read off its first ``size - 256`` merges, supermerges included. A removed token still counts, as the
+    reference counts its vocabulary, so at the same size BoundlessBPE holds no more live tokens than plain BPE.
+    Arguments as for :func:`bpe_curve`."""
+    from .algorithms.boundless_encode import boundless_token_counts
+
+    pre = config.resolved_pretokenizer
+    counts = boundless_token_counts(text, heldout, [s - 256 for s in sizes], BOUNDLESS_TAU, pre, config.pattern)
+    data = len(heldout.encode("utf-8"))
+    return [CurvePoint("boundless", 256 + k, n, data / max(n, 1)) for k, n in sorted(counts.items())]
+
+
 #: How each method draws its curve: ``(text, heldout, sizes, config) -> [CurvePoint]``.
-CURVES: dict[str, Callable[..., list[CurvePoint]]] = {"bpe": bpe_curve}
+CURVES: dict[str, Callable[..., list[CurvePoint]]] = {"bpe": bpe_curve, "boundless": boundless_curve}
 
 
 def compression_curves(
