@@ -131,8 +131,28 @@ def boundless_curve(text: str, heldout: str, sizes: Sequence[int], config: Train
     return [CurvePoint("boundless", 256 + k, n, data / max(n, 1)) for k, n in sorted(counts.items())]
 
 
+def superbpe_curve(text: str, heldout: str, sizes: Sequence[int], config: TrainConfig) -> list[CurvePoint]:
+    """SuperBPE, one training per size with the transition point at :data:`TRANSITION_SHARE` of its merges (stage 1
+    under ``config``'s pre-tokenizer; module docstring, rule 2). Arguments as for :func:`bpe_curve`."""
+    from .algorithms.superbpe import tokenizer, train_superbpe
+
+    def tokenizer_at(size: int):
+        merges = size - 256
+        cfg = replace(config, variant="byte", num_merges=merges, vocab_size=None)
+        run = train_superbpe(text, replace(cfg, transition=int(merges * TRANSITION_SHARE)))
+        if run.num_steps < merges and size != max(sizes):
+            return None
+        return tokenizer(run)
+
+    return _points("superbpe", sizes, tokenizer_at, heldout)
+
+
 #: How each method draws its curve: ``(text, heldout, sizes, config) -> [CurvePoint]``.
-CURVES: dict[str, Callable[..., list[CurvePoint]]] = {"bpe": bpe_curve, "boundless": boundless_curve}
+CURVES: dict[str, Callable[..., list[CurvePoint]]] = {
+    "bpe": bpe_curve,
+    "superbpe": superbpe_curve,
+    "boundless": boundless_curve,
+}
 
 
 def compression_curves(

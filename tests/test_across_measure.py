@@ -52,3 +52,22 @@ def test_bad_sizes_and_methods_are_refused():
         compression_curves(BOOK[:5000], [256], TrainConfig(variant="byte"))
     with pytest.raises(ValueError, match="unknown method"):
         compression_curves(BOOK[:5000], [300], TrainConfig(variant="byte"), methods=["wordpiece"])
+
+
+def test_a_superbpe_point_is_the_superbpe_model_trained_at_that_size():
+    from bpe_core.algorithms.superbpe import tokenizer, train_superbpe
+
+    train_part, held = split_held_out(CHAPTER)
+    (point,) = compression_curves(CHAPTER, [400], TrainConfig(variant="byte"), methods=["superbpe"])
+    run = train_superbpe(train_part, TrainConfig(variant="byte", num_merges=144, transition=129))
+    assert run.extras["transition"] == 129
+    assert (point.vocab_size, point.tokens) == (400, len(tokenizer(run).encode(held)))
+
+
+def test_on_the_book_both_merges_across_words_beat_plain_bpe_at_the_same_size():
+    points = compression_curves(BOOK[:150_000], [1024], TrainConfig(variant="byte"))
+    by = {p.method: p for p in points}
+    assert list(by) == ["bpe", "superbpe", "boundless"]
+    assert {p.vocab_size for p in points} == {1024}
+    assert by["superbpe"].bytes_per_token > by["bpe"].bytes_per_token
+    assert by["boundless"].bytes_per_token > by["bpe"].bytes_per_token

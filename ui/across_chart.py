@@ -22,8 +22,21 @@ from ui.i18n import N_, _, current_language
 #: Vocabulary sizes measured (the 256 bytes + merges).
 SIZES = (512, 1024, 2048, 4096)
 
-#: Each method's name in the legend (the papers' names, the same in every language).
-METHOD_NAMES = {"bpe": "BPE", "superbpe": "SuperBPE", "boundless": "BoundlessBPE"}
+#: Each line's name in the legend: the papers' names, the same in every language, and for Chinese plain BPE under
+#: GPT-2's pattern, which keeps a run of Chinese characters whole (translated where shown).
+METHOD_NAMES = {
+    "bpe": "BPE",
+    "superbpe": "SuperBPE",
+    "boundless": "BoundlessBPE",
+    "bpe-runs": N_("BPE, GPT-2's pattern (no cuts between Chinese words)"),
+}
+LINES = (*METHODS, "bpe-runs")
+
+
+def line_name(method: str) -> str:
+    """The legend's name of a line (:data:`METHOD_NAMES`)."""
+    return _(METHOD_NAMES[method]) if method == "bpe-runs" else METHOD_NAMES[method]
+
 
 #: The texts: id -> (label, file in ``presets/``, stage-1 pre-tokenizer). Chinese stage 1 runs on jieba's words:
 #: under GPT-2's pattern a run of Chinese characters is one pre-token, and there is no boundary to cross.
@@ -37,14 +50,18 @@ TEXTS = {
 def _curves(text: str, pretokenizer: str, sizes: tuple[int, ...]) -> list[dict]:
     """The curves as table rows (cached: a whole book trains three times)."""
     config = TrainConfig(variant="byte", pretokenizer=pretokenizer)
-    return [asdict(p) for p in compression_curves(text, sizes, config)]
+    rows = [asdict(p) for p in compression_curves(text, sizes, config)]
+    if pretokenizer == "jieba":  # the line without word cuts, for "what is a word?"
+        runs = compression_curves(text, sizes, TrainConfig(variant="byte", pretokenizer="gpt2"), methods=["bpe"])
+        rows += [dict(asdict(p), method="bpe-runs") for p in runs]
+    return rows
 
 
 def chart_spec(rows: list[dict], present: bool) -> alt.Chart:
     """Bytes per token (y) against vocabulary size (x, log scale), one line per method, points marked."""
     frame = pd.DataFrame(rows)
-    frame["name"] = [METHOD_NAMES[m] for m in frame["method"]]
-    names = [METHOD_NAMES[m] for m in METHODS if m in set(frame["method"])]
+    frame["name"] = [line_name(m) for m in frame["method"]]
+    names = [line_name(m) for m in LINES if m in set(frame["method"])]
     font = 16 if present else 13
     return (
         alt.Chart(frame)
@@ -78,11 +95,19 @@ def section(choice) -> None:
         _(
             "Plain BPE, SuperBPE and BoundlessBPE, byte-level, trained on the same text; the last tenth of the "
             "text is held out and encoded by each. Higher is better: fewer tokens for the same bytes. SuperBPE's "
-            "transition point is at 90 percent of each vocabulary's merges, as in its paper's main model."
+            "transition point is at 90 percent of each vocabulary's merges, as in its paper's main model; BoundlessBPE's "
+            "sizes count the tokens it removed, as its reference does."
         )
     )
     key = st.radio(_("Text"), list(TEXTS), format_func=lambda k: _(TEXTS[k][0]), horizontal=True, key="sbs.across.text")
     text = read_preset_file(TEXTS[key][1])
+    if key == "zh":
+        st.caption(
+            _(
+                "Stage 1 of all three runs on words cut by jieba. The fourth line is plain BPE under GPT-2's pattern, "
+                "which keeps a run of Chinese characters whole: its merges already cross the words jieba sees."
+            )
+        )
     done = st.session_state.setdefault("sbs.across.done", set())
     ident = (key, hash(text))
     if ident not in done and not st.button(_("Measure"), key="sbs.across.go", type="primary"):
@@ -100,7 +125,7 @@ def section(choice) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                _("method"): [METHOD_NAMES[r["method"]] for r in rows],
+                _("method"): [line_name(r["method"]) for r in rows],
                 _("vocabulary size"): [format_number(r["vocab_size"], lang) for r in rows],
                 _("tokens"): [format_number(r["tokens"], lang) for r in rows],
                 _("bytes per token"): [f"{r['bytes_per_token']:.3f}" for r in rows],
