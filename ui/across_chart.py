@@ -28,9 +28,12 @@ METHOD_NAMES = {
     "bpe": "BPE",
     "superbpe": "SuperBPE",
     "boundless": "BoundlessBPE",
-    "bpe-runs": N_("BPE, GPT-2's pattern (no cuts between Chinese words)"),
+    "bpe-runs": N_("BPE, GPT-2's pattern"),
 }
 LINES = (*METHODS, "bpe-runs")
+
+#: One colour per line, far apart for a projector (the comparison charts' palette, :func:`ui.charts.lines_chart`).
+PALETTE = ("#1b6ca8", "#d95f02", "#1b9e77", "#7570b3")
 
 
 def line_name(method: str) -> str:
@@ -73,8 +76,14 @@ def chart_spec(rows: list[dict], present: bool) -> alt.Chart:
                 scale=alt.Scale(type="log", base=2),
                 axis=alt.Axis(values=sorted(set(frame["vocab_size"])), format=",d"),
             ),
-            y=alt.Y("bytes_per_token:Q", title=_("bytes per token (held-out text)"), scale=alt.Scale(zero=False)),
-            color=alt.Color("name:N", title=None, sort=names, legend=alt.Legend(orient="top", labelFontSize=font)),
+            y=alt.Y("bytes_per_token:Q", title=_("bytes per token"), scale=alt.Scale(zero=False)),
+            color=alt.Color(
+                "name:N",
+                title=None,
+                sort=names,
+                scale=alt.Scale(domain=names, range=PALETTE[: len(names)]),
+                legend=alt.Legend(orient="top", labelFontSize=font, labelLimit=400, columns=2),
+            ),
             strokeDash=alt.StrokeDash("name:N", sort=names, legend=None),
             tooltip=[
                 alt.Tooltip("name:N", title=_("method")),
@@ -121,15 +130,17 @@ def section(choice) -> None:
     done.add(ident)
     present = choice.display.presentation
     st.altair_chart(chart_spec(rows, present), width="stretch")
+    table(rows)
+
+
+def table(rows: list[dict]) -> None:
+    """Bytes per token by vocabulary size (rows) and line (columns): one short table a phone shows whole."""
     lang = current_language()
-    st.dataframe(
-        pd.DataFrame(
-            {
-                _("method"): [line_name(r["method"]) for r in rows],
-                _("vocabulary size"): [format_number(r["vocab_size"], lang) for r in rows],
-                _("tokens"): [format_number(r["tokens"], lang) for r in rows],
-                _("bytes per token"): [f"{r['bytes_per_token']:.3f}" for r in rows],
-            }
-        ),
-        hide_index=True,
-    )
+    sizes = sorted({r["vocab_size"] for r in rows})
+    cells = {(r["method"], r["vocab_size"]): r["bytes_per_token"] for r in rows}
+    lines = [m for m in LINES if any(r["method"] == m for r in rows)]
+    frame = {_("vocabulary size"): [format_number(v, lang) for v in sizes]}
+    for m in lines:
+        frame[line_name(m)] = [f"{cells[m, v]:.2f}" if (m, v) in cells else "" for v in sizes]
+    st.caption(_("Bytes per token on the held-out text:"))
+    st.dataframe(pd.DataFrame(frame), hide_index=True)
