@@ -9,7 +9,7 @@ import dataclasses
 import streamlit as st
 
 from bpe_core.measures import corpus_size, top_words
-from ui import algorithms_side, charts, page, panels, persist, side_by_side, sidebar, stepper, training
+from ui import across_chart, algorithms_side, charts, page, panels, persist, side_by_side, sidebar, stepper, training
 from ui.i18n import _, ngettext
 from ui.settings import PRE_LABELS, TIE_LABELS, VARIANT_TITLES
 from ui.sidebar import Choice
@@ -134,6 +134,7 @@ def main() -> None:
         return
     stepper.step_fragment(step_view, False, choice, runs)
     algorithms_side.section(choice)
+    across_chart.section(choice)
 
 
 main()

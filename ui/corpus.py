@@ -69,7 +69,7 @@ class Preset:
         if self.text is not None:
             return self.text
         if self.file is not None:
-            return _read_preset_file(self.file)
+            return read_preset_file(self.file)
         raise ValueError(f"preset {self.id!r} is a word-frequency list, not a text")
 
     def digest(self) -> str:
@@ -99,8 +99,9 @@ def _preset_digest(preset_id: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _read_preset_file(name: str) -> str:
-    # One copy per process, shared by every session (the book is ~500 KB).
+def read_preset_file(name: str) -> str:
+    """The text of ``presets/<name>`` (LF line ends kept as stored). One copy per process, shared by every
+    session (the book is ~500 KB)."""
     with open(PRESETS_DIR / name, encoding="utf-8", newline="") as f:
         return f.read()
 

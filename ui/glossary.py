@@ -166,6 +166,14 @@ TERMS: tuple[Term, ...] = (
         need=(("似然", "损失"), ("似然", "損失")),
     ),
     Term("continuation prefix", "续接前缀", "續接前綴", r"\bcontinuation prefix(?:es)?\b"),
+    Term(
+        "superword token",
+        "超词词元",
+        "超詞詞元",
+        r"\bsuperwords?(?: tokens?)?\b",
+        need=(("超词",), ("超詞",)),
+    ),
+    Term("transition point", "转换点", "轉換點", r"\btransition points?\b"),
 )
 
 

@@ -298,4 +298,20 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "WordPiece 放在不在词首的词元前面的记号：##（play ##ing）。",
         "WordPiece 放在不在詞首的詞元前面的記號：##（play ##ing）。",
     ),
+    "superword token": (
+        "A token that spans more than one pre-token, such as “ of the”: SuperBPE learns them after its transition"
+        " point, BoundlessBPE by merging two neighbouring pre-tokens once each is a single token.",
+        "跨越不止一个预分词片段的词元，例如“ of the”：SuperBPE 在转换点之后学到它们，"
+        "BoundlessBPE 则在两个相邻的预分词片段各自成为一个词元后把它们合并。",
+        "跨越不只一個預分詞片段的詞元，例如「 of the」：SuperBPE 在轉換點之後學到它們，"
+        "BoundlessBPE 則在兩個相鄰的預分詞片段各自成為一個詞元後把它們合併。",
+    ),
+    "transition point": (
+        "SuperBPE's merge count t: the first t merges are learnt inside pre-tokens (plain BPE), the later ones"
+        " without the cuts at spaces, so they may cross words.",
+        "SuperBPE 的合并次数 t：前 t 次合并在预分词片段内部学习（即普通 BPE），之后的合并不再在空格处切分，"
+        "可以跨越词语。",
+        "SuperBPE 的合併次數 t：前 t 次合併在預分詞片段內部學習（即普通 BPE），之後的合併不再在空格處切分，"
+        "可以跨越詞語。",
+    ),
 }

@@ -9,11 +9,13 @@ import inspect
 
 import streamlit as st
 
+from ui import how_across
 from ui.i18n import _
 
 
 def sections() -> None:
-    """Draw the WordPiece and Unigram sections for learners (their textbook loops: :func:`loops`)."""
+    """Draw the WordPiece and Unigram sections for learners (their textbook loops: :func:`loops`), then the
+    section on merges across words (:mod:`ui.how_across`)."""
     st.header(_("WordPiece and Unigram"), anchor="other-algorithms")
     st.subheader(_("WordPiece: the pair whose parts belong together"), anchor="wordpiece")
     st.markdown(
@@ -58,6 +60,8 @@ def sections() -> None:
             "encoding here follows `tokenizers`, where only each run of unknown characters becomes <unk>."
         )
     )
+
+    how_across.section()
 
 
 def loops() -> None:
