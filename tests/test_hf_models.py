@@ -172,6 +172,27 @@ def test_bpe_merges_are_the_files_merges_as_ids():
         bpe_merges(read_tokenizer_json(_trained("WordPiece")))
 
 
+def test_bpe_merges_read_both_spellings_alike_and_name_the_first_bad_merge():
+    doc = read_tokenizer_json(_trained("byte-level BPE"))
+    merges = [m if isinstance(m, list) else m.split(" ") for m in doc["model"]["merges"]]
+    doc["model"]["merges"] = merges
+    as_lists = bpe_merges(doc)
+    doc["model"]["merges"] = [" ".join(m) for m in merges]  # tokenizers < 0.20 wrote "a b"
+    assert bpe_merges(doc) == as_lists
+    vocab = doc["model"]["vocab"]
+    # The k-th merge is named whichever way it is wrong (the whole-list reading leaves it to the one-by-one one).
+    for bad, message in (
+        ("zzz", r"merge 3: a merge must be"),
+        (["Ġ", ""], r"merge 3: a merge must be"),
+        (["Ġ", "ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ"], r"merge 3 \(Ġ ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ\) has a side or result not in the vocabulary"),
+        (7, r"merge 3: a merge must be"),
+    ):
+        doc["model"]["merges"] = [*merges[:2], bad, *merges[3:]]
+        with pytest.raises(InputError, match=message):
+            bpe_merges(doc)
+    assert "ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ" not in vocab
+
+
 def test_deepseek_loads_by_path_only(monkeypatch):
     monkeypatch.delenv(HF_DIR_ENV, raising=False)
     assert "deepseek_v3" not in available_models() and "qwen3" in available_models()
@@ -286,3 +307,17 @@ def test_a_byte_level_file_without_all_256_bytes_still_gives_tokenizers_ids_and_
     loaded = load_tokenizer_json(tok.to_str().encode())
     assert isinstance(loaded, HFOtherTokenizer) and "256 bytes" in loaded.unsupported
     assert loaded.encode("ascii only") == tok.encode("ascii only", add_special_tokens=False).ids
+
+
+def test_a_tokenizers_chip_source_names_the_first_merge_making_each_token(qwen3):
+    from ui.chips import TokenizerTokens
+
+    gpt2 = load_gpt("gpt2")
+    for tok in (gpt2, qwen3):
+        src = TokenizerTokens(tok)
+        made: dict = {}
+        for rank, (left, right) in enumerate(tok.merges, start=1):  # the merge list as bytes, read the slow way
+            made.setdefault(tok.vocab[left + right], (rank, tok.vocab[left], tok.vocab[right]))
+        ids = tok.encode("很有趣 tokenization <|im_start|> 😀") + [tok._byte_ids[65], 1000, 50_000]
+        assert [src.origin(t) for t in ids] == [made.get(t) for t in ids]
+        assert src.origin(tok._byte_ids[65]) is None and src.origin(1000) is not None

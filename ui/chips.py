@@ -94,16 +94,13 @@ class TokenizerTokens:
 
     def __init__(self, tok, steps=None, sources=None):
         self.tok, self.owner, self.token_value = tok, self, tok.token_value
-        self.variant, self.unk_id = tok.variant, tok.unk_id
-        if steps is None:
-            made: dict[int, tuple[int, int, int]] = {}
+        self.variant, self.unk_id, self._steps, self._sources = tok.variant, tok.unk_id, steps, sources
+        self._made = None  # a Tokenizer's merges are looked up on first use, in its id tables (GPT-4o's: ms)
+        if steps is None and not hasattr(type(tok), "_token_ranks"):  # another model: its merges, listed
+            made = self._made = {}
             vocab = tok.vocab
             for rank, (left, right) in enumerate(tok.merges, start=1):
                 made.setdefault(vocab[left + right], (rank, vocab[left], vocab[right]))
-            self._made = made
-        else:
-            self._made = None
-            self._steps, self._sources = steps, sources
 
     def is_partial(self, tid: int) -> bool:
         return tid != self.unk_id and self.variant.is_partial(self.tok.token_value(tid))
@@ -111,6 +108,9 @@ class TokenizerTokens:
     def origin(self, tid: int) -> tuple[int, int, int] | None:
         if self._made is not None:
             return self._made.get(tid)
+        if self._steps is None:
+            k = self.tok._token_ranks().get(tid)
+            return None if k is None else (k + 1, *self.tok._pair_of_rank[k][:2])
         if not 0 <= tid < len(self._steps) or not self._steps[tid]:
             return None
         left, right = self._sources[tid]

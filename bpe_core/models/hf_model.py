@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from operator import itemgetter
 from pathlib import Path
 
 from ..encoding.encoder import Tokenizer
@@ -108,7 +109,10 @@ class HFTokenizer(_HFIds, Tokenizer):
                 doc = read_tokenizer_json(self._data, self.name)
             tables = bpe_merges(doc, self.name)
             self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
-            self._ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
+            # The first merge of a pair counts: built backwards so that its rank is written last (in C).
+            back = tables.pairs[::-1]
+            sides = zip(map(itemgetter(0), back), map(itemgetter(1), back))
+            self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))
             self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
             self._ignore_merges = bool(doc["model"].get("ignore_merges"))
             pieces = HFPieces(doc)
@@ -174,7 +178,7 @@ class HFOtherTokenizer(_HFIds):
             self._unk_piece = model["vocab"][unk_at][0] if isinstance(unk_at, int) else None
             self.unk_id = unk_at if isinstance(unk_at, int) else None
         pieces = HFPieces(doc)  # its added tokens only: the pre-tokens shown are tokenizers' own (:meth:`pieces`)
-        self._added_re = pieces.added_re
+        self._added_pieces = pieces
         self.added, self.special = dict(pieces.added), frozenset(pieces.special)
         self._added_ids = frozenset(t.id for t in added_tokens(doc))
 
@@ -198,7 +202,7 @@ class HFOtherTokenizer(_HFIds):
 
     def pieces(self, text: str) -> list[str]:
         """``tokenizers``' own pre-tokens (normalized) of ``text``, an added token one pre-token of its own."""
-        return hf_pieces(self.hf, self._added_re, text)
+        return hf_pieces(self.hf, self._added_pieces.added_re, text)
 
     def cuts(self, text: str) -> list:
         """How each pre-token of ``text`` is cut, by our own code: ``[(pre_token, cut)]`` with a
