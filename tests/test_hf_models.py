@@ -321,3 +321,41 @@ def test_a_tokenizers_chip_source_names_the_first_merge_making_each_token(qwen3)
         ids = tok.encode("很有趣 tokenization <|im_start|> 😀") + [tok._byte_ids[65], 1000, 50_000]
         assert [src.origin(t) for t in ids] == [made.get(t) for t in ids]
         assert src.origin(tok._byte_ids[65]) is None and src.origin(1000) is not None
+
+
+def _pairs_file(path: Path, sha: str, changed: bool = False) -> Path:
+    """The shipped qwen3.pairs rewritten under the header of ``sha``, its first merge's left id changed."""
+    import zlib
+    from array import array
+
+    _head, _, body = (HERE / "qwen3.pairs").read_bytes().partition(b"\n")
+    ids = array("I", zlib.decompress(body))
+    if changed:
+        ids[256] = (ids[256] + 1) % 256  # another byte: the file stays consistent
+    path.write_bytes(b"bpe_core pairs 1 sha256=" + sha.encode() + b"\n" + zlib.compress(ids.tobytes()))
+    return path
+
+
+def test_qwen3s_shipped_pairs_give_the_tables_of_its_json_and_are_used_only_for_its_bytes(tmp_path):
+    from bpe_core.models import _load_hf
+    from bpe_core.models.hf_pairs import write_hf_pairs
+
+    data = gzip.decompress((HERE / "qwen3.tokenizer.json.gz").read_bytes())
+    assert write_hf_pairs(data, tmp_path / "q.pairs").read_bytes() == (HERE / "qwen3.pairs").read_bytes()
+    from_json = load_tokenizer_json(data, name="qwen3")  # not lazy: built from the JSON
+    fast = _load_hf("qwen3")
+    assert fast.pairs_file == HERE / "qwen3.pairs"
+    tables = ("values", "vocab", "_pair_of_rank", "_ranks", "_byte_ids", "_ignore_merges", "unsupported")
+    for name in tables:
+        assert getattr(fast, name) == getattr(from_json, name), name
+    ours, theirs = fast._pieces, from_json._pieces
+    assert (ours.added, ours.special, ours._normal) == (theirs.added, theirs.special, theirs._normal)
+    assert [p.pattern for p in ours._splits] == [p.pattern for p in theirs._splits]
+    text = "你好，世界！ 很有趣 hi <|im_start|>user 😀 " + HELD_OUT[5]
+    assert fast.own_encode(text) == from_json.own_encode(text) == fast.encode(text)
+    # The file is read when it names these bytes (a changed merge shows), never when it names others.
+    sha = HF_MODELS["qwen3"][1]
+    for header, used in ((sha, True), ("0" * 64, False)):
+        tok = _load_hf("qwen3")
+        tok.pairs_file = _pairs_file(tmp_path / "x.pairs", header, changed=True)
+        assert (tok._pair_of_rank[0] != from_json._pair_of_rank[0]) is used

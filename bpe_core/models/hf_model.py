@@ -24,7 +24,7 @@ from ..encoding.encoder import Tokenizer
 from ..encoding.traces import trace_piece
 from ..inputs import EXTRA_HINT, InputError
 from ..variants import Variant
-from .hf_json import HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
+from .hf_json import BpeTables, HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
 
 
 def require_tokenizers():
@@ -86,6 +86,9 @@ class HFTokenizer(_HFIds, Tokenizer):
     """A byte-level BPE ``tokenizer.json``: ids from ``tokenizers``; pre-tokens, replays and merge trees from
     the file's merges by our own code. Build it with :func:`load_tokenizer_json`."""
 
+    #: The shipped file's merges as ids (:mod:`bpe_core.models.hf_pairs`), read instead of the JSON when it names
+    #: the file's sha256 (``_sha256``); None: the JSON is read.
+    pairs_file: Path | None = None
     #: What :meth:`_build` makes from the file, on first use.
     _LAZY = frozenset(
         {"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"}
@@ -105,9 +108,12 @@ class HFTokenizer(_HFIds, Tokenizer):
         with self._build_lock, gc_paused():
             if "_pieces" in self.__dict__:
                 return
-            if doc is None:
-                doc = read_tokenizer_json(self._data, self.name)
-            tables = bpe_merges(doc, self.name)
+            tables = None
+            if doc is None and self.pairs_file is not None:
+                tables, doc = self._tables_from_pairs()
+            if tables is None:
+                doc = read_tokenizer_json(self._data, self.name) if doc is None else doc
+                tables = bpe_merges(doc, self.name)
             self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
             # The first merge of a pair counts: built backwards so that its rank is written last (in C).
             back = tables.pairs[::-1]
@@ -119,6 +125,22 @@ class HFTokenizer(_HFIds, Tokenizer):
             self.unsupported = pieces.unsupported
             self._pieces = pieces  # last: its presence says the tables are built
             del self._data
+
+    def _tables_from_pairs(self) -> tuple[BpeTables | None, dict | None]:
+        """The tables from :attr:`pairs_file` and the rest of the file from ``tokenizers``
+        (:mod:`bpe_core.models.hf_pairs`), or ``(None, None)`` when that file cannot be used."""
+        from .hf_pairs import read_hf_pairs, small_doc
+
+        got = read_hf_pairs(self.pairs_file, self._sha256, self.hf.get_vocab_size(with_added_tokens=False))
+        if got is None:
+            return None, None
+        values_list, pairs, _byte_ids = got
+        doc = small_doc(self.hf)
+        added = added_tokens(doc)
+        values = dict(enumerate(values_list))
+        for tok in added:
+            values.setdefault(tok.id, tok.content.encode("utf-8"))
+        return BpeTables(values, dict(zip(values_list, range(len(values_list)))), pairs, added), doc
 
     def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
         """``tokenizers``' ids of ``text``; with ``dropout``, a BPE-dropout sample by our own merges (as
