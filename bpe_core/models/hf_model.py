@@ -90,12 +90,16 @@ class HFTokenizer(_HFIds, Tokenizer):
     #: the file's sha256 (``_sha256``); None: the JSON is read.
     pairs_file: Path | None = None
     #: What :meth:`_build` makes from the file, on first use.
-    _LAZY = frozenset(
-        {"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"}
-    )
+    _LAZY = frozenset({"values", "vocab", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"})
 
     def __getattr__(self, name: str):
         # Called only for attributes not yet set: the tables, built once (under a lock: sessions share a model).
+        if name == "_ranks":  # the pair ranks only our own encoding needs (replay, dropout): apart, on first use
+            # The first merge of a pair counts: built backwards so that its rank is written last (in C).
+            back = self._pair_of_rank[::-1]
+            sides = zip(map(itemgetter(0), back), map(itemgetter(1), back))
+            self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))  # two threads at once: the same dict
+            return self._ranks
         if name not in HFTokenizer._LAZY:
             raise AttributeError(name)
         self._build()
@@ -115,10 +119,6 @@ class HFTokenizer(_HFIds, Tokenizer):
                 doc = read_tokenizer_json(self._data, self.name) if doc is None else doc
                 tables = bpe_merges(doc, self.name)
             self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
-            # The first merge of a pair counts: built backwards so that its rank is written last (in C).
-            back = tables.pairs[::-1]
-            sides = zip(map(itemgetter(0), back), map(itemgetter(1), back))
-            self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))
             self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
             self._ignore_merges = bool(doc["model"].get("ignore_merges"))
             pieces = HFPieces(doc)
