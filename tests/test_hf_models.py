@@ -242,7 +242,7 @@ def test_a_bad_tokenizer_json_is_one_clear_line_and_exit_status_2(tmp_path, cont
     text = tmp_path / "t.txt"
     text.write_text("hello", encoding="utf-8")
     code, out, err = _cli(capsys, "encode", "--model", str(bad), str(text))
-    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and "Cannot instantiate" not in err, err
 
 
 @pytest.mark.parametrize("kind", ["WordPiece", "Unigram"])
