@@ -1,7 +1,7 @@
-"""GPT tokenizers: the user's text under their own BPE (the sidebar's run at its last step) and under
-GPT-2, GPT-4 and GPT-4o; a real tokenizer's merges replayed on it; whether byte-level training with
-the GPT-2 pattern rediscovers GPT-2's first merges; BPE-dropout samples of one word; tokens that live inside
-others, and GPT-2's under-trained tokens.
+"""Real tokenizers: the user's text under their own BPE (the sidebar's run at its last step) and under
+GPT-2, GPT-4, GPT-4o, Qwen3, DeepSeek-V3 (when its file is found) and an uploaded tokenizer.json; a real
+tokenizer's merges replayed on it; whether byte-level training with the GPT-2 pattern rediscovers GPT-2's
+first merges; BPE-dropout samples of one word; tokens that live inside others, and GPT-2's under-trained tokens.
 
 Inputs (the sidebar, the text, the pickers) -> tokenizers and measures (bpe_core) -> five sections.
 """
@@ -165,7 +165,9 @@ def dropout_part(all_models, text, mode, present) -> None:
 
 def main() -> None:
     """The sidebar and the text, then the four sections."""
-    choice, own_run = page.start_run_page(_("GPT tokenizers"), "🧮", _("Your BPE beside GPT-2, GPT-4 and GPT-4o"))
+    choice, own_run = page.start_run_page(
+        _("Real tokenizers"), "🧮", _("Your BPE beside GPT, Qwen3, DeepSeek-V3 or any tokenizer.json")
+    )
     mode, present = choice.display.byte_mode, choice.display.presentation
     sidebar.write_url(choice)
     text = text_box(choice, own_run)

@@ -1,5 +1,5 @@
 """Qwen3 on the Real tokenizers page in a real Chromium (issue 42): its row and chips are ``tokenizers``' ids, the
-special token's chip is one token; screenshots at 1280x720 and 390x844 go to test-artifacts/pages/hf-qwen3*.png."""
+special token's chip is one token, drawn as a special one with a legend; screenshots at 1280x720 and 390x844 go to test-artifacts/pages/hf-qwen3*.png."""
 
 from __future__ import annotations
 
@@ -32,7 +32,13 @@ def test_qwen3_row_and_chips_are_its_ids(app_server, page, width, height):
     assert ids == expected and 151644 in ids
     special = page.locator('#rt-toks-qwen3 .bpe-chip[data-token="151644"]')
     assert "special token" in (special.get_attribute("title") or "")
-    page.locator("#rt-summary").scroll_into_view_if_needed()
+    # It looks special (pages.css: white, a double frame), unlike its neighbours, and a legend line says why.
+    style = "el => [getComputedStyle(el).borderTopStyle, getComputedStyle(el).backgroundColor]"
+    assert special.evaluate(style) == ["double", "rgb(255, 255, 255)"]
+    assert chips.nth(0).evaluate(style)[0] != "double"
+    legend = page.locator(".bpe-added-legend").filter(has_text="special token")
+    expect(legend).to_be_visible()
+    special.scroll_into_view_if_needed()
     page.wait_for_load_state("networkidle")
     save_screenshot(page, f"pages/hf-qwen3-{width}")
 

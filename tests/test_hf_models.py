@@ -172,6 +172,27 @@ def test_bpe_merges_are_the_files_merges_as_ids():
         bpe_merges(read_tokenizer_json(_trained("WordPiece")))
 
 
+def test_bpe_merges_read_both_spellings_alike_and_name_the_first_bad_merge():
+    doc = read_tokenizer_json(_trained("byte-level BPE"))
+    merges = [m if isinstance(m, list) else m.split(" ") for m in doc["model"]["merges"]]
+    doc["model"]["merges"] = merges
+    as_lists = bpe_merges(doc)
+    doc["model"]["merges"] = [" ".join(m) for m in merges]  # tokenizers < 0.20 wrote "a b"
+    assert bpe_merges(doc) == as_lists
+    vocab = doc["model"]["vocab"]
+    # The k-th merge is named whichever way it is wrong (the whole-list reading leaves it to the one-by-one one).
+    for bad, message in (
+        ("zzz", r"merge 3: a merge must be"),
+        (["Ġ", ""], r"merge 3: a merge must be"),
+        (["Ġ", "ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ"], r"merge 3 \(Ġ ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ\) has a side or result not in the vocabulary"),
+        (7, r"merge 3: a merge must be"),
+    ):
+        doc["model"]["merges"] = [*merges[:2], bad, *merges[3:]]
+        with pytest.raises(InputError, match=message):
+            bpe_merges(doc)
+    assert "ĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠĠ" not in vocab
+
+
 def test_deepseek_loads_by_path_only(monkeypatch):
     monkeypatch.delenv(HF_DIR_ENV, raising=False)
     assert "deepseek_v3" not in available_models() and "qwen3" in available_models()
@@ -221,7 +242,7 @@ def test_a_bad_tokenizer_json_is_one_clear_line_and_exit_status_2(tmp_path, cont
     text = tmp_path / "t.txt"
     text.write_text("hello", encoding="utf-8")
     code, out, err = _cli(capsys, "encode", "--model", str(bad), str(text))
-    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and "Cannot instantiate" not in err, err
 
 
 @pytest.mark.parametrize("kind", ["WordPiece", "Unigram"])
@@ -286,3 +307,55 @@ def test_a_byte_level_file_without_all_256_bytes_still_gives_tokenizers_ids_and_
     loaded = load_tokenizer_json(tok.to_str().encode())
     assert isinstance(loaded, HFOtherTokenizer) and "256 bytes" in loaded.unsupported
     assert loaded.encode("ascii only") == tok.encode("ascii only", add_special_tokens=False).ids
+
+
+def test_a_tokenizers_chip_source_names_the_first_merge_making_each_token(qwen3):
+    from ui.chips import TokenizerTokens
+
+    gpt2 = load_gpt("gpt2")
+    for tok in (gpt2, qwen3):
+        src = TokenizerTokens(tok)
+        made: dict = {}
+        for rank, (left, right) in enumerate(tok.merges, start=1):  # the merge list as bytes, read the slow way
+            made.setdefault(tok.vocab[left + right], (rank, tok.vocab[left], tok.vocab[right]))
+        ids = tok.encode("很有趣 tokenization <|im_start|> 😀") + [tok._byte_ids[65], 1000, 50_000]
+        assert [src.origin(t) for t in ids] == [made.get(t) for t in ids]
+        assert src.origin(tok._byte_ids[65]) is None and src.origin(1000) is not None
+
+
+def _pairs_file(path: Path, sha: str, changed: bool = False) -> Path:
+    """The shipped qwen3.pairs rewritten under the header of ``sha``, its first merge's left id changed."""
+    import zlib
+    from array import array
+
+    _head, _, body = (HERE / "qwen3.pairs").read_bytes().partition(b"\n")
+    ids = array("I", zlib.decompress(body))
+    if changed:
+        ids[256] = (ids[256] + 1) % 256  # another byte: the file stays consistent
+    path.write_bytes(b"bpe_core pairs 1 sha256=" + sha.encode() + b"\n" + zlib.compress(ids.tobytes()))
+    return path
+
+
+def test_qwen3s_shipped_pairs_give_the_tables_of_its_json_and_are_used_only_for_its_bytes(tmp_path):
+    from bpe_core.models import _load_hf
+    from bpe_core.models.hf_pairs import write_hf_pairs
+
+    data = gzip.decompress((HERE / "qwen3.tokenizer.json.gz").read_bytes())
+    assert write_hf_pairs(data, tmp_path / "q.pairs").read_bytes() == (HERE / "qwen3.pairs").read_bytes()
+    from_json = load_tokenizer_json(data, name="qwen3")  # not lazy: built from the JSON
+    fast = _load_hf("qwen3")
+    assert fast.pairs_file == HERE / "qwen3.pairs"
+    tables = ("values", "vocab", "_pair_of_rank", "_ranks", "_byte_ids", "_ignore_merges", "unsupported")
+    for name in tables:
+        assert getattr(fast, name) == getattr(from_json, name), name
+    ours, theirs = fast._pieces, from_json._pieces
+    assert (ours.added, ours.special, ours._normal) == (theirs.added, theirs.special, theirs._normal)
+    assert [p.pattern for p in ours._splits] == [p.pattern for p in theirs._splits]
+    text = "你好，世界！ 很有趣 hi <|im_start|>user 😀 " + HELD_OUT[5]
+    assert fast.own_encode(text) == from_json.own_encode(text) == fast.encode(text)
+    # The file is read when it names these bytes (a changed merge shows), never when it names others.
+    sha = HF_MODELS["qwen3"][1]
+    for header, used in ((sha, True), ("0" * 64, False)):
+        tok = _load_hf("qwen3")
+        tok.pairs_file = _pairs_file(tmp_path / "x.pairs", header, changed=True)
+        assert (tok._pair_of_rank[0] != from_json._pair_of_rank[0]) is used

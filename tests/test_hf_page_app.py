@@ -48,9 +48,14 @@ def test_qwen3_and_deepseek_rows_chips_and_replay_are_tokenizers_ids(references,
         expected = ref.encode(TEXT, add_special_tokens=False).ids
         assert f"id='rt-row-{name}' data-tokens='{len(expected)}'" in summary
         assert token_ids(body_with(at, f"id='rt-toks-{name}'")) == expected
-    # <|im_start|> is one token under Qwen3, and its chip says why.
+    # <|im_start|> is one token under Qwen3: its chip looks special (its own class, its text escaped), says why, and
+    # a legend line under the chips says what the special look means; the other chips and tabs are plain.
     chips = body_with(at, "id='rt-toks-qwen3'")
-    assert 'data-token="151644"' in chips and "special token" in chips
+    special = re.findall(r'<span class="bpe-chip special"[^>]*data-token="(\d+)">([^<]*)<', chips)
+    assert special == [("151644", "&lt;|im_start|&gt;")]
+    assert "special token" in chips and chips.count("bpe-added-legend") == 1
+    gpt2 = body_with(at, "id='rt-toks-gpt2'")
+    assert "bpe-chip special" not in gpt2 and "bpe-added-legend" not in gpt2
     # The replay of Qwen3's merges ends on tokenizers' ids, and names the file's own token ids.
     at.radio(key="rt.replay.model").set_value("qwen3").run()
     no_exception(at)
@@ -87,14 +92,21 @@ def _wordpiece_file() -> bytes:
 
 def test_an_uploaded_tokenizer_json_joins_the_comparison_and_a_bad_one_is_a_message():
     at = open_page("hello tokenizers 分词")
-    data = _wordpiece_file()
+    tok = tokenizers.Tokenizer.from_str(_wordpiece_file().decode())
+    tok.add_tokens(["分词"])  # an added token that is not special
+    data = tok.to_str().encode("utf-8")
     at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", data, "application/json")).run()
     no_exception(at)
     expected = (
         tokenizers.Tokenizer.from_str(data.decode()).encode("hello tokenizers 分词", add_special_tokens=False).ids
     )
     assert f"id='rt-row-upload' data-tokens='{len(expected)}'" in body_with(at, "id='rt-summary'")
-    assert token_ids(body_with(at, "id='rt-toks-upload'")) == expected
+    chips = body_with(at, "id='rt-toks-upload'")
+    assert token_ids(chips) == expected
+    # The added token has its own chip class and legend line, apart from special tokens.
+    added = tok.token_to_id("分词")
+    assert re.findall(r'class="bpe-chip added"[^>]*data-token="(\d+)"', chips) == [str(added)]
+    assert "added token" in chips and "bpe-chip special" not in chips
     # The dropout picker offers only the BPE models.
     assert "upload" not in at.radio(key="rt.dropout.model").options
     at.file_uploader(key="rt.hf.upload").set_value(("tokenizer.json", data[: len(data) // 2], "application/json")).run()

@@ -132,3 +132,22 @@ def test_the_sidebar_trains_the_traditional_chapter_on_words_and_the_url_keeps_i
     card = " ".join(text_of(body_with(at, "bpe-merge-card")).split())
     # The card names the words the pair occurs in: the words jieba cut from the 繁體 text (那道人), not the chapter.
     assert card.startswith("Merge 3: 道 + 人 → 道人 count 19") and "14 in 道人, 5 in 那道人" in card
+
+
+def test_an_upload_over_the_apps_jieba_limit_is_a_message_naming_the_limit_and_the_command_line():
+    from app_helpers import new_app, no_exception, upload
+
+    from bpe_core.inputs import format_size
+    from ui.training import JIEBA_MAX_BYTES
+
+    at = new_app(variant="char", pre="jieba")
+    line = "滿紙荒唐言，一把辛酸淚。都云作者痴，誰解其中味？\n".encode()
+    upload(at, "big.txt", line * (JIEBA_MAX_BYTES // len(line) + 1))
+    no_exception(at)
+    notes = [i.value for i in at.info]
+    assert any(f"up to {format_size(JIEBA_MAX_BYTES)};" in n and "--pretokenizer jieba" in n for n in notes), notes
+    # Just under the limit it trains on jieba's words.
+    upload(at, "small.txt", line * 20)
+    no_exception(at)
+    assert not any("--pretokenizer jieba" in i.value for i in at.info)
+    assert "滿紙" in " ".join(h.proto.body for h in at.get("html"))

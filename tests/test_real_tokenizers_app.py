@@ -82,7 +82,9 @@ def test_counts_and_chips_equal_tiktoken_on_chinese_and_emoji(lang):
             row = costs[start : costs.index("</tr>", start)]
             assert f"data-model='{name}' data-tokens='{n}'" in row, (name, g)
     # The headings are the session language's catalog entries (English until a catalog translates them).
-    assert at.title[0].value == translations(lang).gettext("Your BPE beside GPT-2, GPT-4 and GPT-4o")
+    assert at.title[0].value == translations(lang).gettext(
+        "Your BPE beside GPT, Qwen3, DeepSeek-V3 or any tokenizer.json"
+    )
     assert at.header[0].value == translations(lang).gettext("1 · The same text, several tokenizers")
 
 

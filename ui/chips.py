@@ -40,9 +40,9 @@ MAX_CHIPS = 400
 class TokenSource(Protocol):
     """What a chip needs to know about token ids.
 
-    ``variant`` is the :class:`bpe_core.variants.Variant`; ``unk_id`` the id of ``<unk>`` (or
-    ``None``); ``owner`` the object the chip memo is kept for (it must live as long as the source).
-    """
+    ``variant`` is the :class:`bpe_core.variants.Variant`; ``unk_id`` the id of ``<unk>`` (or ``None``); ``owner`` the
+    object the chip memo is kept for (it must live as long as the source). A tokenizer.json's source may also answer
+    ``added_kind(tid)``: ``(chip class, why)`` for a special or added token, else None (:mod:`ui.added_tokens`)."""
 
     variant: object
     unk_id: int | None
@@ -88,23 +88,19 @@ class TokenizerTokens:
 
     Args:
         tok: the tokenizer.
-        steps, sources: a run's ``created_step`` and ``created_from`` lists when the tokenizer comes
-            from a run (merge steps then are the run's); otherwise they come from the tokenizer's
-            merges (step = rank).
+        steps, sources: a run's ``created_step`` and ``created_from`` lists when the tokenizer comes from a run
+            (merge steps then are the run's); otherwise they come from the tokenizer's merges (step = rank).
     """
 
     def __init__(self, tok, steps=None, sources=None):
         self.tok, self.owner, self.token_value = tok, self, tok.token_value
-        self.variant, self.unk_id = tok.variant, tok.unk_id
-        if steps is None:
-            made: dict[int, tuple[int, int, int]] = {}
+        self.variant, self.unk_id, self._steps, self._sources = tok.variant, tok.unk_id, steps, sources
+        self._made = None  # a Tokenizer's merges are looked up on first use, in its id tables (GPT-4o's: ms)
+        if steps is None and not hasattr(type(tok), "_token_ranks"):  # another model: its merges, listed
+            made = self._made = {}
             vocab = tok.vocab
             for rank, (left, right) in enumerate(tok.merges, start=1):
                 made.setdefault(vocab[left + right], (rank, vocab[left], vocab[right]))
-            self._made = made
-        else:
-            self._made = None
-            self._steps, self._sources = steps, sources
 
     def is_partial(self, tid: int) -> bool:
         return tid != self.unk_id and self.variant.is_partial(self.tok.token_value(tid))
@@ -112,6 +108,9 @@ class TokenizerTokens:
     def origin(self, tid: int) -> tuple[int, int, int] | None:
         if self._made is not None:
             return self._made.get(tid)
+        if self._steps is None:
+            k = self.tok._token_ranks().get(tid)
+            return None if k is None else (k + 1, *self.tok._pair_of_rank[k][:2])
         if not 0 <= tid < len(self._steps) or not self._steps[tid]:
             return None
         left, right = self._sources[tid]
@@ -128,8 +127,8 @@ def source_of(tokens) -> TokenSource:
 
 # ------------------------------------------------------------------------------------------ labels
 def token_label(tokens, tid: int, mode: str = "utf8") -> str:
-    """The token as readable plain text (not escaped): visible whitespace; bytes per ``mode``
-    (``"utf8"``, ``"hex"`` or ``"gpt2"``); a token over :data:`TOKEN_CLIP` symbols is cut."""
+    """The token as readable plain text (not escaped): visible whitespace; bytes per ``mode`` (``"utf8"``, ``"hex"``
+    or ``"gpt2"``); a token over :data:`TOKEN_CLIP` symbols is cut."""
     src = source_of(tokens)
     value = src.token_value(tid)
     more = ""
@@ -148,8 +147,7 @@ def token_label(tokens, tid: int, mode: str = "utf8") -> str:
 
 
 def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
-    """The chip's tooltip; ``pieces``: the token's pieces where it stands in a text
-    (:func:`bpe_core.byte_pieces.pieces_in_text`), else it stands alone."""
+    """The chip's tooltip; ``pieces``: where it stands in a text (:func:`bpe_core.byte_pieces.pieces_in_text`)."""
     parts = [_("token {id}").format(id=tid)]
     if src.variant.is_bytes:
         value = src.token_value(tid)
@@ -166,7 +164,7 @@ def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
         parts.append(" ".join(f"U+{ord(c):04X}" for c in text))
     made, kind = src.origin(tid), getattr(src, "added_kind", None)  # a tokenizer.json's special or added token
     if kind is not None and (kind := kind(tid)):
-        parts.append(kind)
+        parts.append(kind[1])
     elif made:
         step, left, right = made
         parts.append(
@@ -183,9 +181,9 @@ def _title(src: TokenSource, tid: int, mode: str = "utf8", pieces=None) -> str:
 def chip_html(
     tokens, tid: int, mode: str = "utf8", presentation: bool = False, css: str = "", title: str | None = None
 ) -> str:
-    """One token as an HTML chip (escaped): colour by its value (:func:`ui.text.colour_index`), a dashed hatched border for partial UTF-8
-    byte tokens (with their hex below in GPT-2 mode), a tooltip (``title``, default: bytes or code
-    points and the merge that made it). ``css`` adds classes (``"new"``, ``"part"``, ``"unk"``)."""
+    """One token as an HTML chip (escaped): colour by its value (:func:`ui.text.colour_index`), a dashed hatched border
+    for partial UTF-8 byte tokens (hex below in GPT-2 mode), a class for a special token (:mod:`ui.added_tokens`), a
+    tooltip (``title``, default: bytes or code points and the merge that made it). ``css`` adds classes (``"new"``)."""
     return _chip_maker(source_of(tokens), mode, presentation)(tid, css, title)
 
 
@@ -210,6 +208,8 @@ def _chip_maker(src, mode: str, presentation: bool):
         if base is None:
             colours = palette(presentation)
             classes, extra, note = "bpe-chip", "", ""
+            if (kind := getattr(src, "added_kind", None)) and (kind := kind(tid)):  # ui.added_tokens marks it
+                classes += f" {kind[0]}"
             value = src.token_value(tid)
             partial = src.variant.is_bytes and src.is_partial(tid)
             if partial:

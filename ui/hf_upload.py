@@ -11,8 +11,9 @@ import streamlit as st
 
 from bpe_core.inputs import InputError
 
+from .added_tokens import mark_added
 from .i18n import _
-from .real_tokenizers import Model, added_kind
+from .real_tokenizers import Model
 from .text import esc, esc_raw, md_escape
 
 #: The key of the uploaded tokenizer among the page's models.
@@ -29,9 +30,7 @@ def _load(digest: str, _data: bytes):
     from .chips import TokenizerTokens
 
     tok = load_tokenizer_json(_data, name="tokenizer.json")
-    src = TokenizerTokens(tok)
-    src.added_kind = lambda tid: added_kind(tok, tid)
-    return tok, src
+    return tok, mark_added(TokenizerTokens(tok), tok)
 
 
 def uploaded_model() -> Model | None:

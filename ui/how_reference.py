@@ -58,7 +58,7 @@ def unseen_tokens() -> None:
             "on the encoded text then almost never sees it and barely learns its embedding: such under-trained "
             "tokens (glitch tokens) make models misbehave when a prompt does contain them. GPT-2's "
             "InstoreAndOnline exists to build BuyableInstoreAndOnline, and reportprint to build embedreportprint "
-            "(Land & Bartolo, \u201cFishing for Magikarp\u201d, 2024). The GPT tokenizers page lists such tokens "
+            "(Land & Bartolo, \u201cFishing for Magikarp\u201d, 2024). The Real tokenizers page lists such tokens "
             "for a text, and shows each token's merge tree both ways. PickyBPE (Chizhov et al., 2024) removes a "
             "token during training when a merge takes almost all of its occurrences (its intersection over self, "
             "IoS, reaches a threshold): the command line's train --picky T does it."

@@ -36,7 +36,7 @@ PAGES = (
     PageSpec("app_pages/2_BPE_vs_BBPE.py", N_("BPE vs BBPE"), "🔤", "BPE_vs_BBPE"),
     PageSpec("app_pages/3_Encode_and_decode.py", N_("Encode and decode"), "🔁", "Encode_and_decode"),
     PageSpec("app_pages/4_Files.py", N_("Files"), "💾", "Files"),
-    PageSpec("app_pages/5_Real_tokenizers.py", N_("GPT tokenizers"), "🧮", "Real_tokenizers"),
+    PageSpec("app_pages/5_Real_tokenizers.py", N_("Real tokenizers"), "🧮", "Real_tokenizers"),
     PageSpec("app_pages/6_Check_your_BPE.py", N_("Check your BPE"), "🩺", "Check_your_BPE"),
     PageSpec("app_pages/7_Languages.py", N_("Languages"), "🌐", "Languages"),
     PageSpec("app_pages/8_How_BPE_works.py", N_("How BPE works"), "📖", "How_BPE_works"),

@@ -18,6 +18,7 @@ from bpe_core.measures import dropout_segmentations, partial_tokens, text_stats
 from bpe_core.models import available_models
 from bpe_core.scripts import costly_graphemes
 
+from .added_tokens import legend_html, mark_added
 from .chips import token_label, tokens_html
 from .encoding import tokenizer_at, tokens_at
 from .i18n import N_, _, ngettext
@@ -60,22 +61,7 @@ def gpt_tokens(name: str):
     from .chips import TokenizerTokens
 
     tok = load_gpt(name)
-    src = TokenizerTokens(tok)
-    if hasattr(tok, "is_added"):  # a tokenizer.json: its chips say why a special token is one token
-        src.added_kind = lambda tid: added_kind(tok, tid)
-    return src
-
-
-def added_kind(tok, tid: int) -> str | None:
-    """Why a token of a tokenizer.json is not made by merges (a special or added token), else None."""
-    if not tok.is_added(tid):
-        return None
-    if tok.is_special(tid):
-        return _(
-            "special token: added to the vocabulary for the model's own use (chat turns, end of text); the tokenizer "
-            "finds it in the text before any merge, so it is always one token"
-        )
-    return _("added token: matched in the text as a whole before any merge")
+    return mark_added(TokenizerTokens(tok), tok)  # a tokenizer.json's special tokens are marked on their chips
 
 
 def models(run) -> list[Model]:
@@ -129,7 +115,8 @@ def comparison(all_models: list[Model], text: str, mode: str, present: bool) -> 
         for m in all_models
     ]
     for tab, m in zip(st.tabs(tab_labels), all_models):
-        tab.html(tokens_html(m.src, encoded[m.key], mode, present, limit=MAX_CHIPS, css_id=f"rt-toks-{m.key}"))
+        chips = tokens_html(m.src, encoded[m.key], mode, present, limit=MAX_CHIPS, css_id=f"rt-toks-{m.key}")
+        tab.html(chips + legend_html(m.src, encoded[m.key][:MAX_CHIPS]))
     return encoded
 
 

@@ -30,6 +30,8 @@ import streamlit as st
 from bpe_core import PatternError, TrainConfig, TrainedRun
 from bpe_core.algorithms.seam import get_algorithm
 from bpe_core.algorithms.superbpe import TransitionError
+from bpe_core.inputs import format_size
+from bpe_core.pretokenize_words import JIEBA
 
 from .corpus import Corpus
 from .i18n import _, tr
@@ -38,6 +40,10 @@ from .run_cache import STREAM_GRACE_S, RunCache, _Job, cache_limits
 #: Seconds a page waits silently before it shows a progress bar (small corpora train in
 #: milliseconds; a bar flashing on every click would distract the class).
 PROGRESS_DELAY_S = 0.2
+#: The largest corpus (UTF-8 bytes) the app cuts with the jieba pre-tokenizer. jieba segments about 0.7 MB of Chinese
+#: per CPU second (pure Python; 5 MB took 8 s of CPU, nearer a minute on a busy classroom server, with no progress to
+#: show inside it); the whole 红楼梦 (2.5 MB) fits, and the command line takes any size.
+JIEBA_MAX_BYTES = 3_000_000
 
 
 @st.cache_resource(show_spinner=False)
@@ -64,6 +70,21 @@ def merge_config(config: TrainConfig | None) -> TrainConfig | None:
     return config
 
 
+def too_big_for_jieba(corpus: Corpus, config: TrainConfig) -> bool:
+    """Say so (``st.info``) and return True when ``config`` cuts ``corpus`` with jieba and it is over
+    :data:`JIEBA_MAX_BYTES`; False otherwise."""
+    if config.pretokenizer != JIEBA or corpus.size_bytes <= JIEBA_MAX_BYTES:
+        return False
+    st.info(
+        _(
+            "The jieba pre-tokenizer cuts about 0.7 MB of Chinese a second at best, so the app uses it on texts up "
+            "to {limit}; this one is {size}. Choose a shorter text or another pre-tokenizer, or train on the command "
+            "line: python -m bpe_core train FILE --pretokenizer jieba"
+        ).format(limit=format_size(JIEBA_MAX_BYTES, tr()), size=format_size(corpus.size_bytes, tr()))
+    )
+    return True
+
+
 def _start(cache: RunCache, corpus: Corpus, config: TrainConfig) -> _Job:
     return cache.start(
         (corpus.digest, config),
@@ -77,11 +98,12 @@ def get_run(corpus: Corpus | None, config: TrainConfig | None, cache: RunCache |
     """The finished run of ``corpus`` trained with ``config``, training it (with a progress bar) if needed,
     in ``cache`` (default: :func:`shared_cache`).
 
-    Returns ``None`` when either is ``None`` (the input was unusable; a message was shown) or when
-    training failed (a message, ``st.error``, is then shown). Never raises for bad input.
+    Returns ``None`` when either is ``None`` (the input was unusable; a message was shown), when the corpus is too
+    big for the jieba pre-tokenizer (:func:`too_big_for_jieba`) or when training failed (a message, ``st.error``, is
+    then shown). Never raises for bad input.
     """
     config = merge_config(config)
-    if corpus is None or config is None:
+    if corpus is None or config is None or too_big_for_jieba(corpus, config):
         return None
     slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
     cache = shared_cache() if cache is None else cache
@@ -123,7 +145,7 @@ def get_live_run(corpus: Corpus | None, config: TrainConfig | None, want: int = 
     Returns ``None`` as :func:`get_run` does: unusable input, or training failed (a message is shown).
     """
     config = merge_config(config)
-    if corpus is None or config is None:
+    if corpus is None or config is None or too_big_for_jieba(corpus, config):
         return None
     slot = st.empty()  # the progress bar's place, drawn whether or not there is a wait (see _wait)
     cache = shared_cache()

@@ -325,7 +325,10 @@ def _load_hf(name: str) -> Tokenizer:
     if path.suffix == ".gz":
         data = gzip.decompress(data)
     with gc_paused():
-        return load_tokenizer_json(data, name=name, sha256=HF_MODELS[name][1], lazy=True)
+        tok = load_tokenizer_json(data, name=name, sha256=HF_MODELS[name][1], lazy=True)
+    if HF_MODELS[name][0] is not None and (HERE / f"{name}.pairs").is_file():  # its merges as ids, shipped beside it
+        tok.pairs_file, tok._sha256 = HERE / f"{name}.pairs", HF_MODELS[name][1]
+    return tok
 
 
 @contextmanager

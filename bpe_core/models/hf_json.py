@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from functools import cached_property
+from itertools import repeat
+from operator import add, itemgetter
 from typing import NamedTuple
 
 import regex
@@ -156,9 +159,46 @@ def bpe_merges(doc: dict, name: str = "tokenizer.json") -> BpeTables:
     missing = [b for b in range(256) if bytes((b,)) not in vocab]
     if missing:
         raise InputError(f"{name}: the vocabulary lacks {len(missing)} of the 256 bytes (first 0x{missing[0]:02x}).")
+    merges = model.get("merges") or []
+    sides = _merge_sides(merges)
+    if sides is not None:  # the usual file: every merge looked up with whole-list C operations
+        get = wire.get
+        lefts, rights = sides
+        a, b, c = list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
+        if None not in a and None not in b and None not in c:
+            return BpeTables(values, vocab, list(zip(a, b, c)), added)
+    return BpeTables(values, vocab, _merge_ids(merges, wire, name), added)
+
+
+def _merge_sides(merges: list) -> tuple[list, list] | None:
+    """``(lefts, rights)`` of merges all written alike and well (``"a b"`` or ``["a", "b"]``), taken apart in C;
+    None when any is not (:func:`_merge_ids` then finds which)."""
+    kinds = set(map(type, merges))
+    if kinds == {list}:
+        if set(map(len, merges)) != {2}:
+            return None
+        lefts, rights = list(map(itemgetter(0), merges)), list(map(itemgetter(1), merges))
+    elif kinds == {str}:
+        parts = list(map(str.partition, merges, repeat(" ", len(merges))))
+        if set(map(itemgetter(1), parts)) != {" "}:
+            return None
+        lefts, rights = list(map(itemgetter(0), parts)), list(map(itemgetter(2), parts))
+    else:
+        return None
+    if set(map(type, lefts)) | set(map(type, rights)) != {str} or "" in lefts or "" in rights:
+        return None
+    return lefts, rights
+
+
+def _merge_ids(merges: list, wire: dict, name: str) -> list[tuple[int, int, int]]:
+    """The ``(left_id, right_id, new_id)`` of each merge, one by one, so that a bad one is named.
+
+    Raises:
+        InputError: the first merge not written as two tokens, or with a side or result not in ``wire``.
+    """
     pairs = []
     get = wire.get
-    for k, item in enumerate(model.get("merges") or [], start=1):
+    for k, item in enumerate(merges, start=1):
         try:
             left, right = _merge_pair(item)
         except ValueError as err:
@@ -167,7 +207,7 @@ def bpe_merges(doc: dict, name: str = "tokenizer.json") -> BpeTables:
         if a is None or b is None or c is None:
             raise InputError(f"{name}: merge {k} ({left} {right}) has a side or result not in the vocabulary.")
         pairs.append((a, b, c))
-    return BpeTables(values, vocab, pairs, added)
+    return pairs
 
 
 class HFPieces:
@@ -210,8 +250,12 @@ class HFPieces:
         added = sorted(added_tokens(doc), key=lambda t: -len(t.content))
         self.added: dict[str, int] = {t.content: t.id for t in added}
         self.special: set[int] = {t.id for t in added if t.special}
-        #: The added tokens as one pattern, longest first (None when there are none).
-        self.added_re = regex.compile("|".join(map(regex.escape, self.added))) if self.added else None
+
+    @cached_property
+    def added_re(self) -> regex.Pattern | None:
+        """The added tokens as one pattern, longest first (None when there are none); compiled on first use, as
+        DeepSeek-V3's 800 take a tenth of a second and a page that shows only ``tokenizers``' ids needs none."""
+        return regex.compile("|".join(map(regex.escape, self.added))) if self.added else None
 
     def __call__(self, text: str) -> list[str]:
         """The pre-tokens of ``text``; an added token is one pre-token of its own."""

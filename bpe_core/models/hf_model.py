@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from operator import itemgetter
 from pathlib import Path
 
 from ..encoding.encoder import Tokenizer
 from ..encoding.traces import trace_piece
 from ..inputs import EXTRA_HINT, InputError
 from ..variants import Variant
-from .hf_json import HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
+from .hf_json import BpeTables, HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
 
 
 def require_tokenizers():
@@ -37,13 +38,16 @@ def require_tokenizers():
     return tokenizers
 
 
-def _hf_tokenizer(text: str, name: str):
-    """``tokenizers.Tokenizer`` of the file's text; InputError when ``tokenizers`` cannot read it."""
+def _hf_tokenizer(data: bytes, name: str):
+    """``tokenizers.Tokenizer`` of the file's bytes; InputError when ``tokenizers`` cannot read it."""
     tokenizers = require_tokenizers()
     try:
-        return tokenizers.Tokenizer.from_str(text)
+        if data.startswith(b"\xef\xbb\xbf"):  # a byte order mark, which the JSON reader of tokenizers refuses
+            return tokenizers.Tokenizer.from_str(data.decode("utf-8-sig"))
+        return tokenizers.Tokenizer.from_buffer(data)  # no copy as a Python string: 0.02 s less for Qwen3
     except Exception as err:  # tokenizers raises bare Exception for a file it cannot read
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        first = first.removeprefix("Cannot instantiate Tokenizer from buffer: ")  # what from_str says without it
         raise InputError(f"{name}: tokenizers cannot read it: {first}") from None
 
 
@@ -85,13 +89,20 @@ class HFTokenizer(_HFIds, Tokenizer):
     """A byte-level BPE ``tokenizer.json``: ids from ``tokenizers``; pre-tokens, replays and merge trees from
     the file's merges by our own code. Build it with :func:`load_tokenizer_json`."""
 
+    #: The shipped file's merges as ids (:mod:`bpe_core.models.hf_pairs`), read instead of the JSON when it names
+    #: the file's sha256 (``_sha256``); None: the JSON is read.
+    pairs_file: Path | None = None
     #: What :meth:`_build` makes from the file, on first use.
-    _LAZY = frozenset(
-        {"values", "vocab", "_ranks", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"}
-    )
+    _LAZY = frozenset({"values", "vocab", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"})
 
     def __getattr__(self, name: str):
         # Called only for attributes not yet set: the tables, built once (under a lock: sessions share a model).
+        if name == "_ranks":  # the pair ranks only our own encoding needs (replay, dropout): apart, on first use
+            # The first merge of a pair counts: built backwards so that its rank is written last (in C).
+            back = self._pair_of_rank[::-1]
+            sides = zip(map(itemgetter(0), back), map(itemgetter(1), back))
+            self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))  # two threads at once: the same dict
+            return self._ranks
         if name not in HFTokenizer._LAZY:
             raise AttributeError(name)
         self._build()
@@ -104,17 +115,35 @@ class HFTokenizer(_HFIds, Tokenizer):
         with self._build_lock, gc_paused():
             if "_pieces" in self.__dict__:
                 return
-            if doc is None:
-                doc = read_tokenizer_json(self._data, self.name)
-            tables = bpe_merges(doc, self.name)
+            tables = None
+            if doc is None and self.pairs_file is not None:
+                tables, doc = self._tables_from_pairs()
+            if tables is None:
+                doc = read_tokenizer_json(self._data, self.name) if doc is None else doc
+                tables = bpe_merges(doc, self.name)
             self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
-            self._ranks = {(a, b): k for k, (a, b, _c) in reversed(list(enumerate(tables.pairs)))}
             self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
             self._ignore_merges = bool(doc["model"].get("ignore_merges"))
             pieces = HFPieces(doc)
             self.unsupported = pieces.unsupported
             self._pieces = pieces  # last: its presence says the tables are built
             del self._data
+
+    def _tables_from_pairs(self) -> tuple[BpeTables | None, dict | None]:
+        """The tables from :attr:`pairs_file` and the rest of the file from ``tokenizers``
+        (:mod:`bpe_core.models.hf_pairs`), or ``(None, None)`` when that file cannot be used."""
+        from .hf_pairs import read_hf_pairs, small_doc
+
+        got = read_hf_pairs(self.pairs_file, self._sha256, self.hf.get_vocab_size(with_added_tokens=False))
+        if got is None:
+            return None, None
+        values_list, pairs, _byte_ids = got
+        doc = small_doc(self.hf)
+        added = added_tokens(doc)
+        values = dict(enumerate(values_list))
+        for tok in added:
+            values.setdefault(tok.id, tok.content.encode("utf-8"))
+        return BpeTables(values, dict(zip(values_list, range(len(values_list)))), pairs, added), doc
 
     def encode(self, text: str, dropout: float = 0.0, seed: int | None = None) -> list[int]:
         """``tokenizers``' ids of ``text``; with ``dropout``, a BPE-dropout sample by our own merges (as
@@ -174,7 +203,7 @@ class HFOtherTokenizer(_HFIds):
             self._unk_piece = model["vocab"][unk_at][0] if isinstance(unk_at, int) else None
             self.unk_id = unk_at if isinstance(unk_at, int) else None
         pieces = HFPieces(doc)  # its added tokens only: the pre-tokens shown are tokenizers' own (:meth:`pieces`)
-        self._added_re = pieces.added_re
+        self._added_pieces = pieces
         self.added, self.special = dict(pieces.added), frozenset(pieces.special)
         self._added_ids = frozenset(t.id for t in added_tokens(doc))
 
@@ -198,7 +227,7 @@ class HFOtherTokenizer(_HFIds):
 
     def pieces(self, text: str) -> list[str]:
         """``tokenizers``' own pre-tokens (normalized) of ``text``, an added token one pre-token of its own."""
-        return hf_pieces(self.hf, self._added_re, text)
+        return hf_pieces(self.hf, self._added_pieces.added_re, text)
 
     def cuts(self, text: str) -> list:
         """How each pre-token of ``text`` is cut, by our own code: ``[(pre_token, cut)]`` with a
@@ -310,11 +339,11 @@ def load_tokenizer_json(
         raise InputError(f"{name}: its sha256 is not the one recorded for it (a damaged or changed file).")
     require_tokenizers()
     if lazy:
-        hf = _hf_tokenizer(data.decode("utf-8-sig"), name)
+        hf = _hf_tokenizer(data, name)
         if _hf_is_byte_level(hf):
             return _lazy_byte_level(hf, data, name)
     doc = read_tokenizer_json(data, name)
-    hf = _hf_tokenizer(data.decode("utf-8-sig"), name) if not lazy else hf
+    hf = _hf_tokenizer(data, name) if not lazy else hf
     if not is_byte_level(doc):
         from .hf_char_bpe import char_bpe  # it builds on HFOtherTokenizer
 
