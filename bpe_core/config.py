@@ -33,6 +33,8 @@ class TrainConfig:
             (see :mod:`bpe_core.algorithms.unigram`; the course's 300 and 0.1).
         algorithm: the training algorithm's registered name (default ``"bpe"``; see
             :mod:`bpe_core.algorithms.seam`).
+        picky_threshold: PickyBPE's IoS threshold T, 0 < T <= 1 (read only by ``algorithm="picky"``: see
+            :mod:`bpe_core.algorithms.picky`).
 
     Raises:
         ValueError: from :meth:`validate` for any value out of range.
@@ -52,6 +54,7 @@ class TrainConfig:
     algorithm: str = "bpe"
     seed_size: int = 300
     shrink: float = 0.1
+    picky_threshold: float = 0.9
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -89,6 +92,8 @@ class TrainConfig:
             raise ValueError("the seed size must be at least 1")
         if not 0 < self.shrink < 1:
             raise ValueError("the shrink factor must be between 0 and 1 (the course: 0.1)")
+        if not 0 < self.picky_threshold <= 1:
+            raise ValueError(f"the PickyBPE threshold must be above 0 and at most 1, got {self.picky_threshold}")
         if self.top_k < 1 or self.max_tied < 1:
             raise ValueError("top_k and max_tied must be at least 1")
         return self

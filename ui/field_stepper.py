@@ -25,7 +25,7 @@ _RUNS = 8
 
 
 @st.cache_resource(max_entries=_RUNS, show_spinner=False)
-def _train(digest: str, config, _corpus):
+def train(digest: str, config, _corpus):
     """The run of the corpus ``digest`` with ``config`` (``_corpus`` is not hashed: the digest names it)."""
     return _corpus.train(config)
 
@@ -37,9 +37,10 @@ def too_big_text() -> str:
     )
 
 
-def _chips(run, ids, new=None) -> str:
+def chips_html(run, ids, new=None, mode: str = "utf8") -> str:
+    """The token ids ``ids`` of ``run`` as chips (byte tokens shown in ``mode``), ``new`` highlighted."""
     return " ".join(
-        f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t))}</code>'
+        f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t, mode))}</code>'
         for t in ids
     )
 
@@ -54,7 +55,7 @@ def page(choice) -> None:
         st.info(too_big_text())
         return
     try:
-        run = _train(choice.corpus.digest, cfg, choice.corpus)
+        run = train(choice.corpus.digest, cfg, choice.corpus)
     except ValueError as err:
         st.error(str(err))
         return
@@ -69,9 +70,11 @@ def page(choice) -> None:
     view = step_view(run, step, pairs=10, words=6)
     if wordpiece:
         left, right = view.headline.tokens
-        st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
+        st.html(
+            f"<p>{chips_html(run, [left])} + {chips_html(run, [right])} → {chips_html(run, [view.headline.made])}</p>"
+        )
     else:
-        st.html(f"<p>{esc_raw(_('Removed:'))} {_chips(run, view.headline.tokens)}</p>")
+        st.html(f"<p>{esc_raw(_('Removed:'))} {chips_html(run, view.headline.tokens)}</p>")
     why = step_why(run, step, tr())
     if why is not None:
         st.markdown(why.text)  # (plain words of our own catalogs, with a number)
@@ -102,7 +105,7 @@ def page(choice) -> None:
         st.markdown(_("Words this step changed:"))
         st.html(
             "".join(
-                f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.before.ids)} → {_chips(run, w.after.ids, w.after.new)}</p>"
+                f"<p>{esc(w.word)} ({w.freq}): {chips_html(run, w.before.ids)} → {chips_html(run, w.after.ids, w.after.new)}</p>"
                 for w in view.changed
             )
         )

@@ -5,7 +5,8 @@ Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (white
 ``pattern`` (the user's regular expression, written only when ``pre`` is ``regex``),
 ``merges`` (int) or ``vocab`` (int), ``minf`` (int >= 1), ``tie`` (first-seen|hf|lexical), ``eow``
 (separate|attached), ``marker`` (text), ``bytes`` (utf8|hex|gpt2) and ``algo`` (a registered training algorithm,
-:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), plus ``limit`` (``merges`` or
+:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``picky`` (PickyBPE's
+IoS threshold, a number above 0 and at most 1; read with ``algo=picky``), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
 ``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
@@ -37,10 +38,12 @@ DEFAULT_SETTINGS: dict = {
     "bytes": "utf8",
     "pattern": "",
     "algo": "bpe",
+    "picky": 0.9,
 }
 
 #: URL parameter names of the settings, in the order they are written.
 SETTING_PARAMS = ("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo")
+SETTING_PARAMS += ("picky",)
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
 #: Characters of the corpus the pattern preview (:mod:`ui.pattern_preview`) splits at most: the sidebar passes it
@@ -150,6 +153,7 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         eow_marker=marker if marker else "</w>",
         pattern=settings.get("pattern") or None if pre == REGEX else None,
         algorithm=settings.get("algo", "bpe"),
+        picky_threshold=float(settings.get("picky", DEFAULT_SETTINGS["picky"])),
     )
     fields.update(changes)
     try:
@@ -186,6 +190,22 @@ def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
     if value < lo:
         notes.append(
             _("The link's {name}={value} is below {lo}; it was ignored.").format(name=name, value=value, lo=lo)
+        )
+        return None
+    return value
+
+
+def _parse_threshold(raw: str, notes: list) -> float | None:
+    """PickyBPE's threshold from a link: a number above 0 and at most 1, else ``None`` with a note."""
+    try:
+        value = float(raw.strip())
+    except (ValueError, AttributeError):
+        value = None
+    if value is None or not 0 < value <= 1:
+        notes.append(
+            _("The link's picky={value} is not a number above 0 and at most 1; it was ignored.").format(
+                value=repr(raw[:40])
+            )
         )
         return None
     return value
@@ -253,6 +273,10 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
             value = _parse_int(params[name], name, 1 if name == "vocab" else 0, notes)
             if value is not None:
                 settings[name], settings["limit"] = value, name
+    if "picky" in params:
+        value = _parse_threshold(params["picky"], notes)
+        if value is not None:
+            settings["picky"] = value
     present = params.get("present", "0").strip().lower() in ("1", "true", "yes", "on")
     step = 0
     if "step" in params:

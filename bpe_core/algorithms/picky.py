@@ -127,6 +127,7 @@ class PickyTrainer:
         self.merges = 0
         self.events: list[PickyEvent] = []
         self.stop_reason: str | None = None
+        self.touched: list = []  # the words the last step rewrote
         self._heap: list = []
         self.word_pairs: list = []  # each word's pair counts, as _pairs gives them
         self.pair_count: Counter = Counter()
@@ -164,7 +165,7 @@ class PickyTrainer:
         pair_count, pair_where = self.pair_count, self.pair_where
         words, freqs, word_pairs = self.words, self.freqs, self.word_pairs
         done = 0  # merges made, or occurrences split, times the word's frequency, summed over the words
-        touched = []
+        self.touched = touched = []  # (read by a run recording each word's segmentations: picky_run)
         for i in indices:
             old = words[i]
             new = change(old, word_pairs[i])
