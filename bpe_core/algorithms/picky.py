@@ -181,23 +181,27 @@ class PickyTrainer:
                     k = old.index(a)
                     while old[k + 1] != b:
                         k = old.index(a, k + 1)
-                    words[i] = old[:k] + [ab] + old[k + 2 :]
                     del before[merged]
                     delta[merged] -= f
+                    # (Each pair made once: a tuple's hash is not kept, so every use would compute it again.)
                     if k:
                         x = old[k - 1]
-                        del before[x, a]
-                        delta[x, a] -= f
-                        before[x, ab] = 1
-                        delta[x, ab] += f
-                        pair_where[x, ab].add(i)
+                        lost, made = (x, a), (x, ab)
+                        del before[lost]
+                        delta[lost] -= f
+                        before[made] = 1
+                        delta[made] += f
+                        pair_where[made].add(i)
                     if k + 2 < len(old):
                         y = old[k + 2]
-                        del before[b, y]
-                        delta[b, y] -= f
-                        before[ab, y] = 1
-                        delta[ab, y] += f
-                        pair_where[ab, y].add(i)
+                        lost, made = (b, y), (ab, y)
+                        del before[lost]
+                        delta[lost] -= f
+                        before[made] = 1
+                        delta[made] += f
+                        pair_where[made].add(i)
+                    old[k] = ab  # (in place: the word's list is the trainer's own)
+                    del old[k + 1]
                     done += f
                     touched.append(i)
                     continue
