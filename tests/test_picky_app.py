@@ -98,7 +98,7 @@ def test_a_removal_view_shows_the_token_its_ios_the_threshold_and_where_it_split
     merge = run.snapshot(snap.cause)
     assert merge.kind == "picky_merge" and merge.removes == (snap.token,)
     why = step_why(run, k).text
-    assert f"Merge {merge.merge} took" in why and "0.6" in why
+    assert f"Merge {merge.merge} (step {snap.cause}) took" in why and "0.6" in why
 
 
 def test_a_merge_view_marks_the_part_it_removes_and_the_quiz_accepts_that_part():
@@ -143,7 +143,7 @@ def test_the_stepper_shows_a_merge_then_a_removal_and_asks_the_quiz_on_the_merge
     at.slider(key="picky_step").set_value(k).run()
     no_exception(at)
     html = " ".join(h.proto.body for h in at.get("html"))
-    assert "Removed from the vocabulary:" in html and "<s><code" in html and "th</code>" in html
+    assert "Removed from the vocabulary:" in html and "bpe-removed" in html and "th</code>" in html
     assert [m.label for m in at.metric] == ["IoS", "Threshold", "Occurrences split", "Vocabulary"]
     assert any("reaches the threshold 0.6" in m.value for m in at.markdown)
     at.toggle(key="picky_quiz").set_value(True).run()

@@ -37,10 +37,9 @@ def too_big_text() -> str:
     )
 
 
-def chips_html(run, ids, new=None, mode: str = "utf8") -> str:
-    """The token ids ``ids`` of ``run`` as chips (byte tokens shown in ``mode``), ``new`` highlighted."""
+def _chips(run, ids, new=None) -> str:
     return " ".join(
-        f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t, mode))}</code>'
+        f'<code style="{"background:#fde68a;" if t == new else ""}padding:1px 4px">{esc(run.token_text(t))}</code>'
         for t in ids
     )
 
@@ -70,11 +69,9 @@ def page(choice) -> None:
     view = step_view(run, step, pairs=10, words=6)
     if wordpiece:
         left, right = view.headline.tokens
-        st.html(
-            f"<p>{chips_html(run, [left])} + {chips_html(run, [right])} → {chips_html(run, [view.headline.made])}</p>"
-        )
+        st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
     else:
-        st.html(f"<p>{esc_raw(_('Removed:'))} {chips_html(run, view.headline.tokens)}</p>")
+        st.html(f"<p>{esc_raw(_('Removed:'))} {_chips(run, view.headline.tokens)}</p>")
     why = step_why(run, step, tr())
     if why is not None:
         st.markdown(why.text)  # (plain words of our own catalogs, with a number)
@@ -105,7 +102,7 @@ def page(choice) -> None:
         st.markdown(_("Words this step changed:"))
         st.html(
             "".join(
-                f"<p>{esc(w.word)} ({w.freq}): {chips_html(run, w.before.ids)} → {chips_html(run, w.after.ids, w.after.new)}</p>"
+                f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.before.ids)} → {_chips(run, w.after.ids, w.after.new)}</p>"
                 for w in view.changed
             )
         )

@@ -17,8 +17,9 @@ from bpe_core.algorithms.removal import REMOVAL
 from bpe_core.algorithms.seam import step_why
 from bpe_core.teaching.step_view import CHOSEN, step_view
 from ui import persist, removal_panel
-from ui.field_stepper import chips_html, train
+from ui.field_stepper import train
 from ui.i18n import _, tr
+from ui.removal_panel import chips
 
 #: Word types shown with each step.
 _WORDS = 6
@@ -63,9 +64,9 @@ def page(choice) -> None:
     if view.kind == REMOVAL:
         return removal_panel.draw(run, view, mode)
     left, right = view.headline.tokens
-    made = chips_html(run, [view.headline.made], view.headline.made, mode)
+    made = chips(run, [view.headline.made], view.headline.made, mode)
     st.html(
-        f'<p style="font-size:1.25rem">{chips_html(run, [left], None, mode)} + {chips_html(run, [right], None, mode)} → {made}</p>'
+        f'<p style="font-size:1.25rem">{chips(run, [left], None, mode)} + {chips(run, [right], None, mode)} → {made}</p>'
     )
     why = step_why(run, step, tr())
     if why is not None:
@@ -94,8 +95,8 @@ def _quiz(run, step: int, mode: str) -> None:
     snap = run.snapshot(step)
     a, b = run.token_text(snap.left, mode), run.token_text(snap.right, mode)
     st.html(
-        f"<p>{chips_html(run, [snap.left], None, mode)} + {chips_html(run, [snap.right], None, mode)} → "
-        f"{chips_html(run, [snap.token], snap.token, mode)}</p>"
+        f"<p>{chips(run, [snap.left], None, mode)} + {chips(run, [snap.right], None, mode)} → "
+        f"{chips(run, [snap.token], snap.token, mode)}</p>"
     )
     st.markdown(  # (our own words, with numbers)
         _(

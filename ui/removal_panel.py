@@ -8,9 +8,21 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core.algorithms.seam import step_why
-from ui.field_stepper import chips_html
 from ui.i18n import _, ngettext, tr
 from ui.text import esc, esc_raw
+
+#: The highlight of the token a step made (a merge) and of the one it removed.
+MADE, REMOVED = "#fde68a", "#fee2e2"
+
+
+def chips(run, ids, mark=None, mode: str = "utf8", colour: str = MADE) -> str:
+    """The token ids ``ids`` of ``run`` as outlined chips, so that each token's edges show (byte tokens in
+    ``mode``); ``mark`` (an id) with the background ``colour``."""
+    return " ".join(
+        f'<code style="border:1px solid #9ca3af;{f"background:{colour};" if t == mark else ""}padding:1px 4px">'
+        f"{esc(run.token_text(t, mode))}</code>"
+        for t in ids
+    )
 
 
 def metrics(numbers) -> None:
@@ -20,13 +32,14 @@ def metrics(numbers) -> None:
         col.metric(_(number.label), f"{value:.3f}" if isinstance(value, float) else f"{value:,}")
 
 
-def changed_words(run, view, mode: str, title: str) -> None:
-    """The words ``view`` changed, before → after, under ``title``."""
+def changed_words(run, view, mode: str, title: str, removed: int | None = None) -> None:
+    """The words ``view`` changed, before → after, under ``title``: the token made marked after, or the token
+    ``removed`` marked before."""
     st.markdown(title)
     st.html(
         "".join(
-            f"<p>{esc(w.word)} ({w.freq:,}): {chips_html(run, w.before.ids, None, mode)} → "
-            f"{chips_html(run, w.after.ids, w.after.new, mode)}</p>"
+            f"<p>{esc(w.word)} ({w.freq:,}): {chips(run, w.before.ids, removed, mode, REMOVED)} → "
+            f"{chips(run, w.after.ids, w.after.new, mode)}</p>"
             for w in view.changed
         )
     )
@@ -36,16 +49,18 @@ def draw(run, view, mode: str) -> None:
     """Removal ``view.step`` of ``run``: the token, the reason, the numbers and the words where it splits back
     (byte tokens shown in ``mode``)."""
     token = view.headline.removed
-    st.html(
-        f'<p style="font-size:1.25rem">{esc_raw(_("Removed from the vocabulary:"))} '
-        f"<s>{chips_html(run, [token], None, mode)}</s></p>"
+    # The token as a chip of its own, large and outlined in red (the words say it went; the colour only marks it).
+    chip = (
+        f'<code class="bpe-removed" style="background:{REMOVED};border:2px solid #dc2626;padding:2px 8px;'
+        f'font-size:1.5rem">{esc(run.token_text(token, mode))}</code>'
     )
+    st.html(f'<p style="font-size:1.25rem">{esc_raw(_("Removed from the vocabulary:"))} {chip}</p>')
     why = step_why(run, view.step, tr())
     if why is not None:
         st.markdown(why.text)  # (plain words of our own catalogs, with numbers)
     metrics(view.numbers)
     if view.changed:
-        changed_words(run, view, mode, _("Where it splits back (before → after):"))
+        changed_words(run, view, mode, _("Where it splits back (before → after):"), token)
         if view.words_changed > len(view.changed):
             more = view.words_changed - len(view.changed)
             st.caption(ngettext("…and {n} more word type.", "…and {n} more word types.", more).format(n=f"{more:,}"))

@@ -220,17 +220,20 @@ class Picky:
             return StepWhy("rule", text.format(left=snap.left_ios, right=snap.right_ios, threshold=run.threshold))
         if snap.occurrences:
             text = t.gettext(
-                "Merge {merge} took {score:.1%} of this token's occurrences: its IoS {score:.3f} reaches the "
-                "threshold {threshold:g}, so PickyBPE removes it. Its {n} other occurrences split back into single "
-                "bytes, and it is never made again."
+                "Merge {merge} (step {step}) took {score:.1%} of this token's occurrences: its IoS {score:.3f} "
+                "reaches the threshold {threshold:g}, so PickyBPE removes it. Its {n} other occurrences split back "
+                "into single bytes, and it is never made again."
             )
         else:
             text = t.gettext(
-                "Merge {merge} took every occurrence of this token: its IoS {score:.3f} reaches the threshold "
-                "{threshold:g}, so PickyBPE removes it, and it is never made again."
+                "Merge {merge} (step {step}) took every occurrence of this token: its IoS {score:.3f} reaches the "
+                "threshold {threshold:g}, so PickyBPE removes it, and it is never made again."
             )
         merge = run.snapshot(snap.cause).merge if snap.cause else 0
-        return StepWhy("rule", text.format(merge=merge, score=snap.score, threshold=snap.threshold, n=snap.occurrences))
+        return StepWhy(
+            "rule",
+            text.format(merge=merge, step=snap.cause, score=snap.score, threshold=snap.threshold, n=snap.occurrences),
+        )
 
 
 _ENGLISH = gettext.NullTranslations()
