@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tiebreak import rev_key
 
 PICKY_TIES = ("lexical", "smallest")
 
 
-@dataclass(frozen=True)
-class PickyEvent:
+class PickyEvent(NamedTuple):
     """One step of a PickyBPE training.
 
     Attributes:
@@ -181,8 +180,7 @@ class PickyTrainer:
                     k = old.index(a)
                     while old[k + 1] != b:
                         k = old.index(a, k + 1)
-                    del before[merged]
-                    delta[merged] -= f
+                    del before[merged]  # (its count in the tables goes once all words are done, below)
                     # (Each pair made once: a tuple's hash is not kept, so every use would compute it again.)
                     if k:
                         x = old[k - 1]
@@ -223,6 +221,9 @@ class PickyTrainer:
                     pair_where[pair].add(i)
             done += k * f
             touched.append(i)
+        if merge is not None:  # every occurrence of the pair is merged now
+            delta.pop(merged, None)
+            pair_count.pop(merged, None)
         tok_count, tok_where = self.tok_count, self.tok_where
         for tok, d in deltas.items():
             tok_count[tok] += d * done
