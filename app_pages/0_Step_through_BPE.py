@@ -203,6 +203,10 @@ def main() -> None:
             persist.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
+    if field and choice.config.algorithm == "picky":  # merges and removals: its own stepper
+        from ui import picky_stepper
+
+        return picky_stepper.page(choice)
     if field:  # not merge runs: their own stepper
         from ui import field_stepper
 

@@ -37,6 +37,8 @@ class TrainConfig:
         transition: SuperBPE's transition point t (merges; ``None``: none): after merge t, training resumes on
             the text cut by stage 2's pattern, so merges may cross spaces. Byte-level BPE only; t at most
             ``num_merges`` (t = ``num_merges``: plain BPE). See :mod:`bpe_core.algorithms.superbpe`.
+        picky_threshold: PickyBPE's IoS threshold T, 0 < T <= 1 (read only by ``algorithm="picky"``: see
+            :mod:`bpe_core.algorithms.picky`).
 
     Raises:
         ValueError: from :meth:`validate` for any value out of range (a bad ``transition``: its subclass
@@ -58,6 +60,7 @@ class TrainConfig:
     seed_size: int = 300
     shrink: float = 0.1
     transition: int | None = None
+    picky_threshold: float = 0.9
 
     @property
     def resolved_pretokenizer(self) -> str:
@@ -97,6 +100,8 @@ class TrainConfig:
             raise ValueError("the shrink factor must be between 0 and 1 (the course: 0.1)")
         if transition_problem(self):
             raise TransitionError(self)
+        if not 0 < self.picky_threshold <= 1:
+            raise ValueError(f"the PickyBPE threshold must be above 0 and at most 1, got {self.picky_threshold}")
         if self.top_k < 1 or self.max_tied < 1:
             raise ValueError("top_k and max_tied must be at least 1")
         return self

@@ -103,11 +103,17 @@ class WithRemoval(TrainedRun):
 
 @pytest.fixture(scope="module")
 def run():
-    """Three merges of the textbook corpus, then step 4: the token of merge 3 removed."""
+    """Three merges of the textbook corpus, then step 4: the token of merge 3 removed. The real removal view
+    (bpe_core.teaching.removal_view, PickyBPE's) is put back afterwards, for the tests that train PickyBPE."""
+    from bpe_core.teaching import removal_view as real
+    from bpe_core.teaching import step_view as views
+
     register_view(REMOVAL, removal_view)
     run = train({"low": 5, "lower": 2, "newest": 6, "widest": 3}, TrainConfig(variant="eow", num_merges=3))
     last = run.snapshot(3)
-    return WithRemoval(run, Removal(4, last.token, 3, last.vocab_size - 1, run.corpus_tokens(2)))
+    yield WithRemoval(run, Removal(4, last.token, 3, last.vocab_size - 1, run.corpus_tokens(2)))
+    register_view(REMOVAL, real.removal_view)
+    assert views._VIEWS[REMOVAL] is real.removal_view
 
 
 def test_a_merge_fills_the_parts_every_renderer_can_draw(run):

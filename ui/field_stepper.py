@@ -26,7 +26,7 @@ _RUNS = 8
 
 
 @st.cache_resource(max_entries=_RUNS, show_spinner=False)
-def _train(digest: str, config, _corpus):
+def train(digest: str, config, _corpus):
     """The run of the corpus ``digest`` with ``config`` (``_corpus`` is not hashed: the digest names it)."""
     return _corpus.train(config)
 
@@ -61,7 +61,7 @@ def page(choice) -> None:
         st.info(too_big_text())
         return
     try:
-        run = _train(choice.corpus.digest, cfg, choice.corpus)
+        run = train(choice.corpus.digest, cfg, choice.corpus)
     except ValueError as err:
         st.error(error_text(err))
         return

@@ -141,6 +141,14 @@ TERMS: tuple[Term, ...] = (
     Term("merge tree", "合并树", "合併樹", r"\bmerge trees?\b"),
     Term("intermediate token", "中间词元", "中間詞元", r"\bintermediate tokens?\b"),
     Term(
+        "IoS (intersection over self)",
+        "自身交并比（IoS）",
+        "自身交併比（IoS）",
+        r"\bIoS\b|\bintersection over self\b",
+        need=(("自身交并比", "IoS"), ("自身交併比", "IoS")),
+    ),
+    Term("threshold", "阈值", "閾值", r"\bthresholds?\b"),
+    Term(
         "under-trained token (glitch token)",
         "训练不足的词元（故障词元）",
         "訓練不足的詞元（故障詞元）",

@@ -218,6 +218,17 @@ DEFINITIONS: dict[str, tuple[str, str, str]] = {
         "后来的合并几乎总是把它并进更长的词元，因此它几乎从不单独留下的词元。",
         "後來的合併幾乎總是把它併進更長的詞元，因此它幾乎從不單獨留下的詞元。",
     ),
+    "IoS (intersection over self)": (
+        "The share of a token's occurrences that one merge takes into a longer token; PickyBPE removes a token"
+        " whose IoS reaches its threshold.",
+        "一次合并把某个词元的出现并进更长词元的比例；PickyBPE 删去 IoS 达到阈值的词元。",
+        "一次合併把某個詞元的出現併進更長詞元的比例；PickyBPE 刪去 IoS 達到閾值的詞元。",
+    ),
+    "threshold": (
+        "The value a score must reach for a step to happen, such as PickyBPE's IoS threshold T.",
+        "某个分数要让一步发生必须达到的值，例如 PickyBPE 的 IoS 阈值 T。",
+        "某個分數要讓一步發生必須達到的值，例如 PickyBPE 的 IoS 閾值 T。",
+    ),
     "under-trained token (glitch token)": (
         "A token in the vocabulary that a model almost never saw in training, such as an intermediate token;"
         " a prompt that holds it can make the model misbehave.",

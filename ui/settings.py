@@ -7,6 +7,8 @@ Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (white
 (separate|attached), ``marker`` (text), ``bytes`` (utf8|hex|gpt2) and ``algo`` (a registered training algorithm,
 :func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``transition`` (SuperBPE's
 transition point, a merge number >= 0; written only when set; byte-level BPE only), plus ``limit`` (``merges`` or
+:func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``picky`` (PickyBPE's
+IoS threshold, a number above 0 and at most 1; read with ``algo=picky``), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
 ``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
@@ -40,12 +42,13 @@ DEFAULT_SETTINGS: dict = {
     "pattern": "",
     "algo": "bpe",
     "transition": None,
+    "picky": 0.9,
 }
 
 #: URL parameter names of the settings, in the order they are written.
 SETTING_PARAMS = (
     *("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo"),
-    "transition",
+    *("transition", "picky"),
 )
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
@@ -162,6 +165,7 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         pattern=settings.get("pattern") or None if pre == REGEX else None,
         algorithm=settings.get("algo", "bpe"),
         transition=transition,
+        picky_threshold=float(settings.get("picky", DEFAULT_SETTINGS["picky"])),
     )
     fields.update(changes)
     try:
@@ -198,6 +202,22 @@ def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
     if value < lo:
         notes.append(
             _("The link's {name}={value} is below {lo}; it was ignored.").format(name=name, value=value, lo=lo)
+        )
+        return None
+    return value
+
+
+def _parse_threshold(raw: str, notes: list) -> float | None:
+    """PickyBPE's threshold from a link: a number above 0 and at most 1, else ``None`` with a note."""
+    try:
+        value = float(raw.strip())
+    except (ValueError, AttributeError):
+        value = None
+    if value is None or not 0 < value <= 1:
+        notes.append(
+            _("The link's picky={value} is not a number above 0 and at most 1; it was ignored.").format(
+                value=repr(raw[:40])
+            )
         )
         return None
     return value
@@ -267,6 +287,10 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
                 settings[name], settings["limit"] = value, name
     if "transition" in params:
         _transition_from_url(params["transition"], settings, notes)
+    if "picky" in params:
+        value = _parse_threshold(params["picky"], notes)
+        if value is not None:
+            settings["picky"] = value
     present = params.get("present", "0").strip().lower() in ("1", "true", "yes", "on")
     step = 0
     if "step" in params:

@@ -30,6 +30,7 @@ ALGORITHM_LABELS = {
     "bpe": N_("BPE: the most frequent pair"),
     "wordpiece": N_("WordPiece: the highest score (stepper)"),
     "unigram": N_("Unigram: prune by the loss (stepper)"),
+    "picky": N_("PickyBPE: BPE that removes intermediate tokens (stepper)"),
 }
 
 
@@ -121,6 +122,21 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
         format_func=lambda name: labels.get(name, name),
         help=_("WordPiece and Unigram are stepped on the stepper page; the other pages show BPE."),
     )
+    if settings.get("algo") == "picky":
+        st.number_input(
+            _("IoS threshold T"),
+            min_value=0.01,
+            max_value=1.0,
+            step=0.05,
+            format="%.2f",
+            key=persist.seed("picky", float(settings.get("picky", 0.9))),
+            on_change=_set_setting,
+            args=("picky",),
+            help=_(
+                "PickyBPE removes a part of a merge once the merge takes at least this share of its occurrences "
+                "(its IoS, intersection over self). 1: only a part the merge takes whole."
+            ),
+        )
     _choice(
         st.selectbox,
         _("Variant"),

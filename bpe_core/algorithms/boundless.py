@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import regex
 
@@ -61,17 +61,27 @@ def wordlike(token: bytes) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class BoundlessEvent(PickyEvent):
-    """One step of a BoundlessBPE training: a :class:`~bpe_core.algorithms.picky.PickyEvent` (kind ``"merge"`` or
-    ``"removal"``, the same fields) that also says whether a merge was a supermerge.
+class BoundlessEvent(NamedTuple):
+    """One step of a BoundlessBPE training: the fields of a :class:`~bpe_core.algorithms.picky.PickyEvent` (kind
+    ``"merge"`` or ``"removal"``, in the same order, so a reader of PickyBPE's events reads these), and whether a
+    merge was a supermerge.
 
     Attributes:
+        kind, merges, left, right, count, ios, vocab_size: as for :class:`~bpe_core.algorithms.picky.PickyEvent`.
         supermerge: a merge of two neighbouring pre-tokens (``False`` for a merge inside a pre-token and for a
             removal).
     """
 
+    kind: str
+    merges: int
+    left: bytes
+    right: bytes
+    count: int
+    ios: tuple
+    vocab_size: int
     supermerge: bool = False
+
+    token = PickyEvent.token
 
 
 class _Supers(PickyTrainer):
@@ -127,12 +137,13 @@ class _Supers(PickyTrainer):
                 delta[pair] = delta.get(pair, 0) + m * f
                 pair_where.setdefault(pair, set()).add(i)
         for pair, d in delta.items():
-            count = self.pair_count[pair] + d
+            count = self.pair_count.get(pair, 0) + d
             if count > 0:
                 self.pair_count[pair] = count
-                self._push(pair, count)
+                if d > 0:  # (a count that fell keeps its entry: the heap is lazy, see PickyTrainer._rewrite)
+                    self._push(pair, count)
             else:
-                del self.pair_count[pair]
+                self.pair_count.pop(pair, None)
 
     def _push(self, pair, count) -> None:
         heapq.heappush(self._heap, (-count, self._key(pair), pair))

@@ -26,16 +26,15 @@ oracle) rather than this project's plain BPE (:mod:`bpe_core.algorithms.trainer`
 from __future__ import annotations
 
 import heapq
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from .tiebreak import rev_key
 
 PICKY_TIES = ("lexical", "smallest")
 
 
-@dataclass(frozen=True)
-class PickyEvent:
+class PickyEvent(NamedTuple):
     """One step of a PickyBPE training.
 
     Attributes:
@@ -109,17 +108,9 @@ class PickyTrainer:
         self.num_merges = num_merges
         self.vocab_size = vocab_size
         self.min_frequency = max(1, min_frequency)
-        if ties == "smallest":
-            self._key = lambda pair: pair
-        else:
-            keys: dict = {}  # rev_key of each token, made once
-
-            def key(pair):
-                a = keys.get(pair[0]) or keys.setdefault(pair[0], rev_key(pair[0]))
-                b = keys.get(pair[1]) or keys.setdefault(pair[1], rev_key(pair[1]))
-                return a, b
-
-            self._key = key
+        # The lexical rule's key of each token, made once (a merged token's when it is made); None: the smallest
+        # pair wins, and a pair is its own key.
+        self._rk: dict | None = None if ties == "smallest" else {bytes((b,)): rev_key(bytes((b,))) for b in range(256)}
         self.words = [[bytes((b,)) for b in w.encode("utf-8")] for w in words]
         self.freqs = list(words.values())
         self.ever: set = {bytes((b,)) for b in range(256)}  # every token the vocabulary ever held (rule 3)
@@ -127,50 +118,112 @@ class PickyTrainer:
         self.merges = 0
         self.events: list[PickyEvent] = []
         self.stop_reason: str | None = None
+        self.touched: list = []  # the words the last step rewrote
         self._heap: list = []
         self.word_pairs: list = []  # each word's pair counts, as _pairs gives them
-        self.pair_count: Counter = Counter()
-        self.pair_where: dict = {}
+        self.pair_count: dict = {}
+        self.pair_where: defaultdict = defaultdict(set)  # the words that have held each pair (see _rewrite)
         self.tok_count: Counter = Counter()
         self.tok_where: dict = {}  # the words holding each token of two bytes or more (the ones a removal may take)
-        for i, (tokens, f) in enumerate(zip(self.words, self.freqs)):
-            self._add(i, tokens, f)
-        self._heap = [(-c, self._key(p), p) for p, c in self.pair_count.items()]
+        self._count_words(words)
+        rk = self._rk
+        self._heap = [(-c, p if rk is None else (rk[p[0]], rk[p[1]]), p) for p, c in self.pair_count.items()]
         heapq.heapify(self._heap)
 
     # ------------------------------------------------------------------------------------------ tables
     #: A word's pair counts (a subclass may count fewer pairs: BoundlessBPE's locked tokens).
     _pairs = staticmethod(_pairs)
 
+    def _key(self, pair: tuple) -> tuple:
+        """The heap's tie key of ``pair`` (rule 2): the lexical rule's, or the pair itself for ``smallest``."""
+        rk = self._rk
+        return pair if rk is None else (rk[pair[0]], rk[pair[1]])
+
     def _add(self, i: int, tokens: list, f: int) -> None:
-        """Count word ``i`` (its tokens, frequency ``f``) in the tables (at the start)."""
+        """Count word ``i`` (its tokens, frequency ``f``) in the tables, after the start (a subclass's own words)."""
         pairs = self._pairs(tokens)
         self.word_pairs.append(pairs)
         for pair, n in pairs.items():
-            self.pair_count[pair] += n * f
-            self.pair_where.setdefault(pair, set()).add(i)
+            self.pair_count[pair] = self.pair_count.get(pair, 0) + n * f
+            self.pair_where[pair].add(i)
         for tok in tokens:
             self.tok_count[tok] += f
 
-    def _rewrite(self, indices, change, deltas: dict, shrink: int) -> None:
+    def _count_words(self, words: dict) -> None:
+        """Count every word's pairs and bytes in the tables (at the start; ``words`` as given to the trainer)."""
+        word_pairs, pair_count, pair_where = self.word_pairs, self.pair_count, self.pair_where
+        get = pair_count.get
+        for i, (tokens, f) in enumerate(zip(self.words, self.freqs)):
+            pairs = self._pairs(tokens)
+            word_pairs.append(pairs)
+            for pair, n in pairs.items():
+                pair_count[pair] = get(pair, 0) + n * f
+                pair_where[pair].add(i)
+        # The bytes' counts in C: each word's bytes repeated as often as the word occurs.
+        counts = Counter(b"".join(w.encode("utf-8") * f for w, f in words.items()))
+        self.tok_count.update({bytes((b,)): c for b, c in counts.items()})
+
+    def _rewrite(self, indices, change, deltas: dict, shrink: int, merge: tuple | None = None) -> None:
         """Replace word ``i``'s tokens by ``change(tokens, pair_counts)`` for each ``i``, keeping every table right:
         only the pairs whose counts in the word changed are touched (most of a word stays as it was). Each change makes
         ``(len(old) - len(new)) / shrink`` times the token count changes ``deltas`` (``{token: +-n}``).
+
+        ``merge``: ``(a, b, ab)`` when ``change`` merges that pair. A word that holds it once and no pair twice (most
+        words) is then rewritten in place: only the pairs around the occurrence change, and the word still holds no
+        pair twice afterwards (``ab`` is new, rule 3), so rule 1 has nothing to skip before or after.
 
         ``indices`` may hold words that no longer have what ``change`` looks for: the word lists of
         ``pair_where`` and ``tok_where`` only grow (a word leaves them lazily, here, unchanged), because
         discarding each word from each list as it loses a pair cost more than skipping the few stale ones."""
         # The step's change of each pair's count, summed over the words first: the heap and the counts are then
         # touched once per pair, not once per word.
-        delta: dict = {}
-        get = delta.get
+        delta: defaultdict = defaultdict(int)
         pair_count, pair_where = self.pair_count, self.pair_where
         words, freqs, word_pairs = self.words, self.freqs, self.word_pairs
         done = 0  # merges made, or occurrences split, times the word's frequency, summed over the words
-        touched = []
+        self.touched = touched = []  # (read by a run recording each word's segmentations: picky_run)
+        # The in-place rewrite knows only the plain pair rule (a subclass counting fewer pairs takes the long way).
+        inplace = merge is not None and self._pairs is _pairs
+        if merge is not None:
+            a, b, ab = merge
+            merged = (a, b)
         for i in indices:
             old = words[i]
-            new = change(old, word_pairs[i])
+            before = word_pairs[i]
+            if merge is not None:
+                n = before.get(merged)
+                if n is None:
+                    continue  # a stale entry: the word no longer holds the pair
+                if inplace and n == 1 and len(before) == len(old) - 1:
+                    # The occurrence's own pair goes; the pairs beside it become pairs with ab.
+                    f = freqs[i]
+                    k = old.index(a)
+                    while old[k + 1] != b:
+                        k = old.index(a, k + 1)
+                    del before[merged]  # (its count in the tables goes once all words are done, below)
+                    # (Each pair made once: a tuple's hash is not kept, so every use would compute it again.)
+                    if k:
+                        x = old[k - 1]
+                        lost, made = (x, a), (x, ab)
+                        del before[lost]
+                        delta[lost] -= f
+                        before[made] = 1
+                        delta[made] += f
+                        pair_where[made].add(i)
+                    if k + 2 < len(old):
+                        y = old[k + 2]
+                        lost, made = (b, y), (ab, y)
+                        del before[lost]
+                        delta[lost] -= f
+                        before[made] = 1
+                        delta[made] += f
+                        pair_where[made].add(i)
+                    old[k] = ab  # (in place: the word's list is the trainer's own)
+                    del old[k + 1]
+                    done += f
+                    touched.append(i)
+                    continue
+            new = change(old, before)
             k = (len(old) - len(new)) // shrink  # merges made, or occurrences split, in this word
             if not k:
                 continue  # a stale entry: the word no longer holds the pair (or token)
@@ -181,38 +234,48 @@ class PickyTrainer:
             # The pairs whose count in the word changed, by set operations in C over the two counts: first
             # take the old count away, then add the new one (a pair whose count changed is in both).
             for pair, n in before.items() - after.items():
-                delta[pair] = get(pair, 0) - n * f
+                delta[pair] -= n * f
             for pair, m in after.items() - before.items():
-                delta[pair] = get(pair, 0) + m * f
+                delta[pair] += m * f
                 if pair not in before:
-                    where = pair_where.get(pair)
-                    if where is None:
-                        pair_where[pair] = {i}
-                    else:
-                        where.add(i)
+                    pair_where[pair].add(i)
             done += k * f
             touched.append(i)
+        if merge is not None:  # every occurrence of the pair is merged now
+            delta.pop(merged, None)
+            pair_count.pop(merged, None)
         tok_count, tok_where = self.tok_count, self.tok_where
         for tok, d in deltas.items():
             tok_count[tok] += d * done
             if d > 0 and len(tok) > 1:  # a single byte is never removed: where it is need not be known
                 tok_where.setdefault(tok, set()).update(touched)
-        heap, key = self._heap, self._key
+        # The heap is lazy: a pair whose count rose gets an entry with its new count; one whose count fell keeps
+        # its old, higher entry, which _best puts back at the right count if it ever comes to the top (few do).
+        heap, rk, push = self._heap, self._rk, heapq.heappush
         for pair, d in delta.items():
-            count = pair_count[pair] + d
+            count = pair_count.get(pair, 0) + d
             if count > 0:
                 pair_count[pair] = count
-                heapq.heappush(heap, (-count, key(pair), pair))
+                if d > 0:
+                    push(heap, (-count, pair if rk is None else (rk[pair[0]], rk[pair[1]]), pair))
             else:
-                del pair_count[pair]
+                pair_count.pop(pair, None)  # (a pair made and lost again in one step was never counted)
 
     def _best(self):
         """The best pair and its count (rule 2, skipping rule 3's), or None; stale heap entries are dropped."""
-        heap = self._heap
+        heap, counts, ever = self._heap, self.pair_count, self.ever
         while heap:
-            neg, _, pair = heap[0]
-            count = self.pair_count.get(pair, 0)
-            if count != -neg or pair[0] + pair[1] in self.ever:
+            neg, key, pair = heap[0]
+            count = counts.get(pair, 0)
+            if count != -neg:
+                # A count that fell since the entry was made (see _rewrite): the entry goes back at it. An entry
+                # always holds at least its pair's count, so the first exact one at the top is the best pair.
+                if count:
+                    heapq.heapreplace(heap, (-count, key, pair))
+                else:
+                    heapq.heappop(heap)
+                continue
+            if pair[0] + pair[1] in ever:
                 heapq.heappop(heap)
                 continue
             return pair, count
@@ -258,7 +321,7 @@ class PickyTrainer:
             # to make (rule 1 counts a run of one symbol as the merges do), so each one is found by jumping
             # from one ``a`` to the next with list.index (in C), with no Python step per token.
             out, j = [], 0
-            for _ in range(pairs[a, b]):
+            for _ in range(pairs.get((a, b), 0)):  # (0: a stale entry, see _rewrite)
                 i = tokens.index(a, j)
                 while tokens[i + 1] != b:
                     i = tokens.index(a, i + 1)
@@ -269,12 +332,12 @@ class PickyTrainer:
             return out
 
         deltas = {a: -2, merged: 1} if a == b else {a: -1, b: -1, merged: 1}
-        # The words that hold the pair now (pair_where also lists words that have lost it: see _rewrite).
-        pair, word_pairs = (a, b), self.word_pairs
-        holding = [i for i in self.pair_where.pop(pair, ()) if pair in word_pairs[i]]
-        self._rewrite(holding, merge, deltas, 1)
+        if self._rk is not None:
+            self._rk[merged] = rev_key(merged)
+        # The words that have held the pair (some have lost it since: _rewrite skips them).
+        self._rewrite(self.pair_where.pop((a, b), ()), merge, deltas, 1, (a, b, merged))
         self.ever.add(merged)
-        return holding
+        return self.touched
 
     def _remove(self, tok: bytes, score: float) -> PickyEvent:
         left = self._split(tok)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 #: The kinds of step record: what a step does to the vocabulary. BPE's records (``MergeStep``) are merges.
 STEP_KINDS = ("merge",)
 STEP_KINDS += ("score_merge", "prune")  # WordPiece's merge chosen by score; a Unigram pruning round
+STEP_KINDS += ("picky_merge", "removal")  # PickyBPE's merge with its parts' IoS; a token removed (any algorithm)
 
 
 @dataclass(frozen=True)

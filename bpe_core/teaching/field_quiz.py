@@ -1,6 +1,8 @@
-"""The quiz's questions about WordPiece and Unigram steps, without a user interface: "which pair scores highest?"
-(a WordPiece merge: the pairs are offered with their counts and their parts' counts, not their scores) and "which
-of these tokens does this round remove?" (a Unigram round: some removed tokens among some kept ones). Options
+"""The quiz's questions about WordPiece, Unigram and PickyBPE steps, without a user interface: "which pair scores
+highest?" (a WordPiece merge: the pairs are offered with their counts and their parts' counts, not their scores),
+"which of these tokens does this round remove?" (a Unigram round: some removed tokens among some kept ones) and
+"which parts does PickyBPE remove after this merge?" (a PickyBPE merge, with the pair's and its parts' counts and
+the threshold, not the IoS; a removal step is not asked about: it follows from its merge, where it is asked). Options
 are shuffled with the step as seed, the same for every session and rerun."""
 
 from __future__ import annotations
@@ -61,3 +63,18 @@ def unigram_question(run, step: int, size: int = 6) -> tuple[tuple[int, ...], fr
     tokens = removed + kept
     random.Random(step).shuffle(tokens)
     return tuple(tokens), frozenset(removed)
+
+
+#: The answers to the PickyBPE question: neither part, the first, the second, both.
+PICKY_ANSWERS = ("none", "first", "second", "both")
+
+
+def picky_answers(snap) -> frozenset[str]:
+    """The right answers (:data:`PICKY_ANSWERS`) about a PickyBPE merge record ``snap`` (its ``left``, ``right``
+    and the ``removes`` it caused): one, or, for a pair of one token twice (removed once), all three that name it."""
+    gone = set(snap.removes)
+    if snap.left == snap.right:
+        return frozenset(("first", "second", "both") if gone else ("none",))
+    first, second = snap.left in gone, snap.right in gone
+    answer = "both" if first and second else "first" if first else "second" if second else "none"
+    return frozenset((answer,))

@@ -1,5 +1,5 @@
-"""The step views of WordPiece's merges (``"score_merge"``) and Unigram's pruning rounds (``"prune"``), registered
-with :func:`~bpe_core.teaching.step_view.register_view` (see :mod:`bpe_core.teaching.step_view`): the parts every
+"""The step views of WordPiece's merges (``"score_merge"``), Unigram's pruning rounds (``"prune"``) and PickyBPE's
+merges (``"picky_merge"``; its removals: :mod:`bpe_core.teaching.removal_view`), registered with :func:`~bpe_core.teaching.step_view.register_view` (see :mod:`bpe_core.teaching.step_view`): the parts every
 renderer draws (headline, numbers, candidates, changed words) filled from the two algorithms' records."""
 
 from __future__ import annotations
@@ -23,17 +23,22 @@ from .step_view import (
 )
 
 #: The meanings of the numbers of these steps (message ids of the catalogs).
-_SCORE, _VOCABULARY, _TOKENS, _LOSS, _REMOVED = (
+_SCORE, _VOCABULARY, _TOKENS, _LOSS, _REMOVED, _COUNT = (
     N_("Score"),
     N_("Vocabulary"),
     N_("Tokens"),
     N_("Loss"),
     N_("Removed"),
+    N_("Count"),
 )
+#: A PickyBPE merge's candidates are its two parts, by IoS.
+_IOS_LEFT, _IOS_RIGHT = N_("IoS of the first part"), N_("IoS of the second part")
 
 
-def _changed(run, step: int, words: int, highlight) -> tuple[WordView, ...]:
-    """The first ``words`` word types whose segmentation step ``step`` changed, before and after it."""
+def changed_by_segmentation(run, step: int, words: int, highlight) -> tuple[WordView, ...]:
+    """The first ``words`` word types whose segmentation step ``step`` changed, before and after it (``highlight``:
+    a token id to mark in the after chips), found by comparing ``run.segmentation`` at the two steps: for any run
+    that keeps its segmentations by step, whether its boundaries go or come back."""
     out = []
     for i in range(len(run.words)):
         if len(out) >= words:
@@ -77,7 +82,7 @@ def score_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | N
         merge=None,
         next=None,
         pairs=None,
-        changed=_changed(run, step, words, snap.token) if words else (),
+        changed=changed_by_segmentation(run, step, words, snap.token) if words else (),
         words_changed=snap.words_changed,
         stop_reason=run.stop_reason if step == n else None,
         headline=Headline((snap.left, snap.right), snap.token),
@@ -106,7 +111,7 @@ def prune_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -
         merge=None,
         next=None,
         pairs=None,
-        changed=_changed(run, step, words, None) if words else (),
+        changed=changed_by_segmentation(run, step, words, None) if words else (),
         words_changed=sum(
             1 for i in range(len(run.words)) if run.segmentation(i, step - 1) != run.segmentation(i, step)
         ),
@@ -160,7 +165,40 @@ def unigram_start_view(run, step: int, pairs: int, words: int, max_tokens: int |
     return _start(run, (Number(_LOSS, run.loss0),), table)
 
 
+def picky_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
+    """PickyBPE's merge ``step``: the pair and its token, its count, its parts' IoS; candidates: the two parts with
+    their IoS, the ones this merge makes the trainer remove marked chosen."""
+    snap = run.snapshot(step)
+    gone = set(snap.removes)
+    rows = tuple(
+        Candidate(None, (t,), ios, CHOSEN if t in gone else NONE)
+        for t, ios in ((snap.left, snap.left_ios), (snap.right, snap.right_ios))
+    )
+    n = run.num_steps
+    return StepView(
+        kind=snap.kind,
+        step=step,
+        num_steps=n,
+        start=None,
+        merge=None,
+        next=None,
+        pairs=None,
+        changed=changed_by_segmentation(run, step, words, snap.token) if words else (),
+        words_changed=snap.words_changed,
+        stop_reason=run.stop_reason if step == n else None,
+        headline=Headline((snap.left, snap.right), snap.token),
+        numbers=(
+            Number(_COUNT, snap.count),
+            Number(_IOS_LEFT, snap.left_ios),
+            Number(_IOS_RIGHT, snap.right_ios),
+            Number(_VOCABULARY, snap.vocab_size),
+        ),
+        candidates=PairRows(rows, max(snap.left_ios, snap.right_ios), len(gone), 0, 1),
+    )
+
+
 register_view("score_merge", score_merge_view)
+register_view("picky_merge", picky_merge_view)
 register_view("prune", prune_view)
 register_start("wordpiece", wordpiece_start_view)
 register_start("unigram", unigram_start_view)

@@ -1,0 +1,241 @@
+"""PickyBPE behind the seam (:mod:`bpe_core.algorithms.seam`), registered as ``"picky"``: the app's stepper and the
+quiz step through its merges (kind ``"picky_merge"``) and removals (kind ``"removal"``,
+:mod:`bpe_core.algorithms.removal`), trained by :class:`~bpe_core.algorithms.picky.PickyTrainer` (its rules are
+there; the app uses the ``lexical`` tie rule whatever ``tie_break`` says, and ``picky_threshold`` as T).
+
+A removal splits a token back into bytes, so token boundaries reappear as training goes on: :class:`PickyRun` keeps,
+for every word type, its segmentation after each step that changed it (BPE's
+:class:`~bpe_core.algorithms.run.TrainedRun`, whose boundaries only go, keeps less and is untouched). A step is one
+event: ``num_merges`` counts merges only, so a run of N merges has N steps plus one per removal.
+"""
+
+from __future__ import annotations
+
+import gettext
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..byte_display import render_bytes
+from ..i18n import N_
+from .removal import RemovalStep
+from .seam import StepWhy, register
+
+#: The kind of a PickyBPE merge (:data:`bpe_core.algorithms.seam.STEP_KINDS`): BPE's choice, with its parts' IoS.
+PICKY_MERGE = "picky_merge"
+#: What a removal's score is (a message id: :attr:`RemovalStep.score_label`).
+IOS = N_("IoS")
+
+
+class PickyMergeStep(NamedTuple):
+    """One PickyBPE merge.
+
+    Attributes:
+        step: 1-based among all steps; merge: 1-based among the merges.
+        left, right, token: the pair and the new token (ids).
+        count: the pair's count; left_count, right_count: its parts' counts just before the merge.
+        left_ios, right_ios: ``count / left_count``, ``count / right_count`` (intersection over self).
+        removes: the parts this merge makes the trainer remove (ids, in the order of the removal steps after it).
+        vocab_size, corpus_tokens: after the merge; words_changed: word types rewritten.
+    """
+
+    step: int
+    merge: int
+    left: int
+    right: int
+    token: int
+    count: int
+    left_count: int
+    right_count: int
+    left_ios: float
+    right_ios: float
+    removes: tuple[int, ...]
+    vocab_size: int
+    corpus_tokens: int
+    words_changed: int
+
+    @property
+    def kind(self) -> str:
+        """``"picky_merge"``."""
+        return PICKY_MERGE
+
+
+class PickyRun:
+    """A PickyBPE run, read-only for the app: the steps' records, the tokens (ids: the 256 bytes, then each merge's
+    token in merge order; a removed token keeps its id), any word's segmentation at any step."""
+
+    def __init__(self, config, words: dict[str, int]):
+        self.config = config
+        self.threshold = config.picky_threshold
+        self.words = list(words)
+        self.freqs = list(words.values())
+        self.snapshots: list = []
+        self.stop_reason: str | None = None
+        self.extras: dict = {}
+        self.algorithm = None
+        self.values: list[bytes] = [bytes((b,)) for b in range(256)]
+        self.value_to_id = {v: i for i, v in enumerate(self.values)}
+        self.num_base = 256
+        self.created_step = [0] * 256
+        # Each word's segmentations: (step, token ids) from step 0 on, one entry per step that changed it.
+        self._history = [[(0, tuple(w.encode("utf-8")))] for w in self.words]
+        self._tokens0 = sum(f * len(w.encode("utf-8")) for w, f in words.items())
+
+    @property
+    def num_steps(self) -> int:
+        """Steps done (merges and removals)."""
+        return len(self.snapshots)
+
+    @property
+    def vocab_size(self) -> int:
+        """Tokens in the live vocabulary now (removed ones left out)."""
+        return self.snapshots[-1].vocab_size if self.snapshots else self.num_base
+
+    def snapshot(self, step: int):
+        """The record of ``step`` (1-based): a :class:`PickyMergeStep` or a
+        :class:`~bpe_core.algorithms.removal.RemovalStep`. Raises ``IndexError``."""
+        if not 1 <= step <= len(self.snapshots):
+            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
+        return self.snapshots[step - 1]
+
+    def token_text(self, tid: int, mode: str = "utf8") -> str:
+        """The token's bytes as display text (``mode``: utf8, hex, escaped or gpt2)."""
+        return render_bytes(self.values[tid], mode)
+
+    def segmentation(self, index: int, step: int) -> list[int]:
+        """Token ids of word type ``index`` after ``step`` steps (0: its bytes)."""
+        hist = self._history[index]
+        return list(hist[bisect_right(hist, (max(0, step), (1 << 62,))) - 1][1])
+
+    def corpus_tokens(self, step: int) -> int:
+        """Tokens in the whole corpus after ``step`` steps (each word's tokens times its frequency)."""
+        step = max(0, min(step, self.num_steps))
+        return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
+
+
+class PickyTraining:
+    """A PickyBPE training: ``run`` fills as :meth:`steps` yields each step's record.
+
+    Args:
+        words: ``{word: frequency}``, first-appearance order (encoded as UTF-8 bytes).
+        config: a :class:`~bpe_core.config.TrainConfig` (``picky_threshold``, ``num_merges``, ``vocab_size``,
+            ``min_frequency`` are read).
+
+    Raises:
+        ValueError: a threshold outside (0, 1], no word.
+    """
+
+    def __init__(self, words: dict[str, int], config):
+        from .picky import PickyTrainer  # (imported when trained: see seam's module doc)
+
+        words = {w: f for w, f in words.items() if w and f > 0}
+        if not words:
+            raise ValueError("the corpus has no words: there is nothing to train on")
+        self.run = PickyRun(config, words)
+        self._trainer = PickyTrainer(
+            words,
+            config.picky_threshold,
+            num_merges=config.num_merges,
+            vocab_size=config.vocab_size,
+            min_frequency=config.min_frequency,
+        )
+
+    def steps(self) -> Iterator:
+        """Train, yielding each step's record (appended to ``run`` first)."""
+        run, trainer = self.run, self._trainer
+        ids, history, snaps = run.value_to_id, run._history, run.snapshots
+        tokens, last_merge = run._tokens0, None
+        for event in trainer.steps():
+            step = len(snaps) + 1
+            if event.kind == "merge":
+                token = len(run.values)
+                run.values.append(event.token)
+                ids[event.token] = token
+                run.created_step.append(step)
+                tokens -= event.count
+                last_merge = step
+                snap = PickyMergeStep(
+                    step,
+                    event.merges,
+                    ids[event.left],
+                    ids[event.right],
+                    token,
+                    event.count,
+                    round(event.count / event.ios[0]),
+                    round(event.count / event.ios[1]),
+                    *event.ios,
+                    (),
+                    event.vocab_size,
+                    tokens,
+                    len(trainer.touched),
+                )
+            else:
+                token = ids[event.left]
+                tokens += event.count * (len(event.left) - 1)
+                merge = snaps[last_merge - 1]
+                snaps[last_merge - 1] = merge._replace(removes=(*merge.removes, token))
+                snap = RemovalStep(
+                    step,
+                    token,
+                    event.ios[0],
+                    run.threshold,
+                    IOS,
+                    last_merge,
+                    event.count,
+                    len(trainer.touched),
+                    event.vocab_size,
+                    tokens,
+                )
+            for i in trainer.touched:
+                history[i].append((step, tuple(map(ids.__getitem__, trainer.words[i]))))
+            snaps.append(snap)
+            yield snap
+        run.stop_reason = trainer.stop_reason
+
+
+class Picky:
+    """PickyBPE behind the seam: registered as ``"picky"``."""
+
+    #: Its runs are not BPE merge runs: the app's stepper draws them, its other pages train BPE (ui.training).
+    merge_runs = False
+
+    def start(self, words: dict[str, int], config) -> PickyTraining:
+        """A PickyBPE training (:class:`PickyTraining`). Raises ``ValueError``."""
+        from ..teaching import field_views, removal_view  # noqa: F401  (register the step views of its kinds)
+
+        return PickyTraining(words, config)
+
+    def why(self, run, step, tr=None, language_name=None) -> StepWhy | None:
+        """A merge: the usual count rule, with the rule that skips tokens once made, and its parts' IoS; a removal:
+        the IoS that reached the threshold."""
+        t = tr or _ENGLISH
+        snap = run.snapshot(step)
+        if snap.kind == PICKY_MERGE:
+            text = t.gettext(
+                "PickyBPE merges the most frequent pair (ties: the largest pair), skipping a pair whose token the "
+                "vocabulary holds or once held. This merge takes {left:.1%} of its first part's occurrences and "
+                "{right:.1%} of its second's (their IoS); a part of two bytes or more whose IoS reaches the "
+                "threshold {threshold:g} is removed next."
+            )
+            return StepWhy("rule", text.format(left=snap.left_ios, right=snap.right_ios, threshold=run.threshold))
+        if snap.occurrences:
+            text = t.gettext(
+                "Merge {merge} (step {step}) took {score:.1%} of this token's occurrences: its IoS {score:.3f} "
+                "reaches the threshold {threshold:g}, so PickyBPE removes it. Its {n} other occurrences split back "
+                "into single bytes, and it is never made again."
+            )
+        else:
+            text = t.gettext(
+                "Merge {merge} (step {step}) took every occurrence of this token: its IoS {score:.3f} reaches the "
+                "threshold {threshold:g}, so PickyBPE removes it, and it is never made again."
+            )
+        merge = run.snapshot(snap.cause).merge if snap.cause else 0
+        return StepWhy(
+            "rule",
+            text.format(merge=merge, step=snap.cause, score=snap.score, threshold=snap.threshold, n=snap.occurrences),
+        )
+
+
+_ENGLISH = gettext.NullTranslations()
+
+register("picky", Picky())
