@@ -51,8 +51,30 @@ def _chips(run, ids, new=None) -> str:
     )
 
 
-def page(choice) -> None:
-    """Train ``choice``'s corpus with its algorithm and draw the step the slider names."""
+def _class_step(run, choice, class_view) -> int | None:
+    """In a live class (``class_view``: :mod:`ui.class_view`): the class's row and step control (a student never
+    past the teacher's step), then the class's part of the step (:func:`ui.class_round.step_part`). The step to
+    draw, or ``None`` when the class's part replaces it (an open question)."""
+    from ui import class_field, class_round, persist, stepper
+
+    in_class = class_view.prepare_step(run.num_steps)
+    if in_class is None:  # the class is gone (said so) or unreachable: the student steps alone
+        return st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
+    klass, store = in_class
+    limit, own, present = class_view.step_limit(klass), persist.is_teacher(), choice.display.presentation
+    class_round.bar(klass, run, min(store.get(), run.num_steps), present)
+    with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
+        step = stepper.step_controls(
+            run.num_steps, store=store, limit=limit, presentation=present, jump=own, autoplay=own
+        )
+    if class_round.step_part(klass, run, step, choice.display.byte_mode, present, limit, class_field):
+        return None
+    return step
+
+
+def page(choice, class_view=None) -> None:
+    """Train ``choice``'s corpus with its algorithm and draw the step the slider names (in a live class,
+    ``class_view`` being :mod:`ui.class_view`: the class's step, with its questions)."""
     cfg = dataclasses.replace(choice.config, pretokenizer=None, variant="char", min_frequency=1)
     if cfg.algorithm == "unigram" and cfg.vocab_size is None:
         st.warning(_("Unigram prunes down to a vocabulary size: choose a vocabulary size in the sidebar, not merges."))
@@ -69,8 +91,17 @@ def page(choice) -> None:
     st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
     if not run.num_steps:
         st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
-    step = st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
-    if run.num_steps and st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz"):
+    if class_view is not None:
+        step = _class_step(run, choice, class_view)
+        if step is None:
+            return
+    else:
+        step = st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
+    if (
+        class_view is None
+        and run.num_steps
+        and st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz")
+    ):
         return _quiz(run, max(step, 1), wordpiece)  # at step 0 the quiz asks about step 1
     # step 0 of Unigram lists the seed vocabulary (scrolled), of WordPiece the first merge's pairs
     view = step_view(run, step, pairs=400 if step == 0 and not wordpiece else 10, words=6)
