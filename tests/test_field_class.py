@@ -196,3 +196,15 @@ def test_a_unigram_class_asks_which_token_goes_and_reveals_the_loss_increases(cl
     student.run()
     no_exception(student)
     assert "Your score: 1 of 1 right" in flat_text(body_with(student, "id='bpe-class-score'"))
+
+
+def test_a_wordpiece_class_at_step_0_does_not_mark_the_first_merge(classes):
+    """Outside a class step 0 lists the first merge's pairs with a ✔ on the one merged at step 1: in a class that
+    would answer the first question before it is asked."""
+    alone = new_app(preset="textbook-low", algo="wordpiece")
+    assert any("✔" in list(t.value[""]) for t in alone.table)
+    code, key = classes.start({"preset": "textbook-low", "algo": "wordpiece"}, step=0)
+    for at in (new_app(**{"class": code}), new_app(**{"class": code, "teacher": key})):
+        no_exception(at)
+        assert "Starting vocabulary:" in " ".join(h.proto.body for h in at.get("html"))
+        assert not any("✔" in list(t.value.get("", [])) for t in at.table)

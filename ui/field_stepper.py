@@ -106,7 +106,7 @@ def page(choice, class_view=None) -> None:
     # step 0 of Unigram lists the seed vocabulary (scrolled), of WordPiece the first merge's pairs
     view = step_view(run, step, pairs=400 if step == 0 and not wordpiece else 10, words=6)
     if step == 0:
-        return _start(run, view, wordpiece)
+        return _start(run, view, wordpiece, in_class=class_view is not None)
     if wordpiece:
         left, right = view.headline.tokens
         st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
@@ -160,11 +160,12 @@ def _loss_rows(run, view) -> list[dict]:
     ]
 
 
-def _start(run, view, wordpiece: bool) -> None:
+def _start(run, view, wordpiece: bool, in_class: bool = False) -> None:
     """Step 0: the starting vocabulary and the corpus split by it, before the first step (as BPE's step 0 shows
     the corpus in its base symbols). WordPiece: the words in characters with ``##``, the special tokens and the
     alphabet, the pairs the first merge chooses from; Unigram: the seed vocabulary with its counts and costs,
-    the initial loss, the words as the seed segments them and one word's lattice."""
+    the initial loss, the words as the seed segments them and one word's lattice. ``in_class``: a live class's
+    screen, which does not mark the pair merged at step 1 (the class's first question)."""
     if wordpiece:
         st.markdown(
             _(
@@ -190,7 +191,7 @@ def _start(run, view, wordpiece: bool) -> None:
     shown = word_views(run, 0, range(min(6, len(run.words))))
     st.html("".join(f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.after.ids)}</p>" for w in shown))
     if wordpiece:
-        if view.candidates is not None:
+        if view.candidates is not None and not in_class:  # in a class: its ✔ would answer the first question
             st.markdown(_("The pairs the first merge chooses from (✔: the highest score, merged at step 1):"))
             st.table(_score_rows(run, 0, view), hide_index=True)
         return
