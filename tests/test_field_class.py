@@ -11,7 +11,14 @@ import re
 import pytest
 from app_helpers import body_with, flat_text, new_app, no_exception, shown_step
 
-from bpe_core.teaching.field_class import MAX_TIED_OPTIONS, is_field_run, option_text, question, verdict_text
+from bpe_core.teaching.field_class import (
+    MAX_TIED_OPTIONS,
+    UNIGRAM_OPTIONS,
+    is_field_run,
+    option_text,
+    question,
+    verdict_text,
+)
 from bpe_core.teaching.quiz import MAX_OPTIONS, NO_PICK, RIGHT, TIED, WRONG, grade
 from bpe_server.corpus_store import CorpusStore
 from bpe_server.live_class import Classes, option_grades
@@ -92,7 +99,7 @@ def test_a_unigram_question_offers_one_removed_token_among_the_next_kept(unigram
         orders.add(q.answer)
     assert len(orders) > 2
     two = question(unigram, 2)
-    assert two.ties == 1 and len(two.options) == MAX_OPTIONS  # the class's round: no tie at the cut
+    assert two.ties == 1 and len(two.options) == UNIGRAM_OPTIONS  # the class's round: no tie at the cut
 
 
 def test_grades_and_verdicts(wordpiece, unigram):

@@ -14,6 +14,7 @@ import streamlit as st
 from bpe_core.teaching.field_class import (
     FieldQuestion,
     counts_text,
+    number_text,
     option_text,
     question,
     value_text,
@@ -35,6 +36,12 @@ def _label(run, o) -> str:
     return option_text(run, o, tr())
 
 
+def _chips(run, o) -> str:
+    """An option's token or pair as chips (HTML): a token's spaces are made visible, not the pair's " + "."""
+    chips = [f"<code>{esc(run.token_text(t))}</code>" for t in o.tokens]
+    return _("{left} + {right}").format(left=chips[0], right=chips[1]) if len(chips) == 2 else chips[0]
+
+
 def _title(q: FieldQuestion) -> tuple[str, str]:
     """The question and the rule it turns on (plain text)."""
     if q.kind == "wordpiece":
@@ -46,7 +53,10 @@ def _title(q: FieldQuestion) -> tuple[str, str]:
         )
     return (
         _("Which of these tokens does round {round} remove?").format(round=f"{q.merge:,}"),
-        _("Exactly one of them is removed: the round removes the tokens whose removal raises the corpus loss least."),
+        _(
+            "Unigram removes the tokens whose removal raises the corpus loss least: exactly one of these goes this "
+            "round."
+        ),
     )
 
 
@@ -74,7 +84,7 @@ def options_html(run, q: FieldQuestion, pick: int | None, revealed: bool, show_c
             value = "?"
         body.append(
             f"<tr class='{' '.join(classes)}' data-option='{i + 1}'><td class='num'><kbd>{i + 1}</kbd></td>"
-            f"<td class='pair'><code>{esc(_label(run, o))}</code></td>"
+            f"<td class='pair'>{_chips(run, o)}</td>"
             f"<td class='num count'>{esc_raw(value)}</td><td>{''.join(badges)}</td></tr>"
         )
     what, number = (_("Pair"), _("Score")) if q.kind == "wordpiece" else (_("Token"), _("Loss increase"))
@@ -175,7 +185,7 @@ def reveal_view(state, run, tally, mode: str, present: bool, waits: bool) -> Non
     q = question(run, tally.merge)
     st.html(f"<style>{cv._CSS}{QUIZ_CSS}</style>")
     st.html(cr.shares_html(tally))
-    labels = [f"{i + 1}. {_label(run, o)} · {value_text(q, o, tr())}" for i, o in enumerate(q.options)]
+    labels = [f"{i + 1}. {_label(run, o)} · {number_text(q, o)}" for i, o in enumerate(q.options)]
     if cv.is_teacher():
         left, right = st.columns([1, 1], gap="medium")
         with left:

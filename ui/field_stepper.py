@@ -15,6 +15,7 @@ import streamlit as st
 from bpe_core.algorithms.seam import step_why
 from bpe_core.inputs import SettingError
 from bpe_core.teaching.step_view import CHOSEN, TIED, step_view, word_views
+from ui import persist
 from ui.i18n import _, tr
 from ui.text import esc, esc_raw
 
@@ -55,7 +56,7 @@ def _class_step(run, choice, class_view) -> int | None:
     """In a live class (``class_view``: :mod:`ui.class_view`): the class's row and step control (a student never
     past the teacher's step), then the class's part of the step (:func:`ui.class_round.step_part`). The step to
     draw, or ``None`` when the class's part replaces it (an open question)."""
-    from ui import class_field, class_round, persist, stepper
+    from ui import class_field, class_round, stepper
 
     in_class = class_view.prepare_step(run.num_steps)
     if in_class is None:  # the class is gone (said so) or unreachable: the student steps alone
@@ -88,7 +89,10 @@ def page(choice, class_view=None) -> None:
         st.error(error_text(err))
         return
     wordpiece = cfg.algorithm == "wordpiece"
-    st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
+    # In a class, a student's phone and the projector (presentation mode) leave it out: the question names the
+    # algorithm, and is the largest text on the screen.
+    if class_view is None or (persist.is_teacher() and not choice.display.presentation):
+        st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
     if not run.num_steps:
         st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
     if class_view is not None:

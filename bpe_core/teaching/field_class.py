@@ -35,6 +35,8 @@ FIELD_ALGORITHMS = ("wordpiece", "unigram")
 #: Most options a WordPiece question offers when more pairs than :data:`~bpe_core.teaching.quiz.MAX_OPTIONS` tie:
 #: every one of them is a button on a phone's first screen (two columns), and more would not fit.
 MAX_TIED_OPTIONS = 16
+#: Options of a Unigram question: two columns of four buttons on a phone's first screen.
+UNIGRAM_OPTIONS = 8
 
 
 @dataclass(frozen=True)
@@ -74,20 +76,21 @@ def is_field_run(run) -> bool:
     return getattr(run.config, "algorithm", "bpe") in FIELD_ALGORITHMS
 
 
-def question(run, merge: int, size: int = MAX_OPTIONS) -> FieldQuestion | None:
+def question(run, merge: int, size: int | None = None) -> FieldQuestion | None:
     """The question on step ``merge`` (1..``run.num_steps``) of a WordPiece or Unigram run, offering ``size``
-    options (WordPiece: more when more pairs tie, up to :data:`MAX_TIED_OPTIONS`), or ``None`` when the step leaves
-    nothing to ask (a Unigram round that removed nothing). Raises ``IndexError`` for a step outside the run and
-    ``ValueError`` for ``size`` below 2 or a run of another algorithm."""
+    options (default :data:`~bpe_core.teaching.quiz.MAX_OPTIONS` for WordPiece, more when more pairs tie, up to
+    :data:`MAX_TIED_OPTIONS`; :data:`UNIGRAM_OPTIONS` for Unigram), or ``None`` when the step leaves nothing to ask
+    (a Unigram round that removed nothing). Raises ``IndexError`` for a step outside the run and ``ValueError`` for
+    ``size`` below 2 or a run of another algorithm."""
     if not 1 <= merge <= run.num_steps:
         raise IndexError(f"step {merge} is outside 1..{run.num_steps}")
-    if size < 2:
+    if size is not None and size < 2:
         raise ValueError("a question offers at least two options")
     kind = getattr(run.config, "algorithm", "bpe")
     if kind == "wordpiece":
-        return _wordpiece(run, merge, size)
+        return _wordpiece(run, merge, size or MAX_OPTIONS)
     if kind == "unigram":
-        return _unigram(run, merge, size)
+        return _unigram(run, merge, size or UNIGRAM_OPTIONS)
     raise ValueError(f"not a WordPiece or Unigram run: {kind}")
 
 
@@ -143,12 +146,18 @@ def counts_text(option: FieldOption, tr: gettext.NullTranslations | None = None)
     )
 
 
+def number_text(q: FieldQuestion, option: FieldOption) -> str:
+    """An option's number alone: a WordPiece pair's score, ``"0.05882"``, or a Unigram token's loss increase,
+    ``"+3.42"``."""
+    return f"{option.value:.4g}" if q.kind == "wordpiece" else f"{option.value:+.4g}"
+
+
 def value_text(q: FieldQuestion, option: FieldOption, tr: gettext.NullTranslations | None = None) -> str:
-    """An option's number as the reveal shows it (plain text): a WordPiece pair's score with how it is reckoned,
-    ``"2 ÷ (17 × 2) = 0.05882"``, or a Unigram token's loss increase, ``"+3.42"``."""
+    """An option's number as the reveal's table shows it (plain text): a WordPiece pair's score with how it is
+    reckoned, ``"2 ÷ (17 × 2) = 0.05882"``, or a Unigram token's loss increase, ``"+3.42"``."""
     if q.kind == "wordpiece":
-        return f"{counts_text(option, tr)} = {option.value:.4g}"
-    return f"{option.value:+.4g}"
+        return f"{counts_text(option, tr)} = {number_text(q, option)}"
+    return number_text(q, option)
 
 
 def verdict_text(
