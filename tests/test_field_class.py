@@ -203,6 +203,8 @@ def test_a_unigram_class_asks_which_token_goes_and_reveals_the_loss_increases(cl
     student.run()
     no_exception(student)
     assert "Your score: 1 of 1 right" in flat_text(body_with(student, "id='bpe-class-score'"))
+    summary = teacher.dataframe[0].value  # a Unigram class's steps are rounds, not merges
+    assert list(summary.columns)[:2] == ["round", "answered"] and list(summary["round"]) == [2]
 
 
 def test_a_wordpiece_class_at_step_0_does_not_mark_the_first_merge(classes):

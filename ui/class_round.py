@@ -263,16 +263,17 @@ def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, pre
 
 # ------------------------------------------------------------------------------------ the summary
 def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
-    """The end of the class: per merge the shares right / tied / wrong, the hardest merges, the student's own score
-    (a student), and the CSV and (when turned on) the ranking (the teacher's screen)."""
+    """The end of the class: per merge (a Unigram class: per round) the shares right / tied / wrong, the hardest
+    ones, the student's own score (a student), and the CSV and (when turned on) the ranking (the teacher's screen)."""
     got = cv.classes().summary(state.code)
+    rounds = getattr(run.config, "algorithm", "bpe") == "unigram"  # its steps are pruning rounds, not merges
     st.subheader(_("The class is over: summary"))
     if not got.rounds:
         st.caption(_("No question was asked."))
     else:
         rows = [
             {
-                _("merge"): t.merge,
+                (_("round") if rounds else _("merge")): t.merge,
                 _("answered"): t.answered,
                 pgettext("quiz verdict", "right"): f"{t.share(RIGHT):.0%}",
                 _("tied"): f"{t.share(TIED):.0%}",
@@ -283,7 +284,10 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
         hard = join_list(str(t.merge) for t in got.hardest)
         if hard:
-            text = _("Hardest merges: {merges}").format(merges=hard)
+            if rounds:
+                text = _("Hardest rounds: {rounds}").format(rounds=hard)
+            else:
+                text = _("Hardest merges: {merges}").format(merges=hard)
             st.html(f"<div id='bpe-class-hardest'>{esc_raw(text)}</div>")
     sid = st.session_state.get(cv.K_SID)
     if not cv.is_teacher() and sid:
