@@ -106,6 +106,13 @@ def class_round():
     return class_round
 
 
+def field_stepper():
+    """:mod:`ui.field_stepper`, the stepper of WordPiece and Unigram runs: loaded for them only."""
+    from ui import field_stepper
+
+    return field_stepper
+
+
 def start_class(params: dict, step: int) -> None:
     """The callback of "Start a class": the class's modules load now (:func:`ui.class_view.start`)."""
     from ui import class_view
@@ -196,15 +203,14 @@ def main() -> None:
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        if choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
+        startable = choice.ok and (not field or field_stepper().can_train(choice))
+        if startable and not persist.class_code() and (bad_code or not choice.display.presentation):
             at = st.session_state.get("field_step", 0) if field else persist.get_step()  # the field stepper's slider
             persist.start_box(sidebar.url_params(choice), at, start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
     if field:  # not merge runs: their own stepper
-        from ui import field_stepper
-
-        field_stepper.page(choice, class_view)
+        field_stepper().page(choice, class_view)
         if class_view is not None:
             class_view.poll()
         return

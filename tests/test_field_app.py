@@ -159,6 +159,8 @@ def test_a_live_class_starts_on_wordpiece_and_unigram_as_on_bpe(tmp_path, monkey
     from bpe_server.live_class import Classes
 
     monkeypatch.setenv("BPE_EXPLORER_STORE", str(tmp_path / "s.sqlite3"))
+    no_size = new_app(preset="textbook-low", algo="unigram")  # nothing to step: no class to start on it
+    assert not [e for e in no_size.expander if e.label == "Live class"]
     for params in ({"algo": "wordpiece"}, {"algo": "unigram", "vocab": "12"}):
         at = new_app(preset="textbook-low", **params)
         no_exception(at)

@@ -52,6 +52,14 @@ def _chips(run, ids, new=None) -> str:
     )
 
 
+def can_train(choice) -> bool:
+    """Whether this page trains ``choice`` (else it says why: a Unigram run without a vocabulary size, or on a corpus
+    over :data:`UNIGRAM_MAX_BYTES`): a live class starts only on a run it can step."""
+    if choice.config.algorithm != "unigram":
+        return True
+    return choice.config.vocab_size is not None and choice.corpus.size_bytes <= UNIGRAM_MAX_BYTES
+
+
 def _class_step(run, choice, class_view) -> int | None:
     """In a live class (``class_view``: :mod:`ui.class_view`): the class's row and step control (a student never
     past the teacher's step), then the class's part of the step (:func:`ui.class_round.step_part`). The step to
