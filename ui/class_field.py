@@ -84,7 +84,7 @@ def options_html(run, q: FieldQuestion, pick: int | None, revealed: bool, show_c
             value = "?"
         body.append(
             f"<tr class='{' '.join(classes)}' data-option='{i + 1}'><td class='num'><kbd>{i + 1}</kbd></td>"
-            f"<td class='pair'>{_chips(run, o)}</td>"
+            f"<td class='pair' style='white-space:nowrap'>{_chips(run, o)}</td>"
             f"<td class='num count'>{esc_raw(value)}</td><td>{''.join(badges)}</td></tr>"
         )
     what, number = (_("Pair"), _("Score")) if q.kind == "wordpiece" else (_("Token"), _("Loss increase"))
