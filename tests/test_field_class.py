@@ -198,6 +198,7 @@ def test_a_unigram_class_asks_which_token_goes_and_reveals_the_loss_increases(cl
     increases = re.findall(r"<td class='num count'>([^<]*)</td>", table)
     assert increases == [f"{o.value:+.4g}" for o in q.options]
     assert card.startswith(f"Round 2 removes {q.removed} tokens, {token} among them")
+    assert "the next round" in teacher.button(key="class-ask").help
     teacher.button(key="class-end").click().run()
     no_exception(teacher)
     student.run()

@@ -67,7 +67,9 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
             args=(run, step),
             type="primary",
             disabled=step >= run.num_steps,
-            help=_("Open a question on the next merge: no screen shows it until you reveal."),
+            help=_("Open a question on the next round: no screen shows it until you reveal.")
+            if getattr(run.config, "algorithm", "bpe") == "unigram"
+            else _("Open a question on the next merge: no screen shows it until you reveal."),
         )
     elif pending.state == "open":
         cols[1].button(
