@@ -106,10 +106,18 @@ def class_round():
     return class_round
 
 
+def field_stepper():
+    """:mod:`ui.field_stepper`, the stepper of WordPiece and Unigram runs: loaded for them only."""
+    from ui import field_stepper
+
+    return field_stepper
+
+
 def start_class(params: dict, step: int) -> None:
     """The callback of "Start a class": the class's modules load now (:func:`ui.class_view.start`)."""
     from ui import class_view
 
+    persist.set_step(step)  # the field stepper's step is its slider's: the teacher's step is the class's from now on
     class_view.start(params, step)
 
 
@@ -187,7 +195,7 @@ def main() -> None:
         class_view.enter()  # ?class=CODE: the class's corpus and settings become the URL the sidebar adopts
     top = st.container()  # filled after the sidebar, so that input messages appear under the title
     choice = page.start_page(None, "🧩")
-    # WordPiece and Unigram have their own stepper, which has no class controls yet: no class starts on them.
+    # WordPiece and Unigram have their own stepper (with the same class: ui.class_field asks their questions).
     field = choice.ok and training.merge_config(choice.config) is not choice.config
     with top:
         header(choice)
@@ -195,12 +203,10 @@ def main() -> None:
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        if field and persist.class_code():
-            st.warning(_("This class was started on WordPiece or Unigram, which a live class cannot step yet."))
-        elif field and not choice.display.presentation:
-            st.caption(_("A live class steps BPE: choose BPE as the algorithm in the sidebar to start one."))
-        elif choice.ok and not persist.class_code() and (bad_code or not choice.display.presentation):
-            persist.start_box(sidebar.url_params(choice), persist.get_step(), start_class, join_open=bad_code)
+        startable = choice.ok and (not field or field_stepper().can_train(choice))
+        if startable and not persist.class_code() and (bad_code or not choice.display.presentation):
+            at = st.session_state.get("field_step", 0) if field else persist.get_step()  # the field stepper's slider
+            persist.start_box(sidebar.url_params(choice), at, start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
     if field and choice.config.algorithm == "picky":  # merges and removals: its own stepper
@@ -208,9 +214,10 @@ def main() -> None:
 
         return picky_stepper.page(choice)
     if field:  # not merge runs: their own stepper
-        from ui import field_stepper
-
-        return field_stepper.page(choice)
+        field_stepper().page(choice, class_view)
+        if class_view is not None:
+            class_view.poll()
+        return
     live = training.get_live_run(choice.corpus, choice.config, want=persist.get_step())
     if live is None:
         return

@@ -152,20 +152,29 @@ def test_unigram_on_a_large_corpus_is_a_note_not_minutes_of_training():
     assert "up to 200 kB" in " ".join(i.value for i in at.info)
 
 
-def test_no_live_class_starts_on_wordpiece_and_a_class_started_on_it_says_so(tmp_path, monkeypatch):
-    """Their stepper has no class controls: the start box is replaced by a line saying why, and a class that was
-    started on one (an old link) says it cannot be stepped, instead of showing no class at all."""
+def test_a_live_class_starts_on_wordpiece_and_unigram_as_on_bpe(tmp_path, monkeypatch):
+    """Their stepper has the class's controls: the start box is offered, and a class started on one (a link) draws
+    the teacher's row and the class's step control (the class itself: ``tests/test_field_class.py``)."""
     from bpe_server.corpus_store import CorpusStore
     from bpe_server.live_class import Classes
 
     monkeypatch.setenv("BPE_EXPLORER_STORE", str(tmp_path / "s.sqlite3"))
-    at = new_app(algo="wordpiece", preset="textbook-low")
-    no_exception(at)
-    assert not [e for e in at.expander if e.label == "Live class"]
-    assert any("A live class steps BPE" in c.value for c in at.caption)
-    code, key = Classes(CorpusStore(tmp_path / "s.sqlite3")).start({"preset": "textbook-low", "algo": "wordpiece"}, 2)
-    teacher = new_app(**{"class": code, "teacher": key})
-    no_exception(teacher)
-    assert any("cannot step yet" in w.value for w in teacher.warning)
-    bpe = new_app(preset="textbook-low")
-    assert [e for e in bpe.expander if e.label == "Live class"]  # BPE still offers it
+    no_size = new_app(preset="textbook-low", algo="unigram")  # nothing to step: no class to start on it
+    assert not [e for e in no_size.expander if e.label == "Live class"]
+    for params in ({"algo": "wordpiece"}, {"algo": "unigram", "vocab": "12"}):
+        at = new_app(preset="textbook-low", **params)
+        no_exception(at)
+        assert [e for e in at.expander if e.label == "Live class"]
+        assert not any("A live class steps BPE" in c.value for c in at.caption)
+        if params["algo"] == "wordpiece":  # started from the page: the class keeps the algorithm and the step
+            at.slider(key="field_step").set_value(3).run()
+            at.button(key="class-start").click().run()
+            no_exception(at)
+            started = Classes(CorpusStore(tmp_path / "s.sqlite3")).state(at.query_params["class"])
+            assert started.params["algo"] == "wordpiece" and started.step == 3
+            assert at.button(key="class-ask")
+        code, key = Classes(CorpusStore(tmp_path / "s.sqlite3")).start({"preset": "textbook-low", **params}, 2)
+        teacher = new_app(**{"class": code, "teacher": key})
+        no_exception(teacher)
+        assert not any("cannot step" in w.value for w in teacher.warning)
+        assert teacher.button(key="class-ask") and teacher.button(key="stepper.next")

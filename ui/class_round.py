@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainedRun
+from bpe_core.teaching import field_class
 from bpe_core.teaching.class_results import ranking
 from bpe_core.teaching.quiz import question
 from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
@@ -37,7 +38,7 @@ def _pair(run: TrainedRun, o, mode: str) -> str:
 
 # ------------------------------------------------------------------------------------ teacher
 def _ask(run: TrainedRun, step: int) -> None:
-    q = question(run, step + 1)
+    q = (field_class.question if field_class.is_field_run(run) else question)(run, step + 1)
     if q is None:  # the next step's kind has no question (not a merge): nothing is asked
         return
     grades = option_grades(q)
@@ -66,7 +67,9 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
             args=(run, step),
             type="primary",
             disabled=step >= run.num_steps,
-            help=_("Open a question on the next merge: no screen shows it until you reveal."),
+            help=_("Open a question on the next round: no screen shows it until you reveal.")
+            if getattr(run.config, "algorithm", "bpe") == "unigram"
+            else _("Open a question on the next merge: no screen shows it until you reveal."),
         )
     elif pending.state == "open":
         cols[1].button(
@@ -129,12 +132,15 @@ def student_bar(state: ClassState, step: int) -> None:
 
 
 # ------------------------------------------------------------------------------------ the question
-def histogram(run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, present: bool = False) -> None:
-    """A bar per pair (its picks), in the order shown; after the reveal the bars are coloured by grade. ``present``:
-    labels large and dark enough for the back of a room."""
+def histogram(
+    run: TrainedRun, q, tally: Tally, mode: str, revealed: bool, present: bool = False, labels: list | None = None
+) -> None:
+    """A bar per option (its picks), in the order shown; after the reveal the bars are coloured by grade. ``present``:
+    labels large and dark enough for the back of a room. ``labels``: the bars' names (default: a BPE question's
+    numbered pairs, with their counts once revealed)."""
     size = 22 if present else 16
     # The counts only once revealed: while the question is open they would be its answer.
-    labels = [
+    labels = labels or [
         f"{i + 1}. {_pair(run, o, mode)}" + (f" · {o.count:,}" if revealed else "") for i, o in enumerate(q.options)
     ]
     names = {RIGHT: pgettext("quiz verdict", "right"), TIED: _("tied"), WRONG: _("wrong")}
@@ -259,16 +265,17 @@ def reveal_view(state: ClassState, run: TrainedRun, tally: Tally, mode: str, pre
 
 # ------------------------------------------------------------------------------------ the summary
 def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
-    """The end of the class: per merge the shares right / tied / wrong, the hardest merges, the student's own score
-    (a student), and the CSV and (when turned on) the ranking (the teacher's screen)."""
+    """The end of the class: per merge (a Unigram class: per round) the shares right / tied / wrong, the hardest
+    ones, the student's own score (a student), and the CSV and (when turned on) the ranking (the teacher's screen)."""
     got = cv.classes().summary(state.code)
+    rounds = getattr(run.config, "algorithm", "bpe") == "unigram"  # its steps are pruning rounds, not merges
     st.subheader(_("The class is over: summary"))
     if not got.rounds:
         st.caption(_("No question was asked."))
     else:
         rows = [
             {
-                _("merge"): t.merge,
+                (_("round") if rounds else _("merge")): t.merge,
                 _("answered"): t.answered,
                 pgettext("quiz verdict", "right"): f"{t.share(RIGHT):.0%}",
                 _("tied"): f"{t.share(TIED):.0%}",
@@ -279,7 +286,10 @@ def summary_view(state: ClassState, run: TrainedRun, mode: str) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
         hard = join_list(str(t.merge) for t in got.hardest)
         if hard:
-            text = _("Hardest merges: {merges}").format(merges=hard)
+            if rounds:
+                text = _("Hardest rounds: {rounds}").format(rounds=hard)
+            else:
+                text = _("Hardest merges: {merges}").format(merges=hard)
             st.html(f"<div id='bpe-class-hardest'>{esc_raw(text)}</div>")
     sid = st.session_state.get(cv.K_SID)
     if not cv.is_teacher() and sid:
@@ -334,22 +344,25 @@ def bar(klass, run, step: int, present: bool) -> None:
         st.error(unavailable_message())
 
 
-def step_part(klass, run, step: int, mode: str, present: bool, limit: int | None = None) -> bool:
+def step_part(klass, run, step: int, mode: str, present: bool, limit: int | None = None, views=None) -> bool:
     """A live class's part of the step: the summary once it ended, an unrevealed question instead of the step's
     panels (returns True: nothing else is drawn, the merge would give the answer away), a revealed one above them.
-    ``limit``: the last step this screen may reach (:func:`ui.class_view.step_limit`)."""
+    ``limit``: the last step this screen may reach (:func:`ui.class_view.step_limit`). ``views``: the module that
+    draws the question and the reveal (``question_view``, ``reveal_view``), default this one's (a BPE run's; a
+    WordPiece or Unigram run's is :mod:`ui.class_field`)."""
+    ask, show = (views.question_view, views.reveal_view) if views is not None else (question_view, reveal_view)
     try:
         if klass.ended:
             summary_view(klass, run, mode)
             return False
         if klass.open_round is not None:
-            question_view(klass, run, step, mode, present)
+            ask(klass, run, step, mode, present)
             return True
         # Read only when merge step + 1 was revealed: most steps had no question.
         revealed = cv.classes().tally(klass.code, step + 1) if step + 1 in klass.revealed else None
         if revealed is not None and revealed.state == "revealed":
             waits = not cv.is_teacher() and limit is not None and step >= limit
-            reveal_view(klass, run, revealed, mode, present, waits)
+            show(klass, run, revealed, mode, present, waits)
     except StoreUnavailable:  # it went down since the class was read: say so (an unrevealed merge stays hidden)
         st.error(unavailable_message())
         return True

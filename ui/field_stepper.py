@@ -15,6 +15,7 @@ import streamlit as st
 from bpe_core.algorithms.seam import step_why
 from bpe_core.inputs import SettingError
 from bpe_core.teaching.step_view import CHOSEN, TIED, step_view, word_views
+from ui import persist
 from ui.i18n import _, tr
 from ui.text import esc, esc_raw
 
@@ -51,8 +52,38 @@ def _chips(run, ids, new=None) -> str:
     )
 
 
-def page(choice) -> None:
-    """Train ``choice``'s corpus with its algorithm and draw the step the slider names."""
+def can_train(choice) -> bool:
+    """Whether this page trains ``choice`` (else it says why: a Unigram run without a vocabulary size, or on a corpus
+    over :data:`UNIGRAM_MAX_BYTES`): a live class starts only on a run it can step."""
+    if choice.config.algorithm != "unigram":
+        return True
+    return choice.config.vocab_size is not None and choice.corpus.size_bytes <= UNIGRAM_MAX_BYTES
+
+
+def _class_step(run, choice, class_view) -> int | None:
+    """In a live class (``class_view``: :mod:`ui.class_view`): the class's row and step control (a student never
+    past the teacher's step), then the class's part of the step (:func:`ui.class_round.step_part`). The step to
+    draw, or ``None`` when the class's part replaces it (an open question)."""
+    from ui import class_field, class_round, stepper
+
+    in_class = class_view.prepare_step(run.num_steps)
+    if in_class is None:  # the class is gone (said so) or unreachable: the student steps alone
+        return st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
+    klass, store = in_class
+    limit, own, present = class_view.step_limit(klass), persist.is_teacher(), choice.display.presentation
+    class_round.bar(klass, run, min(store.get(), run.num_steps), present)
+    with st.container(key="class-stepper-teacher" if own else "class-stepper-student"):
+        step = stepper.step_controls(
+            run.num_steps, store=store, limit=limit, presentation=present, jump=own, autoplay=own
+        )
+    if class_round.step_part(klass, run, step, choice.display.byte_mode, present, limit, class_field):
+        return None
+    return step
+
+
+def page(choice, class_view=None) -> None:
+    """Train ``choice``'s corpus with its algorithm and draw the step the slider names (in a live class,
+    ``class_view`` being :mod:`ui.class_view`: the class's step, with its questions)."""
     cfg = dataclasses.replace(choice.config, pretokenizer=None, variant="char", min_frequency=1)
     if cfg.algorithm == "unigram" and cfg.vocab_size is None:
         st.warning(_("Unigram prunes down to a vocabulary size: choose a vocabulary size in the sidebar, not merges."))
@@ -66,16 +97,28 @@ def page(choice) -> None:
         st.error(error_text(err))
         return
     wordpiece = cfg.algorithm == "wordpiece"
-    st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
+    # In a class, a student's phone and the projector (presentation mode) leave it out: the question names the
+    # algorithm, and is the largest text on the screen.
+    if class_view is None or (persist.is_teacher() and not choice.display.presentation):
+        st.subheader(_("WordPiece, step by step") if wordpiece else _("Unigram, round by round"))
     if not run.num_steps:
         st.info(_("Training stopped before the first step: the corpus or the size leaves nothing to do."))
-    step = st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
-    if run.num_steps and st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz"):
+    if class_view is not None:
+        step = _class_step(run, choice, class_view)
+        if step is None:
+            return
+    else:
+        step = st.slider(_("Step"), 0, run.num_steps, 0, key="field_step") if run.num_steps else 0
+    if (
+        class_view is None
+        and run.num_steps
+        and st.toggle(_("Quiz: predict this step before it is shown"), key="field_quiz")
+    ):
         return _quiz(run, max(step, 1), wordpiece)  # at step 0 the quiz asks about step 1
     # step 0 of Unigram lists the seed vocabulary (scrolled), of WordPiece the first merge's pairs
     view = step_view(run, step, pairs=400 if step == 0 and not wordpiece else 10, words=6)
     if step == 0:
-        return _start(run, view, wordpiece)
+        return _start(run, view, wordpiece, in_class=class_view is not None)
     if wordpiece:
         left, right = view.headline.tokens
         st.html(f"<p>{_chips(run, [left])} + {_chips(run, [right])} → {_chips(run, [view.headline.made])}</p>")
@@ -129,11 +172,12 @@ def _loss_rows(run, view) -> list[dict]:
     ]
 
 
-def _start(run, view, wordpiece: bool) -> None:
+def _start(run, view, wordpiece: bool, in_class: bool = False) -> None:
     """Step 0: the starting vocabulary and the corpus split by it, before the first step (as BPE's step 0 shows
     the corpus in its base symbols). WordPiece: the words in characters with ``##``, the special tokens and the
     alphabet, the pairs the first merge chooses from; Unigram: the seed vocabulary with its counts and costs,
-    the initial loss, the words as the seed segments them and one word's lattice."""
+    the initial loss, the words as the seed segments them and one word's lattice. ``in_class``: a live class's
+    screen, which does not mark the pair merged at step 1 (the class's first question)."""
     if wordpiece:
         st.markdown(
             _(
@@ -159,7 +203,7 @@ def _start(run, view, wordpiece: bool) -> None:
     shown = word_views(run, 0, range(min(6, len(run.words))))
     st.html("".join(f"<p>{esc(w.word)} ({w.freq}): {_chips(run, w.after.ids)}</p>" for w in shown))
     if wordpiece:
-        if view.candidates is not None:
+        if view.candidates is not None and not in_class:  # in a class: its ✔ would answer the first question
             st.markdown(_("The pairs the first merge chooses from (✔: the highest score, merged at step 1):"))
             st.table(_score_rows(run, 0, view), hide_index=True)
         return
