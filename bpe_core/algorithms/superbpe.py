@@ -155,6 +155,7 @@ def start(words: dict, config: TrainConfig):
         TransitionError: bad settings (:func:`transition_problem`); a word list without stage 2's words (a
             word-count list: :func:`no_text_message`).
     """
+    from .superbpe_replay import replay
     from .trainer import Trainer  # (imported when used: the seam imports no trainer)
 
     config.validate()
@@ -172,14 +173,18 @@ def start(words: dict, config: TrainConfig):
         return Trainer(words, config)
     values = first.run.values
     merges = [(values[a], values[b]) for a, b in first.run.merges()]
-    second = Trainer(stage2, stage2_config(config), merges=merges, resume=True)
+    # The replay is done before stage 2's tables are built (superbpe_replay). No stop rule can end it: the tokens
+    # it makes are some of stage 1's, which stopped at none of them.
+    replayed = replay(first.run, list(stage2), merges, config.resolved_pretokenizer, config.pattern)
+    second = Trainer(stage2, stage2_config(config), replayed=replayed)
     run = second.run
     run.algorithm = SUPERBPE
     run.extras = {
         "transition": t,
         "stage1_pretokenizer": config.resolved_pretokenizer,
         "stage1_pattern": config.pattern,
-        "skipped": second.skipped,  # (filled as stage 2 replays)
+        "skipped": replayed.skipped,
+        "transition_step": len(replayed.kept) + 1,  # (read once trained: transition_step)
     }
     return second
 
