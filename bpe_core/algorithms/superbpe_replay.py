@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import deque
+from collections import defaultdict, deque
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import add, lt, mul, not_
+from itertools import accumulate, chain, compress, count, islice, repeat
+from operator import add, gt, itemgetter, mul, ne, not_, or_
 
 from ..pretokenize import pretokenize
 from .run_records import _SHIFT, MergeStep
@@ -111,8 +111,9 @@ def _first_tokens(data: bytes, removed) -> tuple:
 
 
 class _Chunks:
-    """Each chunk's replay (bytes of C ints), the right parts of the merges that could follow it and the tokens
-    that could start it, made once per distinct chunk."""
+    """Each distinct chunk's replay (``(bytes of C ints, its last byte, its first byte)``, :meth:`get`) and, asked for
+    where a merge might straddle two chunks, the right parts of the merges that could follow it and the tokens that
+    could start it (:meth:`edges`)."""
 
     def __init__(self, stage1_run, merges: list):
         self.merges = merges
@@ -121,12 +122,16 @@ class _Chunks:
         for k, pair in enumerate(merges, 1):
             self.steps_of.setdefault(pair, []).append(k)
             self.rights.setdefault(pair[0], set()).add(pair[1])
+        #: ``last byte << 8 | first byte`` of every merge's two parts: a boundary between two chunks whose bytes
+        #: there are not such a pair has no merge straddling it, whatever the chunks' tokens.
+        self.byte_pairs = {left[-1] << 8 | right[0] for left, right in merges}
         stage1_run._sync_removed()
         self.run = stage1_run
         self.cache: dict = {}
+        self._edges: dict = {}
 
     def get(self, chunk: str) -> tuple:
-        """``(replay as bytes, right parts that could follow, tokens that could start it)`` of ``chunk``."""
+        """``(replay as bytes of C ints, last byte << 8, first byte)`` of ``chunk``."""
         info = self.cache.get(chunk)
         if info is not None:
             return info
@@ -137,12 +142,25 @@ class _Chunks:
             removed = run._removed_at[run._word_start[w] : run._word_start[w + 1]]
         else:
             removed = replay_word(data, self.merges, self.steps_of)
-        rights = self.rights
-        follow = set()
-        for u in _last_tokens(data, removed):
-            follow.update(rights.get(u, ()))
-        info = self.cache[chunk] = (removed.tobytes(), follow, _first_tokens(data, removed))
+        info = self.cache[chunk] = (removed.tobytes(), data[-1] << 8, data[0])
         return info
+
+    def edges(self, chunk: str) -> tuple:
+        """``(right parts of the merges that could follow chunk, tokens that could start it)``."""
+        out = self._edges.get(chunk)
+        if out is None:
+            data = chunk.encode("utf-8")
+            removed = array("i")
+            removed.frombytes(self.get(chunk)[0])
+            rights, follow = self.rights, set()
+            for u in _last_tokens(data, removed):
+                follow.update(rights.get(u, ()))
+            out = self._edges[chunk] = (follow, _first_tokens(data, removed))
+        return out
+
+    def straddled(self, left: str, right: str) -> bool:
+        """Whether a merge could straddle the boundary of the chunks ``left`` and ``right`` (module doc)."""
+        return not self.edges(left)[0].isdisjoint(self.edges(right)[1])
 
 
 def replay(stage1_run, pieces: list, merges: list, pretokenizer: str, pattern: str | None) -> Replayed:
@@ -150,24 +168,33 @@ def replay(stage1_run, pieces: list, merges: list, pretokenizer: str, pattern: s
     on its words) on stage 2's ``pieces`` (``str``, in the order stage 2's trainer lays them out), cutting each piece
     by stage 1's ``pretokenizer`` and ``pattern`` (see the module doc). Returns :class:`Replayed`."""
     chunks = _Chunks(stage1_run, merges)
-    get = chunks.get
+    get, cache, straddled = chunks.get, chunks.cache, chunks.straddled
+    maybe = chunks.byte_pairs.__contains__
     parts = []
     for piece in pieces:
         cut = pretokenize(piece, pretokenizer, pattern) if len(piece) > 1 else [piece]
         if "".join(cut) != piece:  # a pre-tokenizer that drops or changes text: GPT-2's pattern covers every piece
             cut = pretokenize(piece, "gpt2")
-        text = cut[0]
-        done, follow, _ = get(text)
-        for chunk in cut[1:]:
-            info = get(chunk)
-            if follow.isdisjoint(info[2]):
-                parts.append(done)
-                text = chunk
-            else:  # a merge could straddle the boundary: replay the two together
-                text += chunk
-                info = get(text)
-            done, follow = info[0], info[1]
-        parts.append(done)
+        for chunk in set(cut).difference(cache):
+            get(chunk)
+        infos = list(map(cache.__getitem__, cut))
+        # The boundaries whose two bytes some merge joins, found in C (most pieces have none but at line ends); of
+        # those, the ones where a merge could straddle the chunks' tokens.
+        bytes_there = map(or_, map(itemgetter(1), infos), map(itemgetter(2), islice(infos, 1, None)))
+        at = 0  # the chunks before it are laid out
+        for j in compress(range(len(cut)), map(maybe, bytes_there)):
+            if j < at or not straddled(cut[j], cut[j + 1]):
+                continue  # (inside a join already made; or no merge there after all)
+            parts.extend(map(itemgetter(0), infos[at:j]))
+            text, k = cut[j], j + 1
+            while True:  # join while a merge could straddle the joined chunks and the next one
+                text += cut[k]
+                k += 1
+                if k == len(cut) or not straddled(text, cut[k]):
+                    break
+            parts.append(get(text)[0])
+            at = k
+        parts.extend(map(itemgetter(0), infos[at:]))
     removed = array("i")
     removed.frombytes(b"".join(parts))
     fired = set(removed)
@@ -193,29 +220,33 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     Returns ``(width, keys, starts, pair_start)`` for the pair count: the pair key base, each pair's key
     (``left * width + right``) and its position, in position order, and the index of each piece's first pair."""
     run = trainer.run
-    tok, nxt, prv, pos_word = trainer._tok, trainer._nxt, trainer._prv, trainer._pos_word
+    tok, nxt, prv = trainer._tok, trainer._nxt, trainer._prv
     removed = replayed.removed
     n = len(removed)
     _record(trainer, replayed, flat, word_start)
-    live = list(compress(range(n), map(not_, removed)))  # every token's first byte
-    ends = live[1:] + [n]
-    ids = list(map(run.value_to_id.__getitem__, map(flat.__getitem__, map(slice, live, ends))))
+    # (Arrays, not lists: nothing for the garbage collector to walk, as in trainer_tables.)
+    live = array("I", compress(count(), map(not_, removed)))  # every token's first byte
+    ends = live[1:]
+    ends.append(n)
+    ids = array("I", map(run.value_to_id.__getitem__, map(flat.__getitem__, map(slice, live, ends))))
+    # A new token table: -1 (merged into the token on its left) but at the tokens' first bytes; index n stays the
+    # sentinel -1 (trainer_tables).
+    tok = trainer._tok = memoryview(array("i", (-1,)) * (n + 1))
     _scatter(tok, live, ids)
-    _scatter(tok, compress(range(n), removed), repeat(-1))
-    # A token's next is the next token if that one starts before its piece ends (then it is the next's previous).
-    word_end = map(word_start.__getitem__, map(add, map(pos_word.__getitem__, live), repeat(1)))
-    inside = list(map(lt, ends, word_end))
+    # A token's next is the next token unless that one starts a piece (then it is the next's previous).
+    piece_starts = bytearray(n + 1)
+    _scatter(piece_starts, word_start, repeat(1))
+    inside = bytearray(map(not_, map(piece_starts.__getitem__, ends)))
     _scatter(nxt, live, ends)
     _scatter(nxt, compress(live, map(not_, inside)), repeat(-1))
     _scatter(prv, compress(ends, inside), compress(live, inside))
-    starts = list(compress(live, inside))
+    starts = array("I", compress(live, inside))
     width = len(run.values)
     keys = array(
         "Q",
         map(add, map(mul, map(tok.__getitem__, starts), repeat(width)), map(tok.__getitem__, compress(ends, inside))),
     )
     pair_start = array("q", (bisect_left(starts, s) for s in word_start))
-    trainer._corpus_tokens = sum(map(trainer._freqs.__getitem__, map(pos_word.__getitem__, live)))
     return width, keys, starts, pair_start
 
 
@@ -225,36 +256,45 @@ def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
     alone in its table and in its ties: the pair was chosen by stage 1, not from these counts)."""
     run, freqs, pos_word = trainer.run, trainer._freqs, trainer._pos_word
     removed, kept = replayed.removed, replayed.kept
-    buckets: list = [[] for _ in range(len(kept) + 1)]
-    deque(
-        map(list.append, map(buckets.__getitem__, compress(removed, removed)), compress(range(len(removed)), removed)),
-        0,
-    )
+    # The rewritten positions of each step, in order (a list each, filled in C).
+    at_step: list = [[] for _ in range(len(kept) + 1)]
+    deque(map(list.append, map(at_step.__getitem__, compress(removed, removed)), compress(count(), removed)), 0)
+    events = run._event_pos
+    events.extend(chain.from_iterable(at_step))
+    ends = array("Q", accumulate(map(len, at_step)))  # (step k's positions end at ends[k], start at ends[k - 1])
+    run._event_start.extend(ends[1:])
     run._removed_at[:] = removed
     run._removed_upto[0] = len(kept)
-    events, ids, values = run._event_pos, run.value_to_id, run.values
+    # Per step: the pieces it rewrote (its positions ascend, so each piece's first one is where the piece changes:
+    # marked in C) and the extra copies of the pieces seen more than once (a few short ones: spaces, digits).
+    in_piece = array("I", map(pos_word.__getitem__, events))
+    new_piece = bytearray(map(ne, in_piece, chain((-1,), in_piece)))
+    word_ends = word_start[1:]
+    copies: dict = defaultdict(int)
+    for w in compress(count(), map(gt, freqs, repeat(1))):
+        for step in removed[word_start[w] : word_ends[w]]:
+            copies[step] += freqs[w] - 1
+    ids, values = run.value_to_id, run.values
     tokens = trainer._corpus_tokens
     rule = trainer.config.tie_break
     for step, (left, right) in enumerate(kept, 1):
         a, b = ids[left], ids[right]
         new_id, is_new = run._add_token(a, b, step)
-        at = buckets[step]
-        fs = list(map(freqs.__getitem__, map(pos_word.__getitem__, at)))
-        merged = sum(fs)
-        count = merged if a != b else merged + _overlaps(at, fs, values[a], flat, removed, word_start, pos_word, step)
+        at = at_step[step]
+        merged = windows = len(at) + copies.get(step, 0)
+        if a == b:
+            windows += _overlaps(at, values[a], flat, removed, word_start, pos_word, freqs, step)
         tokens -= merged
-        events.extend(at)
-        run._event_start.append(len(events))
-        entry = ((-count, at[0] - len(left), a << _SHIFT | b),)
-        words = len(set(map(pos_word.__getitem__, at)))
-        run.snapshots.append(
-            MergeStep(
-                step, a, b, new_id, is_new, count, 1, entry, rule, entry, len(values), tokens, len(at), words, None
-            )
-        )
+        entry = ((-windows, at[0] - len(left), a << _SHIFT | b),)
+        # (Every field in order, as the trainer makes them: tuple.__new__ skips MergeStep's own __new__.)
+        fields = (step, a, b, new_id, is_new, windows, 1, entry, rule, entry, len(values), tokens, len(at))
+        lo = ends[step - 1]
+        pieces = 1 + new_piece.count(1, lo + 1, lo + len(at))
+        run.snapshots.append(tuple.__new__(MergeStep, (*fields, pieces, None)))
+    trainer._corpus_tokens = tokens
 
 
-def _overlaps(at: list, fs: list, value: bytes, flat: bytes, removed, word_start, pos_word, step: int) -> int:
+def _overlaps(at: list, value: bytes, flat: bytes, removed, word_start, pos_word, freqs, step: int) -> int:
     """The windows of a pair ``(value, value)`` that merge ``step`` did not rewrite (``a a a`` holds two windows and
     is rewritten once), frequency-weighted: one after each run of rewrites followed by one more ``value``."""
     width = len(value)
@@ -263,11 +303,13 @@ def _overlaps(at: list, fs: list, value: bytes, flat: bytes, removed, word_start
         after = q + width
         end = word_start[pos_word[q] + 1]
         if i + 1 < len(at) and at[i + 1] == q + 2 * width and after < end:
-            extra += fs[i]  # the run goes on: the window between this rewrite and the next was not rewritten
+            extra += freqs[
+                pos_word[q]
+            ]  # the run goes on: the window between this rewrite and the next was not rewritten
             continue
         stop = after + width
         if stop > end or flat[after:stop] != value:
             continue
         if all(0 < removed[j] < step for j in range(after + 1, stop)) and (stop == end or not 0 < removed[stop] < step):
-            extra += fs[i]
+            extra += freqs[pos_word[q]]
     return extra
