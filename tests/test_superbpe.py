@@ -251,3 +251,17 @@ def overlapping():
     seen: list = []
     yield seen
     assert any(seen), seen
+
+
+def test_the_quiz_asks_nothing_on_replayed_merges():
+    from bpe_core.teaching.quiz import not_asked, question
+
+    text = excerpt(ENGLISH, 6_000, start=20_000)
+    run = train_superbpe(text, TrainConfig(num_merges=120, transition=60))
+    first = transition_step(run)
+    assert question(run, first - 1) is None and question(run, first) is not None
+    assert not_asked(run, 1).startswith(f"No question on merge 1: SuperBPE's stage 1 chose merges 1 to {first - 1} ")
+    assert not_asked(run, first) is None
+    assert "转换点" in not_asked(run, 5, translations("zh-Hans"))
+    plain = train(corpus_words(text, TrainConfig(num_merges=20)), TrainConfig(num_merges=20))
+    assert question(plain, 1) is not None and not_asked(plain, 1) is None

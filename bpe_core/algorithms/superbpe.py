@@ -228,6 +228,14 @@ def transition_step(run: TrainedRun) -> int | None:
     return k if k is not None and k <= run.num_steps else None
 
 
+def replayed_step(run: TrainedRun, step: int) -> bool:
+    """True for a step of a SuperBPE run that replays one of stage 1's merges (before :func:`transition_step`):
+    stage 1 chose it on its own words, by their counts, so it need not be the most frequent pair of the run's
+    pieces (the quiz asks nothing about it: :func:`bpe_core.teaching.quiz.not_asked`)."""
+    first = run.extras.get("transition_step") if run.extras.get("transition") is not None else None
+    return first is not None and 1 <= step < first
+
+
 def is_superword(value: bytes) -> bool:
     """True for a byte-level token that crosses a word boundary: whitespace after a byte that is not whitespace
     (``b" of the"``, ``b", and"``); ``b" the"`` and ``b"  "`` are not."""
