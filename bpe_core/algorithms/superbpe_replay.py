@@ -242,10 +242,8 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     _scatter(prv, compress(ends, inside), compress(live, inside))
     starts = array("I", compress(live, inside))
     width = len(run.values)
-    keys = array(
-        "Q",
-        map(add, map(mul, map(tok.__getitem__, starts), repeat(width)), map(tok.__getitem__, compress(ends, inside))),
-    )
+    # (The token after live[i] is live[i + 1]'s: ids[i + 1].)
+    keys = array("Q", map(add, map(mul, compress(ids, inside), repeat(width)), compress(islice(ids, 1, None), inside)))
     pair_start = array("q", (bisect_left(starts, s) for s in word_start))
     return width, keys, starts, pair_start
 

@@ -165,7 +165,13 @@ class _Tables:
         # heap would cost a push per new pair for nothing. So ``_low``, their heap, is made from the
         # counts the first time ``_heap`` runs dry (see _peek), and kept up to date from then on.
         self._min_count = min_count = self.config.min_frequency
-        self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items() if c >= min_count]
+        # (The tie-break value as _tiebreak gives it, inlined: no candidate is known to be stale yet, so a first-seen
+        # value is the first candidate position.)
+        if self._packed_key is None:
+            self._heap = [(-c, _unpack_first(where[pk])[0], pk) for pk, c in count.items() if c >= min_count]
+        else:
+            key = self._packed_key
+            self._heap = [(-c, key(pk), pk) for pk, c in count.items() if c >= min_count]
         heapq.heapify(self._heap)
         self._low: list | None = None  # None: not made yet
         self._top: list = []  # the entries _peek returned last, kept out of the heap
