@@ -195,10 +195,10 @@ def replay(stage1_run, pieces: list, merges: list, pretokenizer: str, pattern: s
             parts.append(get(text)[0])
             at = k
         parts.extend(map(itemgetter(0), infos[at:]))
-    removed = array("i")
-    removed.frombytes(b"".join(parts))
-    fired = set(removed)
-    fired.discard(0)
+    # The merges that fired somewhere, and stage 2's step numbers, worked out on the distinct replays (far fewer
+    # numbers than the pieces' bytes).
+    distinct = {part: array("i", part) for part in set(parts)}
+    fired = set(chain.from_iterable(distinct.values()))
     renumber = [0] * (len(merges) + 1)
     kept, skipped = [], []
     for k, pair in enumerate(merges, 1):
@@ -208,7 +208,11 @@ def replay(stage1_run, pieces: list, merges: list, pretokenizer: str, pattern: s
         else:
             skipped.append(pair)
     if len(kept) < len(merges):
-        removed = array("i", map(renumber.__getitem__, removed))
+        for part, steps in distinct.items():
+            distinct[part] = array("i", map(renumber.__getitem__, steps)).tobytes()
+        parts = map(distinct.__getitem__, parts)
+    removed = array("i")
+    removed.frombytes(b"".join(parts))
     return Replayed(removed, kept, skipped)
 
 
