@@ -19,10 +19,15 @@ What this module follows, and where it comes from (the authors' trainer is a Rus
 2. **Resuming.** The fork's ``BpeTrainer::do_train_extend`` reads stage 1's ``merges.txt``, splits the stage-2
    pieces into bytes, replays the stage-1 merges in order on them -- *skipping* (and leaving out of its merges)
    one whose pair does not occur at its turn, e.g. ``Ġ`` + a digit once digits are cut apart -- and then goes on
-   taking the most frequent pair. Here the project's trainer does the same: ``Trainer(stage-2 words,
-   merges=stage-1 merges, resume=True)`` (no second merge loop). The run's first steps are thus the stage-1 merges
-   that still occur, replayed (their counts are the counts in the stage-2 pieces); the first step after them is
-   the *transition step* (:func:`transition_step`); ``run.extras["skipped"]`` lists the merges left out.
+   taking the most frequent pair. Here the same happens in two parts: :mod:`.superbpe_replay` replays the stage-1
+   merges on the stage-2 pieces before stage 2's tables are built (word by word from stage 1's own run, which
+   applied the same merges in the same order to those words; a boundary where a merge could straddle two words is
+   replayed with both), then ``Trainer(stage-2 words, replayed=...)`` takes the new merges (no second merge loop).
+   The result is what ``Trainer(stage-2 words, merges=stage-1 merges, resume=True)`` gets replaying them one by one
+   (a test checks it), at a fraction of the time. The run's first steps are thus the stage-1 merges that still
+   occur, replayed (their counts are the counts in the stage-2 pieces; each one's pair table holds its pair alone:
+   stage 1 chose it, not these counts, so the quiz asks nothing there: :func:`replayed_step`); the first step after
+   them is the *transition step* (:func:`transition_step`); ``run.extras["skipped"]`` lists the merges left out.
 3. **Stopping.** ``num_merges`` N and ``vocab_size`` count the run's merges and vocabulary, replayed ones included,
    so a SuperBPE model of N merges is as large as a plain one of N (the fork stops at its ``vocab_size`` too).
    ``min_frequency`` stops new merges only (the fork's replay has no such stop either).
