@@ -173,9 +173,8 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
     q = question(run, merge)
     if q is None:  # the next step's kind has no question (not a merge), or asking would be unfair: nothing is asked
         why = not_asked(run, merge, tr())
-        if why:
-            with top[0]:
-                st.html(f"<div class='bpe-quiz-q bpe-muted' id='bpe-quiz-not-asked'>{esc_raw(why)}</div>")
+        if why:  # (full width, as the reason no merge is left: a sentence, not a question's title)
+            st.html(f"<div class='bpe-reason' id='bpe-quiz-not-asked'>{esc_raw(why)}</div>")
         return
     with top[0]:
         title = _("Which pair does merge {merge} join?").format(merge=f"{merge:,}")
