@@ -153,3 +153,21 @@ def test_the_question_hides_counts_shows_every_pair_and_the_reveal_shows_them(cl
     assert "Press Next" not in verdict
     table = body_with(student, "id='bpe-quiz-pairs'")
     assert re.findall(r"<td class='num count'>([^<]*)</td>", table) == [str(o.count) for o in q.options]
+
+
+def test_no_question_on_a_merge_superbpe_replays_from_stage_1(classes):
+    """Merges 1 to 150 of this SuperBPE run replay stage 1's choices: the teacher cannot ask about them (a student
+    picking the most frequent pair shown would be graded wrong), and the page says why; merge 151 can be asked."""
+    settings = {"preset": "pg16457-chapter", "variant": "byte", "pre": "gpt2", "merges": 300, "transition": 150}
+    code, key = classes.start(settings, step=140)
+    teacher = new_app(**{"class": code, "teacher": key})
+    no_exception(teacher)
+    assert teacher.button(key="class-ask").disabled
+    assert any(c.value.startswith("No question on merge 141: SuperBPE's stage 1 chose") for c in teacher.caption)
+    classes.set_step(code, key, 150)
+    teacher = new_app(**{"class": code, "teacher": key})
+    no_exception(teacher)
+    assert not teacher.button(key="class-ask").disabled
+    teacher.button(key="class-ask").click().run()
+    no_exception(teacher)
+    assert classes.tally(code, 151).grades

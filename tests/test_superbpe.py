@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 import regex
 from cli_process import assert_clean_error, cli, write
-from corpus_excerpts import CHINESE, ENGLISH, WIKI, excerpt, read_corpus
+from corpus_excerpts import CHINESE, EMOJI, ENGLISH, WIKI, excerpt, read_corpus
 
 from bpe_core import TrainConfig, train
 from bpe_core.algorithms.superbpe import (
@@ -193,3 +193,75 @@ def test_cli_errors_are_one_line(tmp_path):
     counts = write(tmp_path / "counts.txt", "low 5\nlower 2\nnewest 6\n")
     assert_clean_error(cli(["train", counts, "--merges", "5", "--transition", "2"]), "needs the text")
     assert_clean_error(cli(["train", text, "--transition", "2", "--picky", "0.9"]), "do not combine")
+
+
+def _one_by_one(text: str, cfg: TrainConfig):
+    """Stage 2 replaying stage 1's merges one at a time in the trainer (``merges=..., resume=True``)."""
+    from bpe_core.algorithms.superbpe import stage2_config, stage_words
+    from bpe_core.algorithms.trainer import Trainer
+
+    words = stage_words(text, cfg)
+    first = train(dict(words), dataclasses.replace(cfg, num_merges=cfg.transition, transition=None))
+    merges = [(first.values[a], first.values[b]) for a, b in first.merges()]
+    trainer = Trainer(words.stage2, stage2_config(cfg), merges=merges, resume=True)
+    for _ in trainer.steps():
+        pass
+    return trainer
+
+
+@pytest.mark.parametrize(
+    ("corpus", "size", "pretokenizer", "t", "n", "rule"),
+    [
+        (ENGLISH, 30_000, "gpt2", 400, 600, "first-seen"),  # CRLF paragraph breaks: chunks replayed together
+        (WIKI, 20_000, "gpt4", 300, 400, "hf"),
+        (CHINESE, 8_000, "o200k", 200, 260, "lexical"),
+        (EMOJI, 8_000, "whitespace", 150, 200, "first-seen"),  # drops the spaces: pieces cut by GPT-2's pattern
+    ],
+)
+def test_replay_before_the_tables_equals_the_replay_merge_by_merge(corpus, size, pretokenizer, t, n, rule, overlapping):
+    """Stage 2 replays stage 1's merges on its pieces before its tables are built (superbpe_replay): the run's
+    steps, counts (a pair of one token counted in overlapping windows), rewritten positions and skipped merges are
+    those of the trainer replaying the merges one at a time."""
+    text = excerpt(corpus, size, start=1_000)
+    cfg = TrainConfig(pretokenizer=pretokenizer, num_merges=n, transition=t, tie_break=rule)
+    run = train_superbpe(text, cfg)
+    old = _one_by_one(text, cfg)
+    ref = old.run
+    assert run.extras["skipped"] == old.skipped
+    assert transition_step(run) == ref.extras.get("transition_step")
+    fields = ("step", "left", "right", "token", "is_new", "count", "vocab_size", "corpus_tokens", "occurrences")
+    assert [[getattr(s, f) for f in fields] for s in run.snapshots] == [
+        [getattr(s, f) for f in fields] for s in ref.snapshots
+    ]
+    assert [s.words_changed for s in run.snapshots] == [s.words_changed for s in ref.snapshots]
+    assert run._event_pos == ref._event_pos and run._event_start == ref._event_start
+    assert run.values == ref.values and run.stop_reason == ref.stop_reason
+    overlapping.append(
+        any(s.left == s.right and s.count > s.occurrences for s in run.snapshots[: transition_step(run)])
+    )
+    for step in (1, transition_step(run) - 1, n):
+        assert [run.segmentation(i, step) for i in range(run.num_words)] == [
+            ref.segmentation(i, step) for i in range(ref.num_words)
+        ]
+
+
+@pytest.fixture(scope="module")
+def overlapping():
+    """Whether each replay above had a pair of one token with overlapping windows (``a a a``): one must have."""
+    seen: list = []
+    yield seen
+    assert any(seen), seen
+
+
+def test_the_quiz_asks_nothing_on_replayed_merges():
+    from bpe_core.teaching.quiz import not_asked, question
+
+    text = excerpt(ENGLISH, 6_000, start=20_000)
+    run = train_superbpe(text, TrainConfig(num_merges=120, transition=60))
+    first = transition_step(run)
+    assert question(run, first - 1) is None and question(run, first) is not None
+    assert not_asked(run, 1).startswith(f"No question on merge 1: SuperBPE's stage 1 chose merges 1 to {first - 1} ")
+    assert not_asked(run, first) is None
+    assert "转换点" in not_asked(run, 5, translations("zh-Hans"))
+    plain = train(corpus_words(text, TrainConfig(num_merges=20)), TrainConfig(num_merges=20))
+    assert question(plain, 1) is not None and not_asked(plain, 1) is None

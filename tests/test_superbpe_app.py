@@ -4,8 +4,10 @@ step, the first superword tokens) and the clear message for a transition beyond 
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from app_helpers import errors, new_app, no_exception, page_text
+from app_helpers import bodies, body_with, errors, flat_text, new_app, no_exception, page_text
 
 from bpe_core import InputError
 from ui.corpus import PRESETS
@@ -51,3 +53,43 @@ def test_a_transition_beyond_the_merges_is_a_clear_message_in_chinese():
     at = new_app(**{**CHAPTER, "merges": 100}, lang="zh-Hans")
     no_exception(at)
     assert "转换点 150 超出了要求的 100 次合并" in errors(at)
+
+
+def _options(at) -> list[str]:
+    rows = re.findall(r"<tr class='[^']*' data-option='\d'>(.*?)</tr>", body_with(at, "bpe-quiz-pairs"))
+    return [" ".join(flat_text(r).split()[1:4]) for r in rows]
+
+
+def _reveal(at):
+    at = at.button(key="quiz-reveal").click().run()
+    no_exception(at)
+    card = body_with(at, "bpe-quiz-verdict")
+    return re.search(r"data-grade='(\w+)'", card).group(1), flat_text(card)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_the_quiz_asks_nothing_on_a_replayed_merge_and_says_why(lang):
+    """Merges 1 to 150 replay stage 1's choices, made on stage 1's words: the most frequent pair of the pieces shown
+    need not be the one merged, so the quiz asks nothing there (a pick of it would be graded wrong) and says why."""
+    at = new_app(**CHAPTER, step=140, quiz=1, lang=lang)
+    no_exception(at)
+    assert not any("id='bpe-quiz-pairs'" in b for b in bodies(at))
+    why = flat_text(body_with(at, "bpe-quiz-not-asked"))
+    if lang == "en":
+        assert why.startswith("No question on merge 141: SuperBPE's stage 1 chose merges 1 to 150 on its own words")
+        assert "from the transition point, merge 151." in why
+    else:
+        assert why.startswith("第 141 次合併不出題") and "轉換點（第 151 次合併）" in why
+
+
+def test_the_quiz_asks_from_the_transition_step_and_the_merged_pair_is_right():
+    at = new_app(**CHAPTER, step=150, quiz=1)  # merge 151, the first that stage 2 chooses
+    no_exception(at)
+    assert "Which pair does merge 151 join?" in flat_text(body_with(at, "bpe-quiz-question"))
+    grade, text = _reveal(at)  # no pick: the reveal names the merged pair
+    assert grade == "none"
+    chosen = re.search(r"Merge 151 joins (.+?), which occurs", text).group(1)
+    at = new_app(**CHAPTER, step=150, quiz=1)
+    at = at.button(key=f"quiz-pick-{_options(at).index(chosen) + 1}").click().run()
+    grade, text = _reveal(at)
+    assert grade == "right" and text.startswith(f"Right! Merge 151 joins {chosen}")

@@ -33,3 +33,16 @@ def test_the_transition_step_is_marked(app_server, page, width, height):
         expect(widget.locator("input")).to_have_value("150")
         widget.scroll_into_view_if_needed()
         save_screenshot(page, "superbpe/sidebar-1280x720")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (390, 844)], ids=["1280x720", "390x844"])
+def test_the_quiz_says_why_it_asks_nothing_on_a_replayed_merge(app_server, page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    open_app(page, app_server + URL.format(step=140) + "&quiz=1")
+    assert_no_exception(page)
+    why = page.locator("#bpe-quiz-not-asked")
+    expect(why).to_contain_text("No question on merge 141: SuperBPE's stage 1 chose merges 1 to 150")
+    expect(page.locator("#bpe-quiz-pairs")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    why.scroll_into_view_if_needed()
+    save_screenshot(page, f"superbpe/quiz-not-asked-{width}x{height}")

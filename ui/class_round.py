@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core import TrainedRun
 from bpe_core.teaching import field_class
 from bpe_core.teaching.class_results import ranking
-from bpe_core.teaching.quiz import question
+from bpe_core.teaching.quiz import not_asked, question
 from bpe_server.live_class import RIGHT, TIED, WRONG, ClassError, ClassState, Tally, option_grades
 from bpe_server.store_db import StoreUnavailable
 
@@ -25,7 +25,7 @@ from . import class_join
 from . import class_view as cv
 from .chips import token_label
 from .explain import merge_reason
-from .i18n import _, join_list, ngettext, pgettext
+from .i18n import _, join_list, ngettext, pgettext, tr
 from .links import unavailable_message
 from .panels import merge_line_html
 from .quiz import corpus_html, options_html, verdict_html
@@ -59,6 +59,7 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
     )
     if state.ended:
         return
+    why = not_asked(run, step + 1, tr()) if pending is None and step < run.num_steps else None
     if pending is None:
         cols[1].button(
             _("Ask the class"),
@@ -66,7 +67,7 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
             on_click=_ask,
             args=(run, step),
             type="primary",
-            disabled=step >= run.num_steps,
+            disabled=step >= run.num_steps or why is not None,
             help=_("Open a question on the next round: no screen shows it until you reveal.")
             if getattr(run.config, "algorithm", "bpe") == "unigram"
             else _("Open a question on the next merge: no screen shows it until you reveal."),
@@ -83,6 +84,8 @@ def teacher_controls(state: ClassState, run: TrainedRun, step: int, present: boo
             key="class-reopen",
             on_click=lambda: cv._teacher_do(lambda c, k: cv.classes().reopen(c, k)),
         )
+    if why:  # (a merge SuperBPE's stage 2 replays: asking would be unfair)
+        st.caption(why)
     cols[2].button(
         _("Reveal"),
         key="class-reveal",

@@ -21,7 +21,7 @@ from pathlib import Path
 import streamlit as st
 
 from bpe_core import TrainedRun
-from bpe_core.teaching.quiz import Question, grade, question, reveal_text, score, score_text
+from bpe_core.teaching.quiz import Question, grade, not_asked, question, reveal_text, score, score_text
 
 from . import persist
 from .chips import MAX_CHIPS, chip_html, chips_html, token_label
@@ -171,7 +171,10 @@ def panel(run: TrainedRun, step: int, display: Display) -> None:
         st.html(f"<div class='bpe-reason'>{esc_raw(stop_reason_text(run))}</div>")
         return
     q = question(run, merge)
-    if q is None:  # the next step's kind has no question (not a merge): it is skipped, nothing is asked
+    if q is None:  # the next step's kind has no question (not a merge), or asking would be unfair: nothing is asked
+        why = not_asked(run, merge, tr())
+        if why:  # (full width, as the reason no merge is left: a sentence, not a question's title)
+            st.html(f"<div class='bpe-reason' id='bpe-quiz-not-asked'>{esc_raw(why)}</div>")
         return
     with top[0]:
         title = _("Which pair does merge {merge} join?").format(merge=f"{merge:,}")

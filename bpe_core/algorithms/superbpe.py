@@ -19,10 +19,15 @@ What this module follows, and where it comes from (the authors' trainer is a Rus
 2. **Resuming.** The fork's ``BpeTrainer::do_train_extend`` reads stage 1's ``merges.txt``, splits the stage-2
    pieces into bytes, replays the stage-1 merges in order on them -- *skipping* (and leaving out of its merges)
    one whose pair does not occur at its turn, e.g. ``Ġ`` + a digit once digits are cut apart -- and then goes on
-   taking the most frequent pair. Here the project's trainer does the same: ``Trainer(stage-2 words,
-   merges=stage-1 merges, resume=True)`` (no second merge loop). The run's first steps are thus the stage-1 merges
-   that still occur, replayed (their counts are the counts in the stage-2 pieces); the first step after them is
-   the *transition step* (:func:`transition_step`); ``run.extras["skipped"]`` lists the merges left out.
+   taking the most frequent pair. Here the same happens in two parts: :mod:`.superbpe_replay` replays the stage-1
+   merges on the stage-2 pieces before stage 2's tables are built (word by word from stage 1's own run, which
+   applied the same merges in the same order to those words; a boundary where a merge could straddle two words is
+   replayed with both), then ``Trainer(stage-2 words, replayed=...)`` takes the new merges (no second merge loop).
+   The result is what ``Trainer(stage-2 words, merges=stage-1 merges, resume=True)`` gets replaying them one by one
+   (a test checks it), at a fraction of the time. The run's first steps are thus the stage-1 merges that still
+   occur, replayed (their counts are the counts in the stage-2 pieces; each one's pair table holds its pair alone:
+   stage 1 chose it, not these counts, so the quiz asks nothing there: :func:`replayed_step`); the first step after
+   them is the *transition step* (:func:`transition_step`); ``run.extras["skipped"]`` lists the merges left out.
 3. **Stopping.** ``num_merges`` N and ``vocab_size`` count the run's merges and vocabulary, replayed ones included,
    so a SuperBPE model of N merges is as large as a plain one of N (the fork stops at its ``vocab_size`` too).
    ``min_frequency`` stops new merges only (the fork's replay has no such stop either).
@@ -155,6 +160,7 @@ def start(words: dict, config: TrainConfig):
         TransitionError: bad settings (:func:`transition_problem`); a word list without stage 2's words (a
             word-count list: :func:`no_text_message`).
     """
+    from .superbpe_replay import replay
     from .trainer import Trainer  # (imported when used: the seam imports no trainer)
 
     config.validate()
@@ -172,14 +178,18 @@ def start(words: dict, config: TrainConfig):
         return Trainer(words, config)
     values = first.run.values
     merges = [(values[a], values[b]) for a, b in first.run.merges()]
-    second = Trainer(stage2, stage2_config(config), merges=merges, resume=True)
+    # The replay is done before stage 2's tables are built (superbpe_replay). No stop rule can end it: the tokens
+    # it makes are some of stage 1's, which stopped at none of them.
+    replayed = replay(first.run, list(stage2), merges, config.resolved_pretokenizer, config.pattern)
+    second = Trainer(stage2, stage2_config(config), replayed=replayed)
     run = second.run
     run.algorithm = SUPERBPE
     run.extras = {
         "transition": t,
         "stage1_pretokenizer": config.resolved_pretokenizer,
         "stage1_pattern": config.pattern,
-        "skipped": second.skipped,  # (filled as stage 2 replays)
+        "skipped": replayed.skipped,
+        "transition_step": len(replayed.kept) + 1,  # (read once trained: transition_step)
     }
     return second
 
@@ -221,6 +231,14 @@ def transition_step(run: TrainedRun) -> int | None:
     or before that step."""
     k = run.extras.get("transition_step")
     return k if k is not None and k <= run.num_steps else None
+
+
+def replayed_step(run: TrainedRun, step: int) -> bool:
+    """True for a step of a SuperBPE run that replays one of stage 1's merges (before :func:`transition_step`):
+    stage 1 chose it on its own words, by their counts, so it need not be the most frequent pair of the run's
+    pieces (the quiz asks nothing about it: :func:`bpe_core.teaching.quiz.not_asked`)."""
+    first = run.extras.get("transition_step") if run.extras.get("transition") is not None else None
+    return first is not None and 1 <= step < first
 
 
 def is_superword(value: bytes) -> bool:

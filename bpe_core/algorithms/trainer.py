@@ -86,6 +86,11 @@ class Trainer(_Tables, _BestPairs, _Merging):
             the last one the trainer takes the best pairs again, so set ``num_merges`` to stop there. The stop
             rules apply as usual (``min_frequency`` 1 keeps them from stopping a rule that has its own).
             ``None`` (the default): the best pair at every step.
+        resume: with ``merges``, a given pair that does not occur is skipped (listed in :attr:`skipped`), not a stop.
+        replayed: merges already replayed on ``words`` (byte-level only), a
+            :class:`~bpe_core.algorithms.superbpe_replay.Replayed` (SuperBPE's stage 2): the run starts with one
+            step per replayed merge (its pair alone in its table), the tables with their tokens; the trainer goes on
+            from there with the best pairs.
 
     Use ``for snap in trainer.steps(): ...``; :attr:`run` answers questions about the steps so far
     (see :class:`bpe_core.algorithms.run.TrainedRun`). Raises ``ValueError`` for bad settings.
@@ -97,6 +102,7 @@ class Trainer(_Tables, _BestPairs, _Merging):
         config: TrainConfig,
         merges: Iterable[tuple] | None = None,
         resume: bool = False,
+        replayed=None,
     ):
         self.config = config.validate()
         self.variant = config.make_variant()
@@ -106,6 +112,7 @@ class Trainer(_Tables, _BestPairs, _Merging):
         #: The given merges skipped because their pair did not occur (``resume`` only): ``(left, right)`` values.
         self.skipped: list[tuple] = []
         self._replaying = False  # (resume) the pair peeked last is a given merge: no min_frequency stop
+        self._replayed = replayed
         self._build(words)
 
     # ------------------------------------------------------------------------------------ the loop
@@ -121,7 +128,10 @@ class Trainer(_Tables, _BestPairs, _Merging):
         merge = self._merge
         num_merges, vocab_size, top_k, max_tied = cfg.num_merges, cfg.vocab_size, cfg.top_k, cfg.max_tied
         pending: MergeStep | None = None
-        step = 0
+        step = run.num_steps  # (steps replayed before the tables were built, ``replayed``, are in the run already)
+        if step:
+            yield from run.snapshots[:-1]
+            pending = run.snapshots[-1]
         while True:
             reason = None
             top: list = []

@@ -103,7 +103,14 @@ class _Tables:
         _scatter(prv, compress(word_start, lengths), repeat(-1))
         self._pos_word = memoryview(array("I", chain.from_iterable(map(repeat, range(len(word_list)), lengths))))
         self._freqs = freqs
-        self._corpus_tokens = sum(map(mul, freqs, lengths))
+        self._corpus_tokens = tokens0 = sum(map(mul, freqs, lengths))
+        if self._replayed is not None:  # (SuperBPE's stage 2) the merges replayed before the pairs are counted
+            from .superbpe_replay import lay_out
+
+            width, keys, starts, pair_start = lay_out(self, self._replayed, b"".join(encoded), word_start)
+        else:
+            width = len(values)
+            keys = starts = pair_start = None
 
         # Initial pair count: the only full pass over the corpus. ``where[pair]`` lists candidate
         # positions: every position where the pair has occurred. Entries go stale when a neighbouring
@@ -114,17 +121,19 @@ class _Tables:
         # The pass runs in C (map, compress): as Python statements, a book's millions of positions take
         # seconds. Inside a word, the pair at p is (tok[p], tok[p + 1]), keyed here by the small int
         # left * width + right (ints below 2**30 are Python's cheapest), and repacked below.
-        width = len(values)
-        small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
         groups: dict[int, array] = defaultdict(_positions)
-        keys = array("Q", small)  # (C ints: a tuple of them would be one more object for the collector to walk)
+        if keys is None:
+            small = compress(map(add, map(mul, islice(tok, n), repeat(width)), islice(tok, 1, None)), inside)
+            keys = array("Q", small)  # (C ints: a tuple of them would be one more object for the collector to walk)
+            starts = compress(range(n), inside)
         # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each position
         # to its pair's group, which the defaultdict finds, or makes.)
-        deque(map(array.append, map(groups.__getitem__, keys), compress(range(n), inside)), 0)
+        deque(map(array.append, map(groups.__getitem__, keys), starts), 0)
         counts = {key: len(ps) for key, ps in groups.items()}
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
         # ``keys`` lists the pairs word after word; a word of L symbols has L - 1 of them (none when empty).
-        pair_start = array("q", accumulate(map(sub, lengths, map(bool, lengths)), initial=0))
+        if pair_start is None:
+            pair_start = array("q", accumulate(map(sub, lengths, map(bool, lengths)), initial=0))
         for i in compress(range(len(freqs)), map(gt, freqs, repeat(1))):
             extra = freqs[i] - 1
             for key in keys[pair_start[i] : pair_start[i + 1]]:
@@ -147,6 +156,8 @@ class _Tables:
 
         # The tie-break key of each pair (grown as merges add tokens).
         self._key = TieKey(self.config.tie_break, values)
+        for value in run.values[len(values) :]:  # (tokens the replayed merges made)
+            self._key.add(value)
         self._packed_key = None if self.config.tie_break == "first-seen" else self._key.packed(_SHIFT)
         # Only pairs seen at least min_frequency times go to ``_heap``. The others (most pairs of a book,
         # and most pairs a merge creates: seen once) are needed only once too few pairs are left in
@@ -154,7 +165,13 @@ class _Tables:
         # heap would cost a push per new pair for nothing. So ``_low``, their heap, is made from the
         # counts the first time ``_heap`` runs dry (see _peek), and kept up to date from then on.
         self._min_count = min_count = self.config.min_frequency
-        self._heap = [(-c, self._tiebreak(pk), pk) for pk, c in self._count.items() if c >= min_count]
+        # (The tie-break value as _tiebreak gives it, inlined: no candidate is known to be stale yet, so a first-seen
+        # value is the first candidate position.)
+        if self._packed_key is None:
+            self._heap = [(-c, _unpack_first(where[pk])[0], pk) for pk, c in count.items() if c >= min_count]
+        else:
+            key = self._packed_key
+            self._heap = [(-c, key(pk), pk) for pk, c in count.items() if c >= min_count]
         heapq.heapify(self._heap)
         self._low: list | None = None  # None: not made yet
         self._top: list = []  # the entries _peek returned last, kept out of the heap
@@ -162,4 +179,4 @@ class _Tables:
         # from; the pairs it created cannot be among the kept top pairs yet, except for a rebuilt token).
         self._touched: dict = {}
         self._exact = self._make_exact()
-        run._series_start(len(values), self._corpus_tokens)
+        run._series_start(len(values), tokens0)

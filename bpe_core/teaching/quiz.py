@@ -2,7 +2,9 @@
 
 A question is asked about a step whose kind has one (:data:`_ASKS`): of a merge, which pair merge ``k`` joins.
 A step of another kind (a removal, a pruning round) has no question and is skipped: :func:`question` gives
-``None``. The class sees the corpus after merge ``k - 1`` and up to
+``None``. So does a merge that SuperBPE's stage 2 replays from stage 1 (before the transition point): stage 1 chose
+it on its own words, by their counts, and the most frequent pair of the text shown need not be it; grading that
+pick wrong would be unfair, so nothing is asked and :func:`not_asked` says why. The class sees the corpus after merge ``k - 1`` and up to
 nine pairs of the pair table before merge ``k`` (the counts the trainer chose from), in a shuffled order:
 in count order the answer would always be the first row.
 
@@ -21,6 +23,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..algorithms.superbpe import replayed_step
 from .explain import TIE_RULES, rule_name
 from .step_view import MERGE, StepView, step_view
 
@@ -82,9 +85,28 @@ def question(run, merge: int, size: int = MAX_OPTIONS) -> Question | None:
         raise IndexError(f"merge {merge} is outside 1..{run.num_steps}")
     if size < 1:
         raise ValueError("a question offers at least one pair")
+    if replayed_step(run, merge):
+        return None
     view = step_view(run, merge, pairs=min(size, MAX_OPTIONS))
     ask = _ASKS.get(view.kind)
     return None if ask is None else ask(view)
+
+
+def not_asked(run, merge: int, tr: gettext.NullTranslations | None = None) -> str | None:
+    """Why no question is asked about ``merge`` although it is a merge (one sentence through ``tr``; ``None``:
+    English), or ``None`` when one is asked (or the step's kind has none: nothing to explain)."""
+    if not replayed_step(run, merge):
+        return None
+    first = run.extras["transition_step"]
+    return (
+        (tr or _ENGLISH)
+        .gettext(
+            "No question on merge {merge}: SuperBPE's stage 1 chose merges 1 to {last} on its own words, by their "
+            "counts there, so the most frequent pair of this text need not be the one merged. The quiz asks again "
+            "from the transition point, merge {first}."
+        )
+        .format(merge=f"{merge:,}", last=f"{first - 1:,}", first=f"{first:,}")
+    )
 
 
 def _merge_question(view: StepView) -> Question:
