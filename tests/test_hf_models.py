@@ -359,3 +359,24 @@ def test_qwen3s_shipped_pairs_give_the_tables_of_its_json_and_are_used_only_for_
         tok = _load_hf("qwen3")
         tok.pairs_file = _pairs_file(tmp_path / "x.pairs", header, changed=True)
         assert (tok._pair_of_rank[0] != from_json._pair_of_rank[0]) is used
+
+
+@pytest.mark.parametrize("which", ["qwen3", "deepseek_v3"])
+def test_a_tokens_bytes_before_the_tables_are_built_are_the_tables_values_for_every_id(which):
+    from bpe_core.models import _load_hf
+
+    tok = _load_hf("qwen3") if which == "qwen3" else load_tokenizer_json(DEEPSEEK, name=which, lazy=True)
+    size = tok.hf.get_vocab_size(with_added_tokens=True)
+    ids = range(-1, size + 3)  # past both ends too: unknown ids
+    cheap = {}
+    for tid in ids:
+        try:
+            cheap[tid] = tok.token_value(tid)
+        except ValueError:
+            cheap[tid] = None
+    assert "values" not in tok.__dict__  # read from tokenizers, one id at a time: the tables are not built
+    values = tok.values  # now built (Qwen3: from its shipped pairs file; DeepSeek-V3: from its JSON)
+    assert cheap == {tid: values.get(tid) for tid in ids}
+    with pytest.raises(ValueError, match="unknown token id"):
+        tok.token_value(size + 2)  # after the build too
+    assert [tid for tid in tok._added_ids if cheap[tid] != tok.hf.id_to_token(tid).encode()] == []  # as UTF-8 text
