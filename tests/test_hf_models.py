@@ -380,3 +380,21 @@ def test_a_tokens_bytes_before_the_tables_are_built_are_the_tables_values_for_ev
     with pytest.raises(ValueError, match="unknown token id"):
         tok.token_value(size + 2)  # after the build too
     assert [tid for tid in tok._added_ids if cheap[tid] != tok.hf.id_to_token(tid).encode()] == []  # as UTF-8 text
+
+
+@pytest.mark.parametrize("which", ["qwen3", "deepseek_v3"])
+def test_merge_numbers_read_alone_are_the_tables_merges_and_stay_when_the_tables_are_built(which):
+    from bpe_core.models import _load_hf
+    from ui.chips import TokenizerTokens
+
+    tok = _load_hf("qwen3") if which == "qwen3" else load_tokenizer_json(DEEPSEEK, name=which, lazy=True)
+    data = tok._data
+    src = TokenizerTokens(tok)
+    ids = tok.encode("很有趣 tokenization <|im_start|> 😀 <｜begin▁of▁sentence｜>")
+    made = [src.origin(t) for t in ids]  # a chip's "made at merge k from a + b"
+    assert not {"values", "vocab", "_pieces"} & set(tok.__dict__)  # the merges as ids alone
+    pairs = tok._pair_of_rank
+    assert pairs == bpe_merges(read_tokenizer_json(data)).pairs  # the JSON's merges, however they were read
+    tok.own_encode("很有趣")  # now every table is built
+    assert tok._pair_of_rank is pairs and [src.origin(t) for t in ids] == made
+    assert [o for o in made if o is not None] and all(tok.values[t] for t in ids)

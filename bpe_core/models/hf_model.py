@@ -25,7 +25,16 @@ from ..encoding.encoder import Tokenizer
 from ..encoding.traces import trace_piece
 from ..inputs import EXTRA_HINT, InputError
 from ..variants import Variant
-from .hf_json import BpeTables, HFPieces, added_tokens, bpe_merges, is_byte_level, model_type, read_tokenizer_json
+from .hf_json import (
+    BpeTables,
+    HFPieces,
+    added_tokens,
+    bpe_merges,
+    bpe_pairs,
+    is_byte_level,
+    model_type,
+    read_tokenizer_json,
+)
 
 
 def require_tokenizers():
@@ -93,8 +102,8 @@ class HFTokenizer(_HFIds, Tokenizer):
     #: The shipped file's merges as ids (:mod:`bpe_core.models.hf_pairs`), read instead of the JSON when it names
     #: the file's sha256 (``_sha256``); None: the JSON is read.
     pairs_file: Path | None = None
-    #: What :meth:`_build` makes from the file, on first use.
-    _LAZY = frozenset({"values", "vocab", "_pair_of_rank", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"})
+    #: What :meth:`_build` makes from the file, on first use (``_pair_of_rank`` may come first, alone).
+    _LAZY = frozenset({"values", "vocab", "_byte_ids", "_ignore_merges", "_pieces", "unsupported"})
 
     def __getattr__(self, name: str):
         # Called only for attributes not yet set: the tables, built once (under a lock: sessions share a model).
@@ -104,10 +113,27 @@ class HFTokenizer(_HFIds, Tokenizer):
             sides = zip(map(itemgetter(0), back), map(itemgetter(1), back))
             self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))  # two threads at once: the same dict
             return self._ranks
+        if name == "_pair_of_rank":  # the merges as ids alone (a chip's "made at merge k"): no tokens' bytes
+            with self._build_lock:
+                if "_pair_of_rank" not in self.__dict__:
+                    self._pair_of_rank = self._merge_ids()
+            return self.__dict__["_pair_of_rank"]
         if name not in HFTokenizer._LAZY:
             raise AttributeError(name)
         self._build()
         return object.__getattribute__(self, name)
+
+    def _merge_ids(self) -> list:
+        """``[(left, right, new)]`` from :attr:`pairs_file` (when it names the file's sha256) or the JSON
+        (:func:`~bpe_core.models.hf_json.bpe_pairs`), without the tokens' bytes: for Qwen3 0.03 s instead of 0.1 s
+        for all the tables, for DeepSeek-V3 0.2 s instead of 0.35 s."""
+        if self.pairs_file is not None:
+            from .hf_pairs import read_hf_merge_ids
+
+            pairs = read_hf_merge_ids(self.pairs_file, self._sha256, self.hf.get_vocab_size(with_added_tokens=False))
+            if pairs is not None:
+                return pairs
+        return bpe_pairs(read_tokenizer_json(self._data, self.name), self.name)
 
     def _build(self, doc: dict | None = None) -> None:
         """Read the file's merges, vocabulary and pre-tokenizer (:func:`bpe_merges`, :class:`HFPieces`)."""
@@ -122,7 +148,9 @@ class HFTokenizer(_HFIds, Tokenizer):
             if tables is None:
                 doc = read_tokenizer_json(self._data, self.name) if doc is None else doc
                 tables = bpe_merges(doc, self.name)
-            self.values, self.vocab, self._pair_of_rank = tables.values, tables.vocab, tables.pairs
+            self.values, self.vocab = tables.values, tables.vocab
+            # The same merges when they were read alone first (:meth:`_merge_ids`): the list already indexed kept.
+            self._pair_of_rank = self.__dict__.get("_pair_of_rank", tables.pairs)
             self._byte_ids = [tables.vocab[bytes((b,))] for b in range(256)]
             self._ignore_merges = bool(doc["model"].get("ignore_merges"))
             pieces = HFPieces(doc)
