@@ -227,6 +227,7 @@ def test_cli_encode_and_compare_take_a_tokenizer_json_and_the_names(tmp_path, qw
     "content, message",
     [
         ('{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [', "truncated"),
+        ('{"model": {"type": "BPE", "vocab": {"a": 0, "hel', "truncated"),  # cut inside a string
         ("not json at all", "not valid JSON"),
         ('{"version": "1.0"}', "no model with a vocabulary"),
         ('{"model": {"type": "Magic", "vocab": {}}}', "'Magic' is not one"),

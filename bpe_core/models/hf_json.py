@@ -45,7 +45,9 @@ def read_tokenizer_json(data: bytes | str, name: str = "tokenizer.json") -> dict
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as err:
-        where = "it ends too early (truncated?)" if err.pos >= len(data.rstrip()) else f"line {err.lineno}"
+        # A string still open at the end is a cut file too (json names where that string starts).
+        cut = err.pos >= len(data.rstrip()) or err.msg.startswith("Unterminated string")
+        where = "it ends too early (truncated?)" if cut else f"line {err.lineno}"
         raise InputError(f"{name} is not a tokenizer.json: not valid JSON, {where}: {err.msg}.") from None
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, dict) or not isinstance(model.get("vocab"), (dict, list)):
