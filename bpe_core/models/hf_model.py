@@ -114,7 +114,9 @@ class HFTokenizer(_HFIds, Tokenizer):
             self._ranks = dict(zip(sides, range(len(back) - 1, -1, -1)))  # two threads at once: the same dict
             return self._ranks
         if name == "_pair_of_rank":  # the merges as ids alone (a chip's "made at merge k"): no tokens' bytes
-            with self._build_lock:
+            from . import gc_paused  # (as in _build: the package imports this module only when a file is loaded)
+
+            with self._build_lock, gc_paused():
                 if "_pair_of_rank" not in self.__dict__:
                     self._pair_of_rank = self._merge_ids()
             return self.__dict__["_pair_of_rank"]
