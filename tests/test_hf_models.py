@@ -198,6 +198,10 @@ def test_deepseek_loads_by_path_only(monkeypatch):
     assert "deepseek_v3" not in available_models() and "qwen3" in available_models()
     monkeypatch.setenv(HF_DIR_ENV, str(SHARED))
     assert "deepseek_v3" in available_models()
+    assert load_gpt("deepseek_v3").name == "deepseek_v3"
+    monkeypatch.delenv(HF_DIR_ENV)
+    with pytest.raises(InputError, match="not shipped"):  # loaded once, yet not offered once its folder is unset
+        load_gpt("deepseek_v3")
 
 
 def _cli(capsys, *args) -> tuple[int, str, str]:
