@@ -2,8 +2,8 @@
 
 1. **loading Qwen3**, each in a fresh process (import excluded), ours and ``tokenizers``' alternating round by round:
    ``load_gpt("qwen3")`` (gunzip, sha256, ``tokenizers`` reading it) against ``tokenizers``' own
-   ``Tokenizer.from_file`` of the same file, and ours with its merge tables built too (what a replay or a chip's
-   tooltip needs; from the shipped ``qwen3.pairs``). Goal: <= 1.5x, on the tables-built time.
+   ``Tokenizer.from_file`` of the same file, and ours with all its merge tables built too (what a replay or a merge
+   tree needs; from the shipped ``qwen3.pairs``). Goal: <= 1.5x, on the tables-built time.
 2. **encoding 200 KB** (the Declaration's 20 languages, repeated) with ``load_gpt("qwen3").encode`` against
    ``tokenizers``' ``encode(..., add_special_tokens=False)``. Goal: <= 3x.
 3. **the Real tokenizers page** (AppTest, in a fresh process per round, after the stepper's first view: the page's
@@ -42,7 +42,7 @@ if sys.argv[1] == "theirs":
 else:
     tok = load_gpt("qwen3")
     if sys.argv[1] == "ours+tables":
-        tok.num_merges  # the merge tables, built on first use
+        tok.values  # every merge table (the tokens' bytes too; num_merges alone reads only the merges as ids)
 print(time.perf_counter() - w0, time.process_time() - c0)
 """
 

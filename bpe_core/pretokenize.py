@@ -19,7 +19,7 @@ r"""Pre-tokenizers: split text into the pieces ("words") that merges never cross
 
 The patterns need the ``regex`` package (possessive quantifiers, ``\p{..}`` classes). A text with no
 character beyond U+FFFF is split by the standard library's ``re`` instead, with the same pieces in about
-half the time (see :func:`_stdlib_pattern`).
+half the time (see :func:`_stdlib_pattern`; a short text only once that pattern is compiled).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:
     if name in FIELD_PRETOKENIZERS:  # WordPiece's and Unigram's (bert, metaspace)
         return field_pieces(text, name)
     if name in _COMPILED:
-        if _STDLIB_SPLITS and _within_bmp(text):
+        if _STDLIB_SPLITS and (len(text) >= STDLIB_FROM or name in _STDLIB_READY) and _within_bmp(text):
             return _stdlib_pattern(name).findall(text)
         return _COMPILED[name].findall(text)
     raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of {', '.join(PRETOKENIZER_CHOICES)}")
@@ -101,6 +101,10 @@ def pretokenize(text: str, name: str, pattern: str | None = None) -> list[str]:
 # backtrack the same way, so the pieces are the same). A text with a character beyond U+FFFF (most
 # emoji, rare Chinese characters) is split by regex, as is everything before Python 3.11.
 _STDLIB_SPLITS = sys.version_info >= (3, 11)
+#: Characters from which a text is split by ``re`` before its pattern is compiled: compiling one costs 0.01-0.05 s,
+#: more than ``regex`` loses on a short text (a page's first view splits only short ones). Once compiled, always.
+STDLIB_FROM = 20_000
+_STDLIB_READY: set[str] = set()  # the names whose ``re`` pattern is compiled
 _PATTERN_PARTS = re.compile(r"\\p\{\w+\}|\\.|\[\^?|\]|[^\\\[\]]+")
 
 
@@ -135,7 +139,9 @@ def _stdlib_pattern(name: str) -> re.Pattern:
         elif part.startswith(r"\p") or part == r"\s":
             part = _bmp_ranges(part) if in_class else f"[{_bmp_ranges(part)}]"
         out.append(part)
-    return re.compile("".join(out))
+    compiled = re.compile("".join(out))
+    _STDLIB_READY.add(name)
+    return compiled
 
 
 def word_counts(text: str, name: str, pattern: str | None = None) -> dict[str, int]:

@@ -198,6 +198,10 @@ def test_deepseek_loads_by_path_only(monkeypatch):
     assert "deepseek_v3" not in available_models() and "qwen3" in available_models()
     monkeypatch.setenv(HF_DIR_ENV, str(SHARED))
     assert "deepseek_v3" in available_models()
+    assert load_gpt("deepseek_v3").name == "deepseek_v3"
+    monkeypatch.delenv(HF_DIR_ENV)
+    with pytest.raises(InputError, match="not shipped"):  # loaded once, yet not offered once its folder is unset
+        load_gpt("deepseek_v3")
 
 
 def _cli(capsys, *args) -> tuple[int, str, str]:
@@ -227,6 +231,7 @@ def test_cli_encode_and_compare_take_a_tokenizer_json_and_the_names(tmp_path, qw
     "content, message",
     [
         ('{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [', "truncated"),
+        ('{"model": {"type": "BPE", "vocab": {"a": 0, "hel', "truncated"),  # cut inside a string
         ("not json at all", "not valid JSON"),
         ('{"version": "1.0"}', "no model with a vocabulary"),
         ('{"model": {"type": "Magic", "vocab": {}}}', "'Magic' is not one"),
@@ -359,3 +364,42 @@ def test_qwen3s_shipped_pairs_give_the_tables_of_its_json_and_are_used_only_for_
         tok = _load_hf("qwen3")
         tok.pairs_file = _pairs_file(tmp_path / "x.pairs", header, changed=True)
         assert (tok._pair_of_rank[0] != from_json._pair_of_rank[0]) is used
+
+
+@pytest.mark.parametrize("which", ["qwen3", "deepseek_v3"])
+def test_a_tokens_bytes_before_the_tables_are_built_are_the_tables_values_for_every_id(which):
+    from bpe_core.models import _load_hf
+
+    tok = _load_hf("qwen3") if which == "qwen3" else load_tokenizer_json(DEEPSEEK, name=which, lazy=True)
+    size = tok.hf.get_vocab_size(with_added_tokens=True)
+    ids = range(-1, size + 3)  # past both ends too: unknown ids
+    cheap = {}
+    for tid in ids:
+        try:
+            cheap[tid] = tok.token_value(tid)
+        except ValueError:
+            cheap[tid] = None
+    assert "values" not in tok.__dict__  # read from tokenizers, one id at a time: the tables are not built
+    values = tok.values  # now built (Qwen3: from its shipped pairs file; DeepSeek-V3: from its JSON)
+    assert cheap == {tid: values.get(tid) for tid in ids}
+    with pytest.raises(ValueError, match="unknown token id"):
+        tok.token_value(size + 2)  # after the build too
+    assert [tid for tid in tok._added_ids if cheap[tid] != tok.hf.id_to_token(tid).encode()] == []  # as UTF-8 text
+
+
+@pytest.mark.parametrize("which", ["qwen3", "deepseek_v3"])
+def test_merge_numbers_read_alone_are_the_tables_merges_and_stay_when_the_tables_are_built(which):
+    from bpe_core.models import _load_hf
+    from ui.chips import TokenizerTokens
+
+    tok = _load_hf("qwen3") if which == "qwen3" else load_tokenizer_json(DEEPSEEK, name=which, lazy=True)
+    data = tok._data
+    src = TokenizerTokens(tok)
+    ids = tok.encode("很有趣 tokenization <|im_start|> 😀 <｜begin▁of▁sentence｜>")
+    made = [src.origin(t) for t in ids]  # a chip's "made at merge k from a + b"
+    assert not {"values", "vocab", "_pieces"} & set(tok.__dict__)  # the merges as ids alone
+    pairs = tok._pair_of_rank
+    assert pairs == bpe_merges(read_tokenizer_json(data)).pairs  # the JSON's merges, however they were read
+    tok.own_encode("很有趣")  # now every table is built
+    assert tok._pair_of_rank is pairs and [src.origin(t) for t in ids] == made
+    assert [o for o in made if o is not None] and all(tok.values[t] for t in ids)

@@ -80,11 +80,14 @@ def test_a_stale_or_missing_pairs_file_is_not_trusted(tmp_path):
     path = tmp_path / "small.tiktoken"
     path.write_bytes(small)
     recovered = load_rank_file(path, "gpt2")
+    first = recovered.first_merges(100)
+    assert recovered._merges is None  # the first 100 without listing all 2,744
     write_pairs(path)
     assert load_rank_file(path, "gpt2").merges == recovered.merges
     (tmp_path / "small.pairs").write_bytes((HERE / "r50k_base.pairs").read_bytes())  # another file's hash
     assert load_rank_file(path, "gpt2").merges == recovered.merges
     assert recovered.merges == load_gpt("gpt2").merges[: 3_000 - 256]
+    assert first == recovered.merges[:100] == recovered.first_merges(100) and len(first) == 100
 
 
 def test_a_broken_rank_file_is_a_clear_error(tmp_path):

@@ -75,3 +75,17 @@ def test_within_bmp():
     assert PRE._within_bmp("") and PRE._within_bmp("abc \u00e9\u4e00\uffff")
     assert PRE._within_bmp("\ud800 lone surrogate \udfff")
     assert not PRE._within_bmp("a\U00010000") and not PRE._within_bmp("\U0010ffff")
+
+
+def test_a_short_text_is_split_by_regex_until_the_re_pattern_is_compiled(monkeypatch):
+    monkeypatch.setattr(PRE, "_STDLIB_READY", set())
+    PRE._stdlib_pattern.cache_clear()
+    short = "Hello world, it's 2024: 你好！"
+    assert PRE.pretokenize(short, "gpt2") == PRE._COMPILED["gpt2"].findall(short)
+    assert PRE._stdlib_pattern.cache_info().currsize == 0  # not compiled for a short text (a page's first view)
+    long = short * (PRE.STDLIB_FROM // len(short) + 1)
+    assert PRE.pretokenize(long, "gpt2") == PRE._COMPILED["gpt2"].findall(long)
+    assert PRE._stdlib_pattern.cache_info().currsize == 1 and PRE._STDLIB_READY == {"gpt2"}
+    hits = PRE._stdlib_pattern.cache_info().hits
+    assert PRE.pretokenize(short, "gpt2") == PRE._COMPILED["gpt2"].findall(short)
+    assert PRE._stdlib_pattern.cache_info().hits == hits + 1  # compiled now: short texts use it too

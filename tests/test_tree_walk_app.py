@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from app_helpers import body_with, flat_text, new_app, no_exception, text_of
+from app_helpers import bodies, body_with, flat_text, new_app, no_exception, text_of
 
 from bpe_core import load_gpt
 
@@ -64,8 +64,17 @@ def test_gpt_page_tree_walks_from_reportprint_up_to_embedreportprint():
 
 
 def test_gpt_page_lists_tokens_that_live_inside_others_and_gpt2s_glitch_tokens():
+    from ui.glitch_view import OPEN_KEY
+
     at = new_app()
     at.switch_page("app_pages/5_Real_tokenizers.py").run()
+    no_exception(at)
+    # Closed at first: the section's header is there, nothing is counted (the first view stays fast).
+    assert "5 · Tokens that live inside others" in [h.value for h in at.header]
+    assert not any("id='rt-inside'" in b or "id='rt-glitch'" in b for b in bodies(at))
+    assert not at.dataframe and any("under-trained" in e.label for e in at.expander)
+    at.session_state[OPEN_KEY] = True  # the box opened (ui.page.lazy_expander)
+    at.run()
     no_exception(at)
     inside = body_with(at, "id='rt-inside'")
     assert int(inside.split("data-rows='")[1].split("'")[0]) > 50  # on the Declaration's 20 languages

@@ -13,6 +13,7 @@ from ui.blocks import para_html, table_html
 from ui.chips import chip_html, token_label
 from ui.corpus import get_preset
 from ui.i18n import N_, _, ngettext
+from ui.page import lazy_expander
 from ui.real_tokenizers import GPT_MODELS, model_label
 from ui.text import esc_raw
 
@@ -24,6 +25,8 @@ TEXTS = {
 }
 MIN_MADE = 3  # a token made fewer times than this says little either way
 MAX_SHARE = 0.1  # "almost never on its own": kept at most one time in ten
+#: The section's box (:func:`ui.page.lazy_expander`): True while it is open.
+OPEN_KEY = "rt.inside.open"
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -45,7 +48,8 @@ def reference_text(text_key: str) -> str:
 
 
 def inside_section(all_models, text: str, mode: str, present: bool) -> None:
-    """Section 5 of the GPT page: the intermediate tokens of a text, then GPT-2's glitch tokens."""
+    """Section 5 of the GPT page: its header and what it is about, then, in a box counted only while it is open,
+    the intermediate tokens of a text and GPT-2's glitch tokens."""
     st.header(_("5 · Tokens that live inside others"))
     st.caption(
         _(
@@ -54,6 +58,16 @@ def inside_section(all_models, text: str, mode: str, present: bool) -> None:
             "own, so a model trained on such text learns little about it."
         )
     )
+    # Drawn only while open: counting on the Declaration and the 500 KB book, and GPT-2's merge graph, are most of
+    # the page's first view otherwise (about 0.7 s), for a section far down the page.
+    box = lazy_expander(_("Show the tokens, their merge trees and GPT-2's under-trained tokens"), OPEN_KEY)
+    if box is not None:
+        with box:
+            _inside_tables(all_models, text, mode, present)
+
+
+def _inside_tables(all_models, text: str, mode: str, present: bool) -> None:
+    """The section's pickers, the table of intermediate tokens with their trees, and GPT-2's glitch table."""
     c1, c2 = st.columns(2)
     keys = [key for key, _label in GPT_MODELS]
     key = c1.radio(_("Tokenizer"), keys, format_func=model_label, horizontal=True, key="rt.inside.model")

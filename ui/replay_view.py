@@ -232,7 +232,7 @@ def _merge_text(variant, pair, mode: str) -> str:
 
 def rediscovery(ours_tok, gpt2_tok, present: bool, mode: str, n: int = 100) -> None:
     """Compare the first ``n`` merges of a byte-level run (``ours_tok``) with GPT-2's."""
-    ours, theirs = ours_tok.merges[:n], gpt2_tok.merges[:n]
+    ours, theirs = ours_tok.first_merges(n), gpt2_tok.first_merges(n)
     result = merge_overlap(ours, theirs, n)
     first = result.first_difference
     where = (

@@ -232,6 +232,13 @@ class Tokenizer(Decoder, LongestMatchEncoder):
             self._merges = [(values[a], values[b]) for a, b, _ in self._pair_of_rank]
         return self._merges
 
+    def first_merges(self, n: int) -> list:
+        """The first ``n`` of :attr:`merges`, without listing all of them (GPT-2's 50,000 for its first 100)."""
+        if self._merges is not None:
+            return self._merges[:n]
+        values = self.values
+        return [(values[a], values[b]) for a, b, _ in self._pair_of_rank[:n]]
+
     def _token_ranks(self) -> dict:
         """``{new_id: rank}`` (0-based) of the merges; the first merge that makes a token counts."""
         if self._token_rank is None:

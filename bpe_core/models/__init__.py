@@ -298,6 +298,8 @@ def load_gpt(name: str) -> Tokenizer:
     """
     if name not in MODEL_NAMES:
         raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}")
+    if name in HF_MODELS and _hf_source(name) is None:  # its folder is no longer named: say so, as before loading
+        return _load_hf(name)  # (raises)
     with _LOAD_LOCK:  # two sessions asking at once load it once
         return _load_gpt(name)
 

@@ -6,6 +6,7 @@ is what the app shows: the pre-tokens, and for a byte-level BPE model the merges
 
 Public API: :func:`read_tokenizer_json` (the parsed file), :func:`bpe_merges` (the BPE merges and
 vocabulary of a byte-level ``tokenizer.json``, as bytes and ids: what merge trees and replays need),
+:func:`bpe_pairs` (its merges as ids alone),
 :class:`HFPieces` (the pre-tokens of a text, or why they cannot be shown).
 """
 
@@ -44,7 +45,9 @@ def read_tokenizer_json(data: bytes | str, name: str = "tokenizer.json") -> dict
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as err:
-        where = "it ends too early (truncated?)" if err.pos >= len(data.rstrip()) else f"line {err.lineno}"
+        # A string still open at the end is a cut file too (json names where that string starts).
+        cut = err.pos >= len(data.rstrip()) or err.msg.startswith("Unterminated string")
+        where = "it ends too early (truncated?)" if cut else f"line {err.lineno}"
         raise InputError(f"{name} is not a tokenizer.json: not valid JSON, {where}: {err.msg}.") from None
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, dict) or not isinstance(model.get("vocab"), (dict, list)):
@@ -159,6 +162,21 @@ def bpe_merges(doc: dict, name: str = "tokenizer.json") -> BpeTables:
     missing = [b for b in range(256) if bytes((b,)) not in vocab]
     if missing:
         raise InputError(f"{name}: the vocabulary lacks {len(missing)} of the 256 bytes (first 0x{missing[0]:02x}).")
+    return BpeTables(values, vocab, bpe_pairs(doc, name), added)
+
+
+def bpe_pairs(doc: dict, name: str = "tokenizer.json") -> list[tuple[int, int, int]]:
+    """The merges of a BPE ``tokenizer.json`` (:func:`read_tokenizer_json`'s result) as ids,
+    ``[(left_id, right_id, new_id)]`` in merge order, without the tokens' bytes: what merge numbers need.
+
+    Raises:
+        InputError: a vocabulary that is not an object, a merge not written as two tokens, or a merge side or
+            result missing from the vocabulary.
+    """
+    model = doc["model"]
+    wire = model["vocab"]
+    if not isinstance(wire, dict):
+        raise InputError(f"{name}: a BPE model's vocab must be an object {{token: id}}.")
     merges = model.get("merges") or []
     sides = _merge_sides(merges)
     if sides is not None:  # the usual file: every merge looked up with whole-list C operations
@@ -166,8 +184,8 @@ def bpe_merges(doc: dict, name: str = "tokenizer.json") -> BpeTables:
         lefts, rights = sides
         a, b, c = list(map(get, lefts)), list(map(get, rights)), list(map(get, map(add, lefts, rights)))
         if None not in a and None not in b and None not in c:
-            return BpeTables(values, vocab, list(zip(a, b, c)), added)
-    return BpeTables(values, vocab, _merge_ids(merges, wire, name), added)
+            return list(zip(a, b, c))
+    return _merge_ids(merges, wire, name)
 
 
 def _merge_sides(merges: list) -> tuple[list, list] | None:

@@ -7,7 +7,7 @@ sha256=<hex of the tokenizer.json>``, then zlib-compressed little-endian uint32 
 the left ids of the merges, their right ids. Each token's bytes are its parts' joined, in merge order. It is used
 only for the file whose sha256 it names, and only when every merge joins two lower ids; otherwise the JSON is read.
 
-Public API: :func:`write_hf_pairs`, :func:`read_hf_pairs`, :func:`small_doc`.
+Public API: :func:`write_hf_pairs`, :func:`read_hf_pairs`, :func:`read_hf_merge_ids`, :func:`small_doc`.
 """
 
 from __future__ import annotations
@@ -46,6 +46,28 @@ def read_hf_pairs(path: Path, sha256: str, vocab_size: int) -> tuple[list[bytes]
     """``(values, pairs, byte_ids)`` from the pairs file ``path`` of the ``tokenizer.json`` whose sha256 is
     ``sha256`` and whose model has ``vocab_size`` tokens: each id's bytes (index = id), ``[(left, right, new)]`` in
     merge order, the id of each byte. None when the file is missing, made from other bytes, or not consistent."""
+    got = _read_ids(path, sha256, vocab_size)
+    if got is None:
+        return None
+    byte_ids, lefts, rights = got
+    values: list = [b""] * 256
+    for b, tid in enumerate(byte_ids):
+        values[tid] = bytes((b,))
+    append = values.append
+    for a, b in zip(lefts, rights):
+        append(values[a] + values[b])
+    return values, list(zip(lefts, rights, range(256, 256 + len(lefts)))), byte_ids
+
+
+def read_hf_merge_ids(path: Path, sha256: str, vocab_size: int) -> list | None:
+    """The ``pairs`` of :func:`read_hf_pairs` alone, without each token's bytes (what merge numbers need);
+    None as there."""
+    got = _read_ids(path, sha256, vocab_size)
+    return None if got is None else list(zip(got[1], got[2], range(256, 256 + len(got[1]))))
+
+
+def _read_ids(path: Path, sha256: str, vocab_size: int) -> tuple[list[int], list[int], list[int]] | None:
+    """``(byte_ids, lefts, rights)`` of a pairs file, checked as :func:`read_hf_pairs` says; None when unusable."""
     try:
         head, _, body = path.read_bytes().partition(b"\n")
         if head != _PAIRS_MAGIC + sha256.encode():
@@ -63,13 +85,7 @@ def read_hf_pairs(path: Path, sha256: str, vocab_size: int) -> tuple[list[bytes]
         return None
     if not (all(map(lt, lefts, made)) and all(map(lt, rights, made))):
         return None
-    values: list = [b""] * 256
-    for b, tid in enumerate(byte_ids):
-        values[tid] = bytes((b,))
-    append = values.append
-    for a, b in zip(lefts, rights):
-        append(values[a] + values[b])
-    return values, list(zip(lefts, rights, made)), byte_ids
+    return byte_ids, lefts, rights
 
 
 def small_doc(hf) -> dict:

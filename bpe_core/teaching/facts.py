@@ -100,8 +100,7 @@ def vocabulary_size(model: str) -> VocabularySize:
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
     path = Path(HERE) / f"{MODELS[model][0]}.tiktoken"
-    with open(path, "rb") as f:
-        ranks = sum(1 for line in f if line.strip())
+    ranks = sum(map(bool, map(bytes.strip, path.read_bytes().split(b"\n"))))  # its lines, in C: 200,000 for GPT-4o
     specials = SPECIAL_TOKENS[model]
     highest = max([ranks - 1, *(i for _t, i in specials)])
     return VocabularySize(model, ranks, ranks - NUM_BYTES, specials, ranks + len(specials), highest)
