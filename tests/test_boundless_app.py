@@ -177,3 +177,12 @@ def test_a_word_count_list_gets_a_clear_message(lang, message):
     at = new_app(preset="textbook-low", algo="boundless", lang=lang)
     no_exception(at)
     assert message in errors(at)
+
+
+@pytest.mark.parametrize("script", ["app_pages/7_Languages.py", "app_pages/5_Real_tokenizers.py"])
+def test_the_pages_with_your_bpe_say_it_is_plain_bpe_for_a_boundless_setting(script):
+    at = new_app(**CHAPTER)
+    no_exception(at)
+    at = at.switch_page(script).run()
+    no_exception(at)
+    assert any(c.value.startswith("The sidebar trains BoundlessBPE") for c in at.caption)
