@@ -15,13 +15,11 @@ from __future__ import annotations
 import argparse
 import gettext
 
+from ..algorithms.boundless_run import PRETOKENIZERS  # (the app's stepper uses the same list)
 from ..inputs import InputError
 from .common import UsageError
 
 RULES = "BoundlessBPE rules: bpe_core.algorithms.boundless"
-#: The pre-tokenizers that keep the whole text in order, as BoundlessBPE's neighbours and encoding need (the others
-#: drop the spaces, change them, or leave one pre-token per text: no neighbour to merge with).
-PRETOKENIZERS = ("gpt2", "gpt4", "o200k", "regex", "jieba")
 DEFAULT_TAU = 0.9  # the paper's
 
 
