@@ -152,6 +152,7 @@ def _kind_line(run, step: int) -> None:
     elif is_supermerge(run, step):
         badge = (
             '<span class="bpe-superword" style="background:#ede9fe;border:1px solid #7c3aed;border-radius:9px;'
+            "white-space:nowrap;display:inline-block;"
             f'padding:1px 8px;margin-left:6px">{esc_raw(_("Superword token"))}</span>'
         )
         st.html(f"<p><strong>{esc_raw(_('Supermerge: two pre-tokens join'))}</strong>{badge}</p>")

@@ -38,7 +38,9 @@ def changed_words(run, view, mode: str, title: str, removed: int | None = None) 
     st.markdown(title)
     st.html(
         "".join(
-            f"<p>{esc(w.word)} ({w.freq:,}): {chips(run, w.before.ids, removed, mode, REMOVED)} → "
+            # (A long word, e.g. BoundlessBPE's runs of pre-tokens, has no breakable space once esc shows them.)
+            f'<p style="overflow-wrap:anywhere">{esc(w.word)} ({w.freq:,}): '
+            f"{chips(run, w.before.ids, removed, mode, REMOVED)} → "
             f"{chips(run, w.after.ids, w.after.new, mode)}</p>"
             for w in view.changed
         )
