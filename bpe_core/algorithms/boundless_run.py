@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import gettext
 from collections.abc import Iterator
+from itertools import chain
 
 from ..i18n import N_
 from .picky_run import IOS, PickyMergeStep, PickyRun
@@ -127,13 +128,15 @@ class BoundlessTraining:
             vocab_size=config.vocab_size,
             min_frequency=config.min_frequency,
         )
-        # Where each pre-token stands (pre-token index of the word side -> run words), and each word's groups:
-        # [pre-token index, or None once a supermerge made the group, token id].
+        # Each word is a list of groups, each an index into _ids: a pre-token's index on the word side (its token
+        # ids now, kept up to date), or past those, a token a supermerge made (one id, for good). A word's
+        # segmentation is then its groups' ids end to end; _holders: the words holding each pre-token.
         index = {p: i for i, p in enumerate(words)}
+        self._ids: list = [tuple(p.encode("utf-8")) for p in words]
         self._holders: dict = {}
         self._groups = []
         for w, run in enumerate(runs):
-            self._groups.append([[index[p], None] for p in run])
+            self._groups.append([index[p] for p in run])
             for p in run:
                 self._holders.setdefault(index[p], set()).add(w)
         # Which words may hold a group that is one token (a superset, by the token's bytes): a supermerge's
@@ -143,29 +146,21 @@ class BoundlessTraining:
             for p in run:
                 self._where.setdefault(p.encode("utf-8"), set()).add(w)
 
-    def _group_ids(self, group) -> list[int]:
-        piece, token = group
-        if piece is None:
-            return [token]
-        ids = self.run.value_to_id
-        return [ids[t] for t in self._trainer.words.words[piece]]
-
-    def _single(self, group) -> bytes | None:
-        piece, token = group
-        if piece is None:
-            return self.run.values[token]
-        tokens = self._trainer.words.words[piece]
-        return tokens[0] if len(tokens) == 1 else None
+    def _single(self, group: int) -> bytes | None:
+        ids = self._ids[group]
+        return self.run.values[ids[0]] if len(ids) == 1 else None
 
     def _supermerge(self, a: bytes, b: bytes, token: int) -> list[int]:
         """Join neighbouring groups that are the single tokens ``a`` and ``b``, left to right; the words changed."""
         changed = []
         merged = a + b
+        made = len(self._ids)
+        self._ids.append((token,))
         for w in sorted(self._where.get(a, set()) & self._where.get(b, set())):
             groups, out, i, hit = self._groups[w], [], 0, False
             while i < len(groups):
                 if i + 1 < len(groups) and self._single(groups[i]) == a and self._single(groups[i + 1]) == b:
-                    out.append([None, token])
+                    out.append(made)
                     i, hit = i + 2, True
                 else:
                     out.append(groups[i])
@@ -179,7 +174,7 @@ class BoundlessTraining:
     def steps(self) -> Iterator:
         """Train, yielding each step's record (appended to ``run`` first)."""
         run, trainer = self.run, self._trainer
-        ids, history, snaps = run.value_to_id, run._history, run.snapshots
+        ids, history, snaps, ids_of = run.value_to_id, run._history, run.snapshots, self._ids
         tokens, last_merge = run._tokens0, None
         for event in trainer.steps():
             step = len(snaps) + 1
@@ -226,7 +221,7 @@ class BoundlessTraining:
                     0,
                 )
             for w in changed:
-                seg = tuple(t for g in self._groups[w] for t in self._group_ids(g))
+                seg = tuple(chain.from_iterable(map(ids_of.__getitem__, self._groups[w])))
                 tokens += run.freqs[w] * (len(seg) - len(history[w][-1][1]))
                 history[w].append((step, seg))
             snap = snap._replace(corpus_tokens=tokens)
@@ -235,11 +230,14 @@ class BoundlessTraining:
         run.stop_reason = trainer.stop_reason
 
     def _holding(self, pieces) -> list[int]:
-        """The words holding one of ``pieces`` (word-side indices) in a group no supermerge made."""
+        """The words holding one of ``pieces`` (word-side indices, just rewritten: their ids are updated here) in a
+        group no supermerge made."""
         out: set = set()
+        ids, words = self.run.value_to_id.__getitem__, self._trainer.words.words
         for p in pieces:
+            self._ids[p] = tuple(map(ids, words[p]))
             for w in self._holders.get(p, ()):
-                if any(g[0] == p for g in self._groups[w]):
+                if p in self._groups[w]:
                     out.add(w)
         return sorted(out)
 
