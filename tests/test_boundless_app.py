@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from app_helpers import errors, new_app, no_exception, page_text
+from cli_process import assert_clean_error, cli
 
 from bpe_core import TrainConfig, train
 from bpe_core.algorithms.boundless import BoundlessTrainer
@@ -186,3 +187,10 @@ def test_the_pages_with_your_bpe_say_it_is_plain_bpe_for_a_boundless_setting(scr
     at = at.switch_page(script).run()
     no_exception(at)
     assert any(c.value.startswith("The sidebar trains BoundlessBPE") for c in at.caption)
+
+
+@pytest.mark.parametrize("name, option", [("boundless", "--boundless"), ("picky", "--picky T")])
+def test_the_command_line_points_the_apps_algorithm_names_to_their_options(tmp_path, name, option):
+    text = tmp_path / "t.txt"
+    text.write_text("of the cat of the dog of the end\n", encoding="utf-8")
+    assert_clean_error(cli(["train", text, "--algorithm", name, "--variant", "byte", "--merges", "5"]), option)

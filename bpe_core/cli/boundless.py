@@ -65,6 +65,13 @@ def check(args, tr=None) -> float | None:
     """Raise :class:`UsageError` for settings BoundlessBPE cannot train with; the ``tau`` to train with.
     Runs before the training defaults are filled in (an option left out is ``None``)."""
     t = _tr(tr)
+    if args.algorithm in ("picky", "boundless"):  # the app's stepper names them; the trainers' options are here
+        option = "--picky T" if args.algorithm == "picky" else "--boundless"
+        raise UsageError(
+            t.gettext(
+                "--algorithm {name} names the app's stepper of it; on the command line train it with {option}"
+            ).format(name=args.algorithm, option=option)
+        )
     if not args.boundless:
         if args.tau is not None:
             raise UsageError(t.gettext("--tau applies to --boundless only"))
