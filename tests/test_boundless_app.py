@@ -167,7 +167,9 @@ def test_the_stepper_shows_a_supermerge_a_merge_and_a_removal():
     assert "Removal: its IoS" in text and "≥ tau = 0.6" in text and "Removed from the vocabulary:" in text
     assert any("reaches tau = 0.6, so BoundlessBPE removes it" in m.value for m in at.markdown)
     at.slider(key="picky_step").set_value(k - 1).run()  # the merge that caused it: inside a pre-token, quizzed
-    assert "Merge inside a pre-token" in page_text(at) and at.radio(key=f"picky_quiz_{k - 1}") is not None
+    radio = at.radio(key=f"picky_quiz_{k - 1}")
+    assert "Merge inside a pre-token" in page_text(at) and radio.label.startswith("Which parts does BoundlessBPE")
+    assert any("The threshold is tau = 0.6." in m.value for m in at.markdown)
     assert step_why(run, k - 1).text.startswith("A merge inside a pre-token")
 
 

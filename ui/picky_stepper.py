@@ -112,7 +112,7 @@ def page(choice) -> None:
                 ).format(step=run.snapshot(step).cause)
             )
         else:
-            return _quiz(run, step, mode)
+            return _quiz(run, step, mode, boundless)
     if view.kind == REMOVAL:
         return removal_panel.draw(run, view, mode)
     left, right = view.headline.tokens
@@ -162,9 +162,9 @@ def _kind_line(run, step: int) -> None:
     st.html(f"<p><strong>{esc_raw(text)}</strong></p>")
 
 
-def _quiz(run, step: int, mode: str) -> None:
-    """Merge ``step`` with its counts, and the question which of its parts PickyBPE removes next
-    (:func:`bpe_core.teaching.field_quiz.picky_answers`)."""
+def _quiz(run, step: int, mode: str, boundless: bool = False) -> None:
+    """Merge ``step`` with its counts, and the question which of its parts PickyBPE (``boundless``: BoundlessBPE, its
+    threshold tau) removes next (:func:`bpe_core.teaching.field_quiz.picky_answers`)."""
     from bpe_core.teaching import field_quiz
 
     snap = run.snapshot(step)
@@ -173,11 +173,17 @@ def _quiz(run, step: int, mode: str) -> None:
         f"<p>{chips(run, [snap.left], None, mode)} + {chips(run, [snap.right], None, mode)} → "
         f"{chips(run, [snap.token], snap.token, mode)}</p>"
     )
+    counts = dict(count=f"{snap.count:,}", left=f"{snap.left_count:,}", right=f"{snap.right_count:,}", t=run.threshold)
     st.markdown(  # (our own words, with numbers)
         _(
             "The pair occurs {count} times; just before the merge the first part occurred {left} times and the "
+            "second {right} times. The threshold is tau = {t:g}."
+        ).format(**counts)
+        if boundless
+        else _(
+            "The pair occurs {count} times; just before the merge the first part occurred {left} times and the "
             "second {right} times. The threshold is T = {t:g}."
-        ).format(count=f"{snap.count:,}", left=f"{snap.left_count:,}", right=f"{snap.right_count:,}", t=run.threshold)
+        ).format(**counts)
     )
     labels = {
         "none": _("Neither"),
@@ -186,7 +192,9 @@ def _quiz(run, step: int, mode: str) -> None:
         "both": _("Both"),
     }
     pick = st.radio(
-        _("Which parts does PickyBPE remove after this merge? (A single byte is never removed.)"),
+        _("Which parts does BoundlessBPE remove after this merge? (A single byte is never removed.)")
+        if boundless
+        else _("Which parts does PickyBPE remove after this merge? (A single byte is never removed.)"),
         field_quiz.PICKY_ANSWERS,
         format_func=labels.__getitem__,
         index=None,
