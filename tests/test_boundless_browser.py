@@ -1,7 +1,7 @@
 """BoundlessBPE's stepper in a real Chromium, opened by a link on its first supermerge
 (``?algo=boundless&tau=0.6&step=147``: " of" + " the" -> " of the"): the step's kind and its badge, the two
 pre-tokens joining and the words where they join are on the first screen of a projector (1280×720) and readable on
-a phone (390×844). Screenshots: test-artifacts/boundless-supermerge-*.png."""
+a phone (390×844), where the long words wrap. Screenshots: test-artifacts/boundless-supermerge-*.png."""
 
 from __future__ import annotations
 
@@ -29,4 +29,7 @@ def test_a_supermerge_step_opened_by_a_link(app_server, page, width, height):
         assert box is not None and box["y"] + box["height"] <= height
     save_screenshot(page, f"boundless-supermerge-{width}x{height}")
     page.get_by_text("Where two pre-tokens join (before → after):").scroll_into_view_if_needed()
+    # A word here is a run of pre-tokens, shown with visible spaces (no break): its line still wraps on a phone.
+    wide = page.evaluate("[...document.querySelectorAll('p')].filter(p => p.scrollWidth > p.clientWidth + 1).length")
+    assert wide == 0
     save_screenshot(page, f"boundless-supermerge-{width}x{height}-words")
