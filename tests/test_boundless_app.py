@@ -142,6 +142,11 @@ def test_tau_is_a_setting_and_a_url_parameter_a_bad_one_a_note():
     assert params["tau"] == "0.75" and params["algo"] == "boundless"
     assert settings_from_url(params, None).settings == state.settings
     assert "tau" not in url_from_settings(None, dict(DEFAULT_SETTINGS), False, 0)
+    at = new_app(**{**CHAPTER, "tau": "0.75", "merges": "40"})  # the stepper writes its step and tau back
+    at.slider(key="picky_step").set_value(7).run()
+    at.number_input(key="w.tau").set_value(0.5).run()
+    no_exception(at)
+    assert at.query_params["tau"] == "0.5" and at.query_params["step"] == "7"
     for bad in ("1.5", "0", "abc"):
         state = settings_from_url({"algo": "boundless", "tau": bad}, None)
         assert state.settings["tau"] == DEFAULT_SETTINGS["tau"] and "tau=" in state.notes[0]

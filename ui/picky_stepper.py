@@ -19,7 +19,7 @@ from bpe_core.algorithms.boundless_run import PRETOKENIZERS, is_supermerge
 from bpe_core.algorithms.removal import REMOVAL
 from bpe_core.algorithms.seam import step_why
 from bpe_core.teaching.step_view import CHOSEN, step_view
-from ui import persist, removal_panel
+from ui import persist, removal_panel, sidebar
 from ui.field_stepper import error_text, train
 from ui.i18n import _, tr
 from ui.removal_panel import chips
@@ -81,6 +81,7 @@ def page(choice) -> None:
         return
     step = st.slider(_("Step"), 1, n, min(max(1, persist.get_step()), n), key="picky_step") if n > 1 else 1
     persist.set_step(step)
+    sidebar.write_url(choice, step)  # (a link to this step, with its threshold: picky= or tau=)
     removals = sum(1 for k in range(1, step + 1) if run.snapshot(k).kind == REMOVAL)
     if boundless:
         supers = sum(1 for k in run.extras["supermerges"] if k <= step)
