@@ -162,6 +162,8 @@ def test_the_stepper_shows_a_supermerge_a_merge_and_a_removal():
     text = page_text(at)
     assert "Supermerge: two pre-tokens join" in text and "Superword token" in text and "␣of + ␣the → ␣of␣the" in text
     assert "Where two pre-tokens join (before → after):" in [m.value for m in at.markdown]
+    more = run.snapshot(sup).words_changed - 6  # (6 shown)
+    assert more > 0 and f"…and {more} more word types." in [c.value for c in at.caption]
     assert any(m.value.startswith("A supermerge: two neighbouring pre-tokens") for m in at.markdown)
     at.toggle(key="picky_quiz").set_value(True).run()
     assert any("A supermerge removes nothing" in i.value for i in at.info)  # no quiz on a supermerge

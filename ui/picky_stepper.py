@@ -128,6 +128,7 @@ def page(choice) -> None:
     if superword:
         if view.changed:
             removal_panel.changed_words(run, view, mode, _("Where two pre-tokens join (before → after):"))
+            removal_panel.more_words(view)
         return
     st.table(
         [

@@ -47,6 +47,13 @@ def changed_words(run, view, mode: str, title: str, removed: int | None = None) 
     )
 
 
+def more_words(view) -> None:
+    """How many word types ``view`` changed beyond those it shows (a caption; nothing when it shows them all)."""
+    if view.words_changed > len(view.changed):
+        more = view.words_changed - len(view.changed)
+        st.caption(ngettext("…and {n} more word type.", "…and {n} more word types.", more).format(n=f"{more:,}"))
+
+
 def draw(run, view, mode: str) -> None:
     """Removal ``view.step`` of ``run``: the token, the reason, the numbers and the words where it splits back
     (byte tokens shown in ``mode``)."""
@@ -63,8 +70,6 @@ def draw(run, view, mode: str) -> None:
     metrics(view.numbers)
     if view.changed:
         changed_words(run, view, mode, _("Where it splits back (before → after):"), token)
-        if view.words_changed > len(view.changed):
-            more = view.words_changed - len(view.changed)
-            st.caption(ngettext("…and {n} more word type.", "…and {n} more word types.", more).format(n=f"{more:,}"))
+        more_words(view)
     else:
         st.info(_("No occurrence of it was left: every one had been merged into a longer token."))
