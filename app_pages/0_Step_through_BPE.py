@@ -209,7 +209,7 @@ def main() -> None:
             persist.start_box(sidebar.url_params(choice), at, start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
-    if field and choice.config.algorithm == "picky":  # merges and removals: its own stepper
+    if field and choice.config.algorithm in ("picky", "boundless"):  # merges and removals: their own stepper
         from ui import picky_stepper
 
         return picky_stepper.page(choice)

@@ -16,7 +16,7 @@ from ui.blocks import items_html
 from ui.encoding import tokenizer_at
 from ui.hf_upload import UPLOADED, cuts_section, uploaded_model
 from ui.i18n import _, tr
-from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, models
+from ui.real_tokenizers import GPT_MODELS, comparison, cost_table, dropout_table, models, plain_bpe_note
 from ui.replay_view import rediscovery, replay_section
 from ui.settings import make_config
 from ui.text import md_escape
@@ -170,6 +170,7 @@ def main() -> None:
     )
     mode, present = choice.display.byte_mode, choice.display.presentation
     sidebar.write_url(choice)
+    plain_bpe_note(choice.config)
     text = text_box(choice, own_run)
     all_models = models(own_run)
     if (uploaded := uploaded_model()) is not None:

@@ -16,7 +16,7 @@ from ui import language_training as lt
 from ui import languages as lg
 from ui import page, persist, sidebar
 from ui.i18n import _, current_language
-from ui.real_tokenizers import models
+from ui.real_tokenizers import models, plain_bpe_note
 from ui.text import md_escape
 
 K_PICK = "lang.pick"  # the language read as chips (the selectbox; a click on a table row sets it)
@@ -242,6 +242,7 @@ def main() -> None:
         )
     )
     explanation()
+    plain_bpe_note(choice.config)
     all_models = models(own_run)
     sidebar.write_url(choice, extra=declaration_part(all_models, mode, present))
     training_part(lg.current_names())

@@ -72,6 +72,21 @@ def models(run) -> list[Model]:
     return out
 
 
+def plain_bpe_note(config) -> None:
+    """Say (``st.caption``) that "Your BPE" is plain BPE when the sidebar trains BoundlessBPE (``config``: the
+    sidebar's :class:`~bpe_core.TrainConfig`): its runs are stepped on the stepper page only (ui.training's
+    ``merge_config`` gives this page BPE's run)."""
+    if config is not None and config.algorithm == "boundless":
+        st.caption(
+            _(
+                "The sidebar trains BoundlessBPE, which the stepper page steps through: “Your BPE” here is plain BPE "
+                "trained on the same corpus with the sidebar's other settings, without supermerges or removals. "
+                "The command line encodes with a BoundlessBPE model (train --boundless --out DIR, then encode "
+                "--model DIR)."
+            )
+        )
+
+
 def model_label(key: str) -> str:
     """The shown name of a model key."""
     return _(_YOURS_LABEL) if key == YOURS else dict(GPT_MODELS + HF_LABELS)[key]

@@ -38,11 +38,20 @@ def changed_words(run, view, mode: str, title: str, removed: int | None = None) 
     st.markdown(title)
     st.html(
         "".join(
-            f"<p>{esc(w.word)} ({w.freq:,}): {chips(run, w.before.ids, removed, mode, REMOVED)} → "
+            # (A long word, e.g. BoundlessBPE's runs of pre-tokens, has no breakable space once esc shows them.)
+            f'<p style="overflow-wrap:anywhere">{esc(w.word)} ({w.freq:,}): '
+            f"{chips(run, w.before.ids, removed, mode, REMOVED)} → "
             f"{chips(run, w.after.ids, w.after.new, mode)}</p>"
             for w in view.changed
         )
     )
+
+
+def more_words(view) -> None:
+    """How many word types ``view`` changed beyond those it shows (a caption; nothing when it shows them all)."""
+    if view.words_changed > len(view.changed):
+        more = view.words_changed - len(view.changed)
+        st.caption(ngettext("…and {n} more word type.", "…and {n} more word types.", more).format(n=f"{more:,}"))
 
 
 def draw(run, view, mode: str) -> None:
@@ -61,8 +70,6 @@ def draw(run, view, mode: str) -> None:
     metrics(view.numbers)
     if view.changed:
         changed_words(run, view, mode, _("Where it splits back (before → after):"), token)
-        if view.words_changed > len(view.changed):
-            more = view.words_changed - len(view.changed)
-            st.caption(ngettext("…and {n} more word type.", "…and {n} more word types.", more).format(n=f"{more:,}"))
+        more_words(view)
     else:
         st.info(_("No occurrence of it was left: every one had been merged into a longer token."))

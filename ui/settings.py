@@ -8,7 +8,8 @@ Settings use the URL parameter names ``variant`` (char|eow|byte), ``pre`` (white
 :func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``transition`` (SuperBPE's
 transition point, a merge number >= 0; written only when set; byte-level BPE only), plus ``limit`` (``merges`` or
 :func:`bpe_core.algorithms.seam.algorithm_names`; written only when it is not ``bpe``), ``picky`` (PickyBPE's
-IoS threshold, a number above 0 and at most 1; read with ``algo=picky``), plus ``limit`` (``merges`` or
+IoS threshold, a number above 0 and at most 1; read with ``algo=picky``), ``tau`` (BoundlessBPE's, the same kind of
+number; read with ``algo=boundless``), plus ``limit`` (``merges`` or
 ``vocab``: which one stops training; the URL writes one of them). The URL also has ``preset``,
 ``present`` (1) and ``step``, and for the session's own text ``corpus`` or ``text`` (:mod:`ui.links`).
 """
@@ -43,12 +44,13 @@ DEFAULT_SETTINGS: dict = {
     "algo": "bpe",
     "transition": None,
     "picky": 0.9,
+    "tau": 0.9,
 }
 
 #: URL parameter names of the settings, in the order they are written.
 SETTING_PARAMS = (
     *("variant", "pre", "pattern", "merges", "vocab", "minf", "tie", "eow", "marker", "bytes", "algo"),
-    *("transition", "picky"),
+    *("transition", "picky", "tau"),
 )
 #: Longest pattern a link may carry (characters); a longer one is cut with a note.
 MAX_PATTERN_CHARS = 1_000
@@ -165,7 +167,8 @@ def make_config(settings: dict, words_source: bool = False, **changes) -> TrainC
         pattern=settings.get("pattern") or None if pre == REGEX else None,
         algorithm=settings.get("algo", "bpe"),
         transition=transition,
-        picky_threshold=float(settings.get("picky", DEFAULT_SETTINGS["picky"])),
+        # PickyBPE's threshold, or BoundlessBPE's tau (the same IoS threshold, a setting of its own).
+        picky_threshold=float(settings.get(threshold_name(algorithm), DEFAULT_SETTINGS["picky"])),
     )
     fields.update(changes)
     try:
@@ -207,16 +210,22 @@ def _parse_int(raw: str, name: str, lo: int, notes: list) -> int | None:
     return value
 
 
-def _parse_threshold(raw: str, notes: list) -> float | None:
-    """PickyBPE's threshold from a link: a number above 0 and at most 1, else ``None`` with a note."""
+def threshold_name(algorithm: str) -> str:
+    """The setting (and URL parameter) of ``algorithm``'s IoS threshold: ``tau`` for BoundlessBPE, else ``picky``."""
+    return "tau" if algorithm == "boundless" else "picky"
+
+
+def _parse_threshold(raw: str, notes: list, name: str = "picky") -> float | None:
+    """An IoS threshold from a link (``name``: ``picky`` or ``tau``): a number above 0 and at most 1, else ``None``
+    with a note."""
     try:
         value = float(raw.strip())
     except (ValueError, AttributeError):
         value = None
     if value is None or not 0 < value <= 1:
         notes.append(
-            _("The link's picky={value} is not a number above 0 and at most 1; it was ignored.").format(
-                value=repr(raw[:40])
+            _("The link's {name}={value} is not a number above 0 and at most 1; it was ignored.").format(
+                name=name, value=repr(raw[:40])
             )
         )
         return None
@@ -287,10 +296,11 @@ def settings_from_url(params: dict[str, str], current: Preset | None) -> UrlStat
                 settings[name], settings["limit"] = value, name
     if "transition" in params:
         _transition_from_url(params["transition"], settings, notes)
-    if "picky" in params:
-        value = _parse_threshold(params["picky"], notes)
-        if value is not None:
-            settings["picky"] = value
+    for name in ("picky", "tau"):
+        if name in params:
+            value = _parse_threshold(params[name], notes, name)
+            if value is not None:
+                settings[name] = value
     present = params.get("present", "0").strip().lower() in ("1", "true", "yes", "on")
     step = 0
     if "step" in params:

@@ -22,6 +22,7 @@ from .settings import (
     VARIANT_LABELS,
     max_merges,
     stepper_algorithms,
+    threshold_name,
 )
 
 LIMIT_LABELS = {"merges": N_("a number of merges"), "vocab": N_("a vocabulary size")}
@@ -31,6 +32,7 @@ ALGORITHM_LABELS = {
     "wordpiece": N_("WordPiece: the highest score (stepper)"),
     "unigram": N_("Unigram: prune by the loss (stepper)"),
     "picky": N_("PickyBPE: BPE that removes intermediate tokens (stepper)"),
+    "boundless": N_("BoundlessBPE: merges across pre-tokens too (stepper)"),
 }
 
 
@@ -108,6 +110,31 @@ def transition_widget(settings: dict) -> None:
     )
 
 
+def threshold_widget(settings: dict) -> None:
+    """The IoS threshold of PickyBPE (``picky``, its T) or of BoundlessBPE (``tau``): one box, its own setting."""
+    name = threshold_name(settings.get("algo", "bpe"))
+    st.number_input(
+        _("IoS threshold T") if name == "picky" else _("IoS threshold tau"),
+        min_value=0.01,
+        max_value=1.0,
+        step=0.05,
+        format="%.2f",
+        key=persist.seed(name, float(settings.get(name, 0.9))),
+        on_change=_set_setting,
+        args=(name,),
+        help=_(
+            "PickyBPE removes a part of a merge once the merge takes at least this share of its occurrences "
+            "(its IoS, intersection over self). 1: only a part the merge takes whole."
+        )
+        if name == "picky"
+        else _(
+            "BoundlessBPE removes a part of a merge inside a pre-token once the merge takes at least this share of "
+            "its occurrences (its IoS, intersection over self), as PickyBPE does. 1: only a part the merge takes "
+            "whole."
+        ),
+    )
+
+
 def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: str | None = None) -> None:
     """Draw the settings widgets with the canonical values in ``settings`` (``words_source``: the
     pre-tokenizer does not apply; ``compact``: in the narrow presentation expander; ``sample``: the start
@@ -122,21 +149,8 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
         format_func=lambda name: labels.get(name, name),
         help=_("WordPiece and Unigram are stepped on the stepper page; the other pages show BPE."),
     )
-    if settings.get("algo") == "picky":
-        st.number_input(
-            _("IoS threshold T"),
-            min_value=0.01,
-            max_value=1.0,
-            step=0.05,
-            format="%.2f",
-            key=persist.seed("picky", float(settings.get("picky", 0.9))),
-            on_change=_set_setting,
-            args=("picky",),
-            help=_(
-                "PickyBPE removes a part of a merge once the merge takes at least this share of its occurrences "
-                "(its IoS, intersection over self). 1: only a part the merge takes whole."
-            ),
-        )
+    if settings.get("algo") in ("picky", "boundless"):
+        threshold_widget(settings)
     _choice(
         st.selectbox,
         _("Variant"),

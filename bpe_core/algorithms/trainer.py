@@ -160,7 +160,12 @@ class Trainer(_Tables, _BestPairs, _Merging):
 
 def corpus_words(text: str, config: TrainConfig) -> dict[str, int]:
     """Pre-tokenize ``text`` with the config's pre-tokenizer: ``{word: frequency}``, first-appearance order. With a
-    SuperBPE transition, the word list also carries stage 2's words (:func:`bpe_core.algorithms.superbpe.stage_words`)."""
+    SuperBPE transition, the word list also carries stage 2's words (:func:`bpe_core.algorithms.superbpe.stage_words`);
+    for BoundlessBPE, the pre-tokens in order (:func:`bpe_core.algorithms.boundless_run.document_words`)."""
     if config.transition is not None:
         return stage_words(text, config)
+    if config.algorithm == "boundless":  # BoundlessBPE pairs neighbouring pre-tokens: the text's order too
+        from .boundless_run import document_words
+
+        return document_words(text, config)
     return word_counts(text, config.resolved_pretokenizer, config.pattern)

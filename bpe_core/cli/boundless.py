@@ -15,13 +15,11 @@ from __future__ import annotations
 import argparse
 import gettext
 
+from ..algorithms.boundless_run import PRETOKENIZERS  # (the app's stepper uses the same list)
 from ..inputs import InputError
 from .common import UsageError
 
 RULES = "BoundlessBPE rules: bpe_core.algorithms.boundless"
-#: The pre-tokenizers that keep the whole text in order, as BoundlessBPE's neighbours and encoding need (the others
-#: drop the spaces, change them, or leave one pre-token per text: no neighbour to merge with).
-PRETOKENIZERS = ("gpt2", "gpt4", "o200k", "regex", "jieba")
 DEFAULT_TAU = 0.9  # the paper's
 
 
@@ -67,6 +65,13 @@ def check(args, tr=None) -> float | None:
     """Raise :class:`UsageError` for settings BoundlessBPE cannot train with; the ``tau`` to train with.
     Runs before the training defaults are filled in (an option left out is ``None``)."""
     t = _tr(tr)
+    if args.algorithm in ("picky", "boundless"):  # the app's stepper names them; the trainers' options are here
+        option = "--picky T" if args.algorithm == "picky" else "--boundless"
+        raise UsageError(
+            t.gettext(
+                "--algorithm {name} names the app's stepper of it; on the command line train it with {option}"
+            ).format(name=args.algorithm, option=option)
+        )
     if not args.boundless:
         if args.tau is not None:
             raise UsageError(t.gettext("--tau applies to --boundless only"))
