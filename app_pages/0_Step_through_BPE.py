@@ -21,12 +21,20 @@ from ui.i18n import _, ngettext
 from ui.sidebar import Choice
 from ui.text import md_escape
 
+#: The algorithms other than BPE this page steps, by their papers' names (the same in every language).
+OTHER_ALGORITHMS = {"wordpiece": "WordPiece", "unigram": "Unigram", "picky": "PickyBPE", "boundless": "BoundlessBPE"}
+
 
 def header(choice: Choice) -> None:
     """The title and the corpus line (input messages appear under it)."""
     if not choice.display.presentation:
         page.page_title(_("BPE Explorer"))
-    if choice.ok:
+    if choice.ok and choice.config.algorithm in OTHER_ALGORITHMS:
+        name = OTHER_ALGORITHMS[choice.config.algorithm]
+        st.caption(
+            md_escape(_("{algorithm}, one step at a time · {corpus}").format(algorithm=name, corpus=choice.label))
+        )
+    elif choice.ok:
         st.caption(md_escape(_("Byte-Pair Encoding, one merge at a time · {corpus}").format(corpus=choice.label)))
 
 
@@ -203,13 +211,16 @@ def main() -> None:
         # Outside the step view (a fragment): starting or joining a class reruns the whole page, which then polls.
         # On the projector (presentation mode) the closed boxes would push the step below the first screen: a class
         # is started before presenting, and a bad code still opens the join box.
-        startable = choice.ok and (not field or field_stepper().can_train(choice))
+        removals = field and choice.config.algorithm in ("picky", "boundless")  # no class: stepped alone
+        startable = choice.ok and not removals and (not field or field_stepper().can_train(choice))
+        if removals and not choice.display.presentation:
+            st.caption(_("A live class runs on BPE, WordPiece and Unigram; PickyBPE and BoundlessBPE step here alone."))
         if startable and not persist.class_code() and (bad_code or not choice.display.presentation):
             at = st.session_state.get("field_step", 0) if field else persist.get_step()  # the field stepper's slider
             persist.start_box(sidebar.url_params(choice), at, start_class, join_open=bad_code)
     # Waits only for merge 1 (or the step a link asks for): the rest trains behind the page, which steps
     # through what is trained so far.
-    if field and choice.config.algorithm in ("picky", "boundless"):  # merges and removals: their own stepper
+    if removals:  # merges and removals: their own stepper
         from ui import picky_stepper
 
         return picky_stepper.page(choice)

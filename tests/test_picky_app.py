@@ -154,3 +154,14 @@ def test_the_stepper_shows_a_merge_then_a_removal_and_asks_the_quiz_on_the_merge
     radio.set_value(right).run()
     no_exception(at)
     assert at.success and "IoS:" in at.success[0].value
+
+
+@pytest.mark.parametrize("algo", ["picky", "boundless"])
+def test_no_class_is_offered_on_a_stepper_that_steps_alone_and_the_page_names_its_algorithm(algo):
+    at = new_app(preset="pg16457-chapter", variant="byte", pre="gpt2", algo=algo, merges=20)
+    no_exception(at)
+    assert not [b for b in at.button if b.key == "class-start"]  # a class would not follow this stepper
+    captions = " ".join(c.value for c in at.caption)
+    assert "PickyBPE and BoundlessBPE step here alone" in captions
+    name = {"picky": "PickyBPE", "boundless": "BoundlessBPE"}[algo]
+    assert f"{name}, one step at a time" in captions and "Byte-Pair Encoding, one merge" not in captions

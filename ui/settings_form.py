@@ -147,7 +147,9 @@ def settings_widgets(settings: dict, words_source: bool, compact: bool, sample: 
         "algo",
         settings.get("algo", "bpe"),
         format_func=lambda name: labels.get(name, name),
-        help=_("WordPiece and Unigram are stepped on the stepper page; the other pages show BPE."),
+        help=_(
+            "WordPiece, Unigram, PickyBPE and BoundlessBPE are stepped on the stepper page; the other pages show BPE."
+        ),
     )
     if settings.get("algo") in ("picky", "boundless"):
         threshold_widget(settings)
