@@ -1,8 +1,8 @@
 """The Side by side page's measure of merges across words: bytes per token on held-out text against vocabulary size,
 for plain BPE, SuperBPE and BoundlessBPE trained on the same text (computed by :mod:`bpe_core.across_measure`).
 
-Training three methods on a book takes seconds, so the section measures when asked (a button), and keeps each
-result for the session's later runs of the page.
+Training three methods on a book takes seconds, so the section measures when asked (a button); the server keeps
+each text's result, and a session that has measured a text draws it again at once on the page's later runs.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from bpe_core.across_measure import METHODS, compression_curves
 from bpe_core.i18n import format_number
 from ui.corpus import read_preset_file
 from ui.i18n import N_, _, current_language
+from ui.text import md_escape
 
 #: Vocabulary sizes measured (the 256 bytes + merges).
 SIZES = (512, 1024, 2048, 4096)
@@ -125,7 +126,7 @@ def section(choice) -> None:
         with st.spinner(_("Training three tokenizers on the text…")):
             rows = _curves(text, TEXTS[key][2], SIZES)
     except ValueError as e:
-        st.warning(_("Cannot measure this text: {reason}").format(reason=str(e)))
+        st.warning(md_escape(_("Cannot measure this text: {reason}").format(reason=str(e))))
         return
     done.add(ident)
     present = choice.display.presentation
