@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, count, islice, repeat
-from operator import add, gt, itemgetter, mul, ne, not_, or_
+from operator import add, gt, itemgetter, mul, not_, or_
 
 from ..pretokenize import pretokenize
 from .run_records import _SHIFT, MergeStep
@@ -267,11 +267,10 @@ def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
     run._event_start.extend(ends[1:])
     run._removed_at[:] = removed
     run._removed_upto[0] = len(kept)
-    # Per step: the pieces it rewrote (its positions ascend, so each piece's first one is where the piece changes:
-    # marked in C) and the extra copies of the pieces seen more than once (a few short ones: spaces, digits).
-    in_piece = array("I", map(pos_word.__getitem__, events))
-    new_piece = bytearray(map(ne, in_piece, chain((-1,), in_piece)))
+    # Per step: the pieces it rewrote (each piece's distinct steps, counted in C: a few thousand long pieces) and the
+    # extra copies of the pieces seen more than once (a few short ones: spaces, digits).
     word_ends = word_start[1:]
+    pieces_of = Counter(chain.from_iterable(map(set, map(removed.__getitem__, map(slice, word_start, word_ends)))))
     copies: dict = defaultdict(int)
     for w in compress(count(), map(gt, freqs, repeat(1))):
         for step in removed[word_start[w] : word_ends[w]]:
@@ -290,9 +289,7 @@ def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
         entry = ((-windows, at[0] - len(left), a << _SHIFT | b),)
         # (Every field in order, as the trainer makes them: tuple.__new__ skips MergeStep's own __new__.)
         fields = (step, a, b, new_id, is_new, windows, 1, entry, rule, entry, len(values), tokens, len(at))
-        lo = ends[step - 1]
-        pieces = 1 + new_piece.count(1, lo + 1, lo + len(at))
-        run.snapshots.append(tuple.__new__(MergeStep, (*fields, pieces, None)))
+        run.snapshots.append(tuple.__new__(MergeStep, (*fields, pieces_of[step], None)))
     trainer._corpus_tokens = tokens
 
 
