@@ -138,12 +138,14 @@ class _Tables:
             extra = freqs[i] - 1
             for key in keys[pair_start[i] : pair_start[i + 1]]:
                 counts[key] += extra
-        count: dict[int, int] = {}
-        where: dict[int, bytes] = {}
-        for key, ps in groups.items():
-            pk = (key // width) << _SHIFT | key % width
-            count[pk] = counts[key]
-            where[pk] = ps.tobytes()
+        if width == 1 << _SHIFT:  # (keys that are packed pairs already, lay_out's: repacked in C)
+            count, where = counts, dict(zip(groups, map(array.tobytes, groups.values())))
+        else:
+            count, where = {}, {}
+            for key, ps in groups.items():
+                pk = (key // width) << _SHIFT | key % width
+                count[pk] = counts[key]
+                where[pk] = ps.tobytes()
         self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
         # pair's first occurrence (positions are ordered by word type, then offset) is found by
