@@ -221,9 +221,8 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     tables made, no pair counted yet): the run gets one step per kept merge (:func:`_record`), the tables the
     tokens after them. ``flat``: the pieces' bytes in order; ``word_start``: each piece's first byte.
 
-    Returns ``(width, keys, starts, pair_start)`` for the pair count: the pair key base (``1 << _SHIFT``: the keys
-    are packed pairs), each pair's key (``left * width + right``) and its position, in position order, and the index
-    of each piece's first pair."""
+    Returns ``(width, keys, starts, pair_start)`` for the pair count: the pair key base, each pair's key
+    (``left * width + right``) and its position, in position order, and the index of each piece's first pair."""
     run = trainer.run
     tok, nxt, prv = trainer._tok, trainer._nxt, trainer._prv
     removed = replayed.removed
@@ -246,9 +245,7 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     _scatter(nxt, compress(live, map(not_, inside)), repeat(-1))
     _scatter(prv, compress(ends, inside), compress(live, inside))
     starts = array("I", compress(live, inside))
-    # Keys that are the trainer's packed pairs (left << _SHIFT | right), so its tables take them as they are: a
-    # stage-2 corpus is most of the text, with tens of thousands of distinct pairs.
-    width = 1 << _SHIFT
+    width = len(run.values)
     # (The token after live[i] is live[i + 1]'s: ids[i + 1].)
     keys = array("Q", map(add, map(mul, compress(ids, inside), repeat(width)), compress(islice(ids, 1, None), inside)))
     pair_start = array("q", (bisect_left(starts, s) for s in word_start))

@@ -16,7 +16,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, gt, itemgetter, mul, setitem, sub
+from operator import add, floordiv, ge, gt, itemgetter, lshift, mod, mul, neg, or_, setitem, sub
 
 from .run_records import _SHIFT
 from .tiebreak import TieKey, base_alphabet
@@ -129,7 +129,7 @@ class _Tables:
         # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each position
         # to its pair's group, which the defaultdict finds, or makes.)
         deque(map(array.append, map(groups.__getitem__, keys), starts), 0)
-        counts = {key: len(ps) for key, ps in groups.items()}
+        counts = dict(zip(groups, map(len, groups.values())))
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
         # ``keys`` lists the pairs word after word; a word of L symbols has L - 1 of them (none when empty).
         if pair_start is None:
@@ -138,14 +138,12 @@ class _Tables:
             extra = freqs[i] - 1
             for key in keys[pair_start[i] : pair_start[i + 1]]:
                 counts[key] += extra
-        if width == 1 << _SHIFT:  # (keys that are packed pairs already, lay_out's: repacked in C)
-            count, where = counts, dict(zip(groups, map(array.tobytes, groups.values())))
-        else:
-            count, where = {}, {}
-            for key, ps in groups.items():
-                pk = (key // width) << _SHIFT | key % width
-                count[pk] = counts[key]
-                where[pk] = ps.tobytes()
+        # Repacked in C (SuperBPE's stage 2 starts with tens of thousands of pairs); ``counts`` is in ``groups``' order.
+        packed = list(
+            map(or_, map(lshift, map(floordiv, groups, repeat(width)), repeat(_SHIFT)), map(mod, groups, repeat(width)))
+        )
+        count = dict(zip(packed, counts.values()))
+        where = dict(zip(packed, map(array.tobytes, groups.values())))
         self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
         # pair's first occurrence (positions are ordered by word type, then offset) is found by
@@ -169,8 +167,10 @@ class _Tables:
         self._min_count = min_count = self.config.min_frequency
         # (The tie-break value as _tiebreak gives it, inlined: no candidate is known to be stale yet, so a first-seen
         # value is the first candidate position.)
-        if self._packed_key is None:
-            self._heap = [(-c, _unpack_first(where[pk])[0], pk) for pk, c in count.items() if c >= min_count]
+        if self._packed_key is None:  # (in C: SuperBPE's stage 2 starts with tens of thousands of pairs)
+            pks = list(compress(count, map(ge, count.values(), repeat(min_count))))
+            firsts = map(itemgetter(0), map(_unpack_first, map(where.__getitem__, pks)))
+            self._heap = list(zip(map(neg, map(count.__getitem__, pks)), firsts, pks))
         else:
             key = self._packed_key
             self._heap = [(-c, key(pk), pk) for pk, c in count.items() if c >= min_count]
