@@ -227,9 +227,10 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     tok, nxt, prv = trainer._tok, trainer._nxt, trainer._prv
     removed = replayed.removed
     n = len(removed)
-    _record(trainer, replayed, flat, word_start)
+    merged = _nonzero(removed)
+    _record(trainer, replayed, flat, word_start, merged)
     # (Arrays, not lists: nothing for the garbage collector to walk, as in trainer_tables.)
-    live = array("I", compress(count(), map(not_, removed)))  # every token's first byte
+    live = array("I", compress(count(), merged.translate(_IS_ZERO)))  # every token's first byte
     ends = live[1:]
     ends.append(n)
     ids = array("I", map(run.value_to_id.__getitem__, map(flat.__getitem__, map(slice, live, ends))))
@@ -252,15 +253,28 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     return width, keys, starts, pair_start
 
 
-def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
+def _nonzero(ints: array) -> bytes:
+    """One byte per item of ``ints``: 0 where the item is 0, else not 0 (its bytes OR-ed together, in C)."""
+    data, size = ints.tobytes(), ints.itemsize
+    out = 0
+    for k in range(size):
+        out |= int.from_bytes(data[k::size], "little")
+    return out.to_bytes(len(ints), "little")
+
+
+_IS_ZERO = bytes((1,)) + bytes(255)  # (bytes.translate: 1 for a 0 byte, 0 for any other)
+
+
+def _record(trainer, replayed: Replayed, flat: bytes, word_start, merged: bytes) -> None:
     """The replayed merges as the run's first steps: tokens, rewritten positions, boundary steps and snapshots
     (counts in stage 2's pieces, windows of a pair of one token counted as the trainer counts them; the pair
-    alone in its table and in its ties: the pair was chosen by stage 1, not from these counts)."""
+    alone in its table and in its ties: the pair was chosen by stage 1, not from these counts). ``merged``: per
+    byte, not 0 where a replayed step removed the boundary in front of it (:func:`_nonzero`)."""
     run, freqs, pos_word = trainer.run, trainer._freqs, trainer._pos_word
     removed, kept = replayed.removed, replayed.kept
     # The rewritten positions of each step, in order (a list each, filled in C).
     at_step: list = [[] for _ in range(len(kept) + 1)]
-    deque(map(list.append, map(at_step.__getitem__, compress(removed, removed)), compress(count(), removed)), 0)
+    deque(map(list.append, map(at_step.__getitem__, compress(removed, merged)), compress(count(), merged)), 0)
     events = run._event_pos
     events.extend(chain.from_iterable(at_step))
     ends = array("Q", accumulate(map(len, at_step)))  # (step k's positions end at ends[k], start at ends[k - 1])
