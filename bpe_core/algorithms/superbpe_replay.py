@@ -272,11 +272,11 @@ def _record(trainer, replayed: Replayed, flat: bytes, word_start, merged: bytes)
     byte, not 0 where a replayed step removed the boundary in front of it (:func:`_nonzero`)."""
     run, freqs, pos_word = trainer.run, trainer._freqs, trainer._pos_word
     removed, kept = replayed.removed, replayed.kept
-    # The rewritten positions of each step, in order (a list each, filled in C).
-    at_step: list = [[] for _ in range(len(kept) + 1)]
-    deque(map(list.append, map(at_step.__getitem__, compress(removed, merged)), compress(count(), merged)), 0)
+    # The rewritten positions of each step, in order (an array each, filled in C, joined as bytes).
+    at_step: list = [array("Q") for _ in range(len(kept) + 1)]
+    deque(map(array.append, map(at_step.__getitem__, compress(removed, merged)), compress(count(), merged)), 0)
     events = run._event_pos
-    events.extend(chain.from_iterable(at_step))
+    events.frombytes(b"".join(map(array.tobytes, at_step)))
     ends = array("Q", accumulate(map(len, at_step)))  # (step k's positions end at ends[k], start at ends[k - 1])
     run._event_start.extend(ends[1:])
     run._removed_at[:] = removed
