@@ -16,7 +16,7 @@ from array import array
 from collections import defaultdict, deque
 from collections.abc import Callable
 from functools import partial
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import add, floordiv, ge, gt, itemgetter, lshift, mod, mul, neg, or_, setitem, sub
 
 from .run_records import _SHIFT
@@ -27,6 +27,7 @@ from .tiebreak import TieKey, base_alphabet
 _positions = partial(array, "I")
 # One position as packed bytes (a C int), and the first position of packed bytes (as a 1-tuple).
 _pack, _unpack_first = struct.Struct("i").pack, struct.Struct("i").unpack_from
+_pack_unsigned = struct.Struct("I").pack
 
 
 def _getter(indices) -> Callable:
@@ -116,7 +117,10 @@ class _Tables:
         _scatter(nxt, last, repeat(-1))
         _scatter(inside, last, repeat(0))
         _scatter(prv, compress(word_start, lengths), repeat(-1))
-        self._pos_word = memoryview(array("I", chain.from_iterable(map(repeat, range(len(word_list)), lengths))))
+        # (Each word's index packed once and repeated over its symbols, in C: no int per position.)
+        pos_word = array("I")
+        pos_word.frombytes(b"".join(map(mul, map(_pack_unsigned, range(len(word_list))), lengths)))
+        self._pos_word = memoryview(pos_word)
         self._freqs = freqs
         self._corpus_tokens = tokens0 = sum(map(mul, freqs, lengths))
         if self._replayed is not None:  # (SuperBPE's stage 2) the merges replayed before the pairs are counted
