@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, count, islice, repeat
-from operator import add, gt, itemgetter, mul, not_, or_
+from operator import add, gt, itemgetter, lshift, mul, not_, or_
 
 from ..pretokenize import pretokenize
 from .run_records import _SHIFT, MergeStep
@@ -128,6 +128,13 @@ class _Chunks:
         stage1_run._sync_removed()
         self.run = stage1_run
         self.cache: dict = {}
+        # Stage 1's own words (most chunks), their replays read from its run all at once, in C.
+        data = list(map(str.encode, stage1_run.words))
+        if stage1_run.variant.is_bytes and all(data):
+            starts = stage1_run._word_start
+            removed = map(stage1_run._removed_at.__getitem__, map(slice, starts, islice(starts, 1, None)))
+            lasts = map(lshift, map(itemgetter(-1), data), repeat(8))
+            self.cache = dict(zip(stage1_run.words, zip(map(array.tobytes, removed), lasts, map(itemgetter(0), data))))
         self._edges: dict = {}
 
     def get(self, chunk: str) -> tuple:
