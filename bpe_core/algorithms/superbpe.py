@@ -160,6 +160,7 @@ def start(words: dict, config: TrainConfig):
         TransitionError: bad settings (:func:`transition_problem`); a word list without stage 2's words (a
             word-count list: :func:`no_text_message`).
     """
+    from ..models import gc_paused
     from .superbpe_replay import replay
     from .trainer import Trainer  # (imported when used: the seam imports no trainer)
 
@@ -179,9 +180,12 @@ def start(words: dict, config: TrainConfig):
     values = first.run.values
     merges = [(values[a], values[b]) for a, b in first.run.merges()]
     # The replay is done before stage 2's tables are built (superbpe_replay). No stop rule can end it: the tokens
-    # it makes are some of stage 1's, which stopped at none of them.
-    replayed = replay(first.run, list(stage2), merges, config.resolved_pretokenizer, config.pattern)
-    second = Trainer(stage2, stage2_config(config), replayed=replayed)
+    # it makes are some of stage 1's, which stopped at none of them. Both make a few hundred thousand small objects
+    # (each chunk's replay, a list of positions and a record per replayed step) that form no cycle: the collector,
+    # set off again and again by them, would walk them all each time (a tenth of stage 2's set-up on a book).
+    with gc_paused():
+        replayed = replay(first.run, list(stage2), merges, config.resolved_pretokenizer, config.pattern)
+        second = Trainer(stage2, stage2_config(config), replayed=replayed)
     run = second.run
     run.algorithm = SUPERBPE
     run.extras = {

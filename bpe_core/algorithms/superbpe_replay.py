@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, count, islice, repeat
-from operator import add, gt, itemgetter, mul, ne, not_, or_
+from operator import add, gt, itemgetter, lshift, mul, not_, or_
 
 from ..pretokenize import pretokenize
 from .run_records import _SHIFT, MergeStep
@@ -128,6 +128,13 @@ class _Chunks:
         stage1_run._sync_removed()
         self.run = stage1_run
         self.cache: dict = {}
+        # Stage 1's own words (most chunks), their replays read from its run all at once, in C.
+        data = list(map(str.encode, stage1_run.words))
+        if stage1_run.variant.is_bytes and all(data):
+            starts = stage1_run._word_start
+            removed = map(stage1_run._removed_at.__getitem__, map(slice, starts, islice(starts, 1, None)))
+            lasts = map(lshift, map(itemgetter(-1), data), repeat(8))
+            self.cache = dict(zip(stage1_run.words, zip(map(array.tobytes, removed), lasts, map(itemgetter(0), data))))
         self._edges: dict = {}
 
     def get(self, chunk: str) -> tuple:
@@ -227,9 +234,10 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     tok, nxt, prv = trainer._tok, trainer._nxt, trainer._prv
     removed = replayed.removed
     n = len(removed)
-    _record(trainer, replayed, flat, word_start)
+    merged = _nonzero(removed)
+    _record(trainer, replayed, flat, word_start, merged)
     # (Arrays, not lists: nothing for the garbage collector to walk, as in trainer_tables.)
-    live = array("I", compress(count(), map(not_, removed)))  # every token's first byte
+    live = array("I", compress(count(), merged.translate(_IS_ZERO)))  # every token's first byte
     ends = live[1:]
     ends.append(n)
     ids = array("I", map(run.value_to_id.__getitem__, map(flat.__getitem__, map(slice, live, ends))))
@@ -252,26 +260,38 @@ def lay_out(trainer, replayed: Replayed, flat: bytes, word_start) -> tuple:
     return width, keys, starts, pair_start
 
 
-def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
+def _nonzero(ints: array) -> bytes:
+    """One byte per item of ``ints``: 0 where the item is 0, else not 0 (its bytes OR-ed together, in C)."""
+    data, size = ints.tobytes(), ints.itemsize
+    out = 0
+    for k in range(size):
+        out |= int.from_bytes(data[k::size], "little")
+    return out.to_bytes(len(ints), "little")
+
+
+_IS_ZERO = bytes((1,)) + bytes(255)  # (bytes.translate: 1 for a 0 byte, 0 for any other)
+
+
+def _record(trainer, replayed: Replayed, flat: bytes, word_start, merged: bytes) -> None:
     """The replayed merges as the run's first steps: tokens, rewritten positions, boundary steps and snapshots
     (counts in stage 2's pieces, windows of a pair of one token counted as the trainer counts them; the pair
-    alone in its table and in its ties: the pair was chosen by stage 1, not from these counts)."""
+    alone in its table and in its ties: the pair was chosen by stage 1, not from these counts). ``merged``: per
+    byte, not 0 where a replayed step removed the boundary in front of it (:func:`_nonzero`)."""
     run, freqs, pos_word = trainer.run, trainer._freqs, trainer._pos_word
     removed, kept = replayed.removed, replayed.kept
-    # The rewritten positions of each step, in order (a list each, filled in C).
-    at_step: list = [[] for _ in range(len(kept) + 1)]
-    deque(map(list.append, map(at_step.__getitem__, compress(removed, removed)), compress(count(), removed)), 0)
+    # The rewritten positions of each step, in order (an array each, filled in C, joined as bytes).
+    at_step: list = [array("Q") for _ in range(len(kept) + 1)]
+    deque(map(array.append, map(at_step.__getitem__, compress(removed, merged)), compress(count(), merged)), 0)
     events = run._event_pos
-    events.extend(chain.from_iterable(at_step))
+    events.frombytes(b"".join(map(array.tobytes, at_step)))
     ends = array("Q", accumulate(map(len, at_step)))  # (step k's positions end at ends[k], start at ends[k - 1])
     run._event_start.extend(ends[1:])
     run._removed_at[:] = removed
     run._removed_upto[0] = len(kept)
-    # Per step: the pieces it rewrote (its positions ascend, so each piece's first one is where the piece changes:
-    # marked in C) and the extra copies of the pieces seen more than once (a few short ones: spaces, digits).
-    in_piece = array("I", map(pos_word.__getitem__, events))
-    new_piece = bytearray(map(ne, in_piece, chain((-1,), in_piece)))
+    # Per step: the pieces it rewrote (each piece's distinct steps, counted in C: a few thousand long pieces) and the
+    # extra copies of the pieces seen more than once (a few short ones: spaces, digits).
     word_ends = word_start[1:]
+    pieces_of = Counter(chain.from_iterable(map(set, map(removed.__getitem__, map(slice, word_start, word_ends)))))
     copies: dict = defaultdict(int)
     for w in compress(count(), map(gt, freqs, repeat(1))):
         for step in removed[word_start[w] : word_ends[w]]:
@@ -290,9 +310,7 @@ def _record(trainer, replayed: Replayed, flat: bytes, word_start) -> None:
         entry = ((-windows, at[0] - len(left), a << _SHIFT | b),)
         # (Every field in order, as the trainer makes them: tuple.__new__ skips MergeStep's own __new__.)
         fields = (step, a, b, new_id, is_new, windows, 1, entry, rule, entry, len(values), tokens, len(at))
-        lo = ends[step - 1]
-        pieces = 1 + new_piece.count(1, lo + 1, lo + len(at))
-        run.snapshots.append(tuple.__new__(MergeStep, (*fields, pieces, None)))
+        run.snapshots.append(tuple.__new__(MergeStep, (*fields, pieces_of[step], None)))
     trainer._corpus_tokens = tokens
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import heapq
 import struct
+import sys
 from array import array
 from collections import defaultdict, deque
 from collections.abc import Callable
 from functools import partial
-from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, gt, itemgetter, mul, setitem, sub
+from itertools import accumulate, compress, islice, repeat
+from operator import add, floordiv, ge, gt, itemgetter, lshift, mod, mul, neg, or_, setitem, sub
 
 from .run_records import _SHIFT
 from .tiebreak import TieKey, base_alphabet
@@ -26,6 +27,7 @@ from .tiebreak import TieKey, base_alphabet
 _positions = partial(array, "I")
 # One position as packed bytes (a C int), and the first position of packed bytes (as a 1-tuple).
 _pack, _unpack_first = struct.Struct("i").pack, struct.Struct("i").unpack_from
+_pack_unsigned = struct.Struct("I").pack
 
 
 def _getter(indices) -> Callable:
@@ -39,6 +41,21 @@ def _getter(indices) -> Callable:
 def _scatter(table, positions, values) -> None:
     """``table[p] = v`` for each ``p`` in ``positions`` and ``v`` in ``values``, in C."""
     deque(map(setitem, repeat(table), positions, values), 0)
+
+
+def _byte_ids(data: bytes) -> array:
+    """The bytes of ``data`` as an ``array("i")`` of their values (0..255), made in C: each byte written into the
+    low byte of a zeroed C int (``array.extend(data)`` converts them one by one, ten times slower; ``array("i",
+    data)`` would read the bytes as raw C ints)."""
+    size = _INT_SIZE
+    spread = bytearray(size * len(data))
+    spread[0 if sys.byteorder == "little" else size - 1 :: size] = data
+    out = array("i")
+    out.frombytes(spread)
+    return out
+
+
+_INT_SIZE = array("i").itemsize
 
 
 def _view(packed: bytes) -> memoryview:
@@ -62,8 +79,7 @@ class _Tables:
             values: list = [bytes((b,)) for b in range(256)]
             encoded = list(map(str.encode, word_list))
             lengths = list(map(len, encoded))
-            base_ids = array("i")
-            base_ids.extend(b"".join(encoded))  # (array("i", some_bytes) would read them as raw C ints)
+            base_ids = _byte_ids(b"".join(encoded))
         else:
             symbols, lengths = variant.corpus_symbols(word_list)
             values = base_alphabet(symbols, variant)
@@ -101,7 +117,10 @@ class _Tables:
         _scatter(nxt, last, repeat(-1))
         _scatter(inside, last, repeat(0))
         _scatter(prv, compress(word_start, lengths), repeat(-1))
-        self._pos_word = memoryview(array("I", chain.from_iterable(map(repeat, range(len(word_list)), lengths))))
+        # (Each word's index packed once and repeated over its symbols, in C: no int per position.)
+        pos_word = array("I")
+        pos_word.frombytes(b"".join(map(mul, map(_pack_unsigned, range(len(word_list))), lengths)))
+        self._pos_word = memoryview(pos_word)
         self._freqs = freqs
         self._corpus_tokens = tokens0 = sum(map(mul, freqs, lengths))
         if self._replayed is not None:  # (SuperBPE's stage 2) the merges replayed before the pairs are counted
@@ -129,7 +148,7 @@ class _Tables:
         # (deque(iterator, 0) runs an iterator to its end in C, keeping nothing: here, appending each position
         # to its pair's group, which the defaultdict finds, or makes.)
         deque(map(array.append, map(groups.__getitem__, keys), starts), 0)
-        counts = {key: len(ps) for key, ps in groups.items()}
+        counts = dict(zip(groups, map(len, groups.values())))
         # A word type seen f times counts f times: add the other copies (a few percent of a book's places).
         # ``keys`` lists the pairs word after word; a word of L symbols has L - 1 of them (none when empty).
         if pair_start is None:
@@ -138,12 +157,12 @@ class _Tables:
             extra = freqs[i] - 1
             for key in keys[pair_start[i] : pair_start[i + 1]]:
                 counts[key] += extra
-        count: dict[int, int] = {}
-        where: dict[int, bytes] = {}
-        for key, ps in groups.items():
-            pk = (key // width) << _SHIFT | key % width
-            count[pk] = counts[key]
-            where[pk] = ps.tobytes()
+        # Repacked in C (SuperBPE's stage 2 starts with tens of thousands of pairs); ``counts`` is in ``groups``' order.
+        packed = list(
+            map(or_, map(lshift, map(floordiv, groups, repeat(width)), repeat(_SHIFT)), map(mod, groups, repeat(width)))
+        )
+        count = dict(zip(packed, counts.values()))
+        where = dict(zip(packed, map(array.tobytes, groups.values())))
         self._count, self._where = count, where
         # For first-seen, ``head[pair]`` indexes the first candidate not yet known to be stale, so the
         # pair's first occurrence (positions are ordered by word type, then offset) is found by
@@ -167,8 +186,10 @@ class _Tables:
         self._min_count = min_count = self.config.min_frequency
         # (The tie-break value as _tiebreak gives it, inlined: no candidate is known to be stale yet, so a first-seen
         # value is the first candidate position.)
-        if self._packed_key is None:
-            self._heap = [(-c, _unpack_first(where[pk])[0], pk) for pk, c in count.items() if c >= min_count]
+        if self._packed_key is None:  # (in C: SuperBPE's stage 2 starts with tens of thousands of pairs)
+            pks = list(compress(count, map(ge, count.values(), repeat(min_count))))
+            firsts = map(itemgetter(0), map(_unpack_first, map(where.__getitem__, pks)))
+            self._heap = list(zip(map(neg, map(count.__getitem__, pks)), firsts, pks))
         else:
             key = self._packed_key
             self._heap = [(-c, key(pk), pk) for pk, c in count.items() if c >= min_count]
