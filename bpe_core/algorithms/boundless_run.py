@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from ..i18n import N_
-from .picky_run import IOS, PickyMergeStep, PickyRun
+from .picky_run import IOS, PickyMergeStep, PickyRun, removal_why
 from .removal import RemovalStep
 from .seam import StepWhy, register
 
@@ -286,11 +286,7 @@ class Boundless:
                 "Merge {merge} (step {step}) took every occurrence of this token: its IoS {score:.3f} reaches tau = "
                 "{threshold:g}, so BoundlessBPE removes it, and it is never made again."
             )
-        merge = run.snapshot(snap.cause).merge if snap.cause else 0
-        return StepWhy(
-            "rule",
-            text.format(merge=merge, step=snap.cause, score=snap.score, threshold=snap.threshold, n=snap.occurrences),
-        )
+        return removal_why(run, snap, text)
 
 
 _ENGLISH = gettext.NullTranslations()

@@ -229,11 +229,18 @@ class Picky:
                 "Merge {merge} (step {step}) took every occurrence of this token: its IoS {score:.3f} reaches the "
                 "threshold {threshold:g}, so PickyBPE removes it, and it is never made again."
             )
-        merge = run.snapshot(snap.cause).merge if snap.cause else 0
-        return StepWhy(
-            "rule",
-            text.format(merge=merge, step=snap.cause, score=snap.score, threshold=snap.threshold, n=snap.occurrences),
-        )
+        return removal_why(run, snap, text)
+
+
+def removal_why(run, snap, text: str) -> StepWhy:
+    """The rule that removed ``snap`` (a :class:`~bpe_core.algorithms.removal.RemovalStep` of ``run``), ``text`` (a
+    translated sentence with ``{merge}``, ``{step}``, ``{score}``, ``{threshold}``, ``{n}``) filled in from it: the
+    merge that caused the removal, its step, the IoS, the threshold and the occurrences split back."""
+    merge = run.snapshot(snap.cause).merge if snap.cause else 0
+    return StepWhy(
+        "rule",
+        text.format(merge=merge, step=snap.cause, score=snap.score, threshold=snap.threshold, n=snap.occurrences),
+    )
 
 
 _ENGLISH = gettext.NullTranslations()

@@ -58,6 +58,30 @@ def changed_by_segmentation(run, step: int, words: int, highlight) -> tuple[Word
     return tuple(out)
 
 
+def segmented_step(
+    run, step: int, words: int, *, kind: str, highlight, words_changed: int, headline, numbers: tuple, candidates
+) -> StepView:
+    """The view of step ``step`` (``kind``) of a run that keeps its segmentations by step (WordPiece, Unigram,
+    PickyBPE, BoundlessBPE): no BPE merge record, the changed words by :func:`changed_by_segmentation` (``words`` of
+    them, ``highlight`` marked), the stop reason on the last step, and the given headline, numbers and candidates."""
+    n = run.num_steps
+    return StepView(
+        kind=kind,
+        step=step,
+        num_steps=n,
+        start=None,
+        merge=None,
+        next=None,
+        pairs=None,
+        changed=changed_by_segmentation(run, step, words, highlight) if words else (),
+        words_changed=words_changed,
+        stop_reason=run.stop_reason if step == n else None,
+        headline=headline,
+        numbers=numbers,
+        candidates=candidates,
+    )
+
+
 def score_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -> StepView:
     """WordPiece's merge ``step``: the pair and its token, its score and the score table (candidates: the pairs,
     scored by count / (count of first × count of second), the chosen one first)."""
@@ -73,18 +97,13 @@ def score_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | N
         max(0, snap.ties - sum(1 for r in rows if r.mark != NONE)),
         max(r.count for r in rows),
     )
-    n = run.num_steps
-    return StepView(
+    return segmented_step(
+        run,
+        step,
+        words,
         kind=snap.kind,
-        step=step,
-        num_steps=n,
-        start=None,
-        merge=None,
-        next=None,
-        pairs=None,
-        changed=changed_by_segmentation(run, step, words, snap.token) if words else (),
+        highlight=snap.token,
         words_changed=snap.words_changed,
-        stop_reason=run.stop_reason if step == n else None,
         headline=Headline((snap.left, snap.right), snap.token),
         numbers=(Number(_SCORE, snap.score), Number(_VOCABULARY, snap.vocab_size), Number(_TOKENS, snap.corpus_tokens)),
         candidates=table,
@@ -102,20 +121,15 @@ def prune_view(run, step: int, pairs: int, words: int, max_tokens: int | None) -
     )
     scale = max((abs(r.count) for r in rows), default=0) or 1
     table = PairRows(rows, rows[0].count if rows else 0, len(gone), max(0, len(gone) - len(rows)), scale)
-    n = run.num_steps
-    return StepView(
+    return segmented_step(
+        run,
+        step,
+        words,
         kind=snap.kind,
-        step=step,
-        num_steps=n,
-        start=None,
-        merge=None,
-        next=None,
-        pairs=None,
-        changed=changed_by_segmentation(run, step, words, None) if words else (),
+        highlight=None,
         words_changed=sum(
             1 for i in range(len(run.words)) if run.segmentation(i, step - 1) != run.segmentation(i, step)
         ),
-        stop_reason=run.stop_reason if step == n else None,
         headline=Headline(tuple(snap.removed), None, snap.removed[0] if snap.removed else None),
         numbers=(Number(_LOSS, snap.loss), Number(_REMOVED, len(snap.removed)), Number(_VOCABULARY, snap.vocab_size)),
         candidates=table,
@@ -174,18 +188,13 @@ def picky_merge_view(run, step: int, pairs: int, words: int, max_tokens: int | N
         Candidate(None, (t,), ios, CHOSEN if t in gone else NONE)
         for t, ios in ((snap.left, snap.left_ios), (snap.right, snap.right_ios))
     )
-    n = run.num_steps
-    return StepView(
+    return segmented_step(
+        run,
+        step,
+        words,
         kind=snap.kind,
-        step=step,
-        num_steps=n,
-        start=None,
-        merge=None,
-        next=None,
-        pairs=None,
-        changed=changed_by_segmentation(run, step, words, snap.token) if words else (),
+        highlight=snap.token,
         words_changed=snap.words_changed,
-        stop_reason=run.stop_reason if step == n else None,
         headline=Headline((snap.left, snap.right), snap.token),
         numbers=(
             Number(_COUNT, snap.count),

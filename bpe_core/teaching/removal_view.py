@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..algorithms.removal import REMOVAL
 from ..i18n import N_
-from .field_views import changed_by_segmentation
+from .field_views import segmented_step
 from .step_view import Headline, Number, StepView, register_view
 
 #: The meanings of a removal's numbers besides its score (message ids of the catalogs).
@@ -20,18 +20,13 @@ def removal_view(run, step: int, pairs: int, words: int, max_tokens: int | None)
     ``score_label``), the threshold, the occurrences split back and the vocabulary after; no candidates; the
     first ``words`` word types that held the token, before and after."""
     snap = run.snapshot(step)
-    n = run.num_steps
-    return StepView(
+    return segmented_step(
+        run,
+        step,
+        words,
         kind=REMOVAL,
-        step=step,
-        num_steps=n,
-        start=None,
-        merge=None,
-        next=None,
-        pairs=None,
-        changed=changed_by_segmentation(run, step, words, None) if words else (),
+        highlight=None,
         words_changed=snap.words_changed,
-        stop_reason=run.stop_reason if step == n else None,
         headline=Headline((snap.token,), None, snap.token),
         numbers=(
             Number(snap.score_label, snap.score),
