@@ -26,6 +26,7 @@ from . import class_round as cr
 from . import class_view as cv
 from .i18n import _, ngettext, tr
 from .quiz import _CSS as QUIZ_CSS
+from .quiz import option_marks
 from .text import esc, esc_raw
 
 #: Words of the corpus shown under an open question (a phone: fewer).
@@ -64,18 +65,9 @@ def options_html(run, q: FieldQuestion, pick: int | None, revealed: bool, show_c
     """The options, numbered as the buttons; each with its number (a pair's score and how it is reckoned, a token's
     loss increase) once revealed, a WordPiece pair's counts alone when ``show_counts``, else ``?``; after the reveal
     the right option, the tied ones and the pick are marked. The table's id is the quiz's (its style)."""
-    your_pick, chosen, tied = esc_raw(_("your pick")), esc_raw(_("chosen")), esc_raw(_("tied"))
     body = []
     for i, o in enumerate(q.options):
-        classes, badges = [], []
-        if i == pick:
-            classes.append("picked")
-            badges.append(f"<span class='bpe-badge pick'>{your_pick}</span>")
-        if revealed and o.chosen:
-            classes.append("chosen")
-            badges.insert(0, f"<span class='bpe-badge chosen'>{chosen}</span>")
-        elif revealed and o.tied:
-            badges.insert(0, f"<span class='bpe-badge tied'>{tied}</span>")
+        classes, badges = option_marks(o, i == pick, revealed)
         if revealed:
             value = value_text(q, o, tr())
         elif show_counts and o.counts:

@@ -87,24 +87,32 @@ def corpus_html(run: TrainedRun, step: int, mode: str, presentation: bool, limit
     return f"<table class='bpe-table' id='bpe-quiz-corpus'>{head}<tbody>{body}</tbody></table>{more}"
 
 
+def option_marks(option, picked: bool, revealed: bool) -> tuple[list[str], list[str]]:
+    """An answer row's CSS classes and badges (HTML): the pick always, and after the reveal whether ``option`` (with
+    ``chosen`` and ``tied``) is the rule's answer or tied with it. Shared by every quiz table (BPE's and the
+    WordPiece/Unigram class's)."""
+    # Outside the f-strings below: the message extractor does not look inside them.
+    your_pick, chosen, tied = esc_raw(_("your pick")), esc_raw(_("chosen")), esc_raw(_("tied"))
+    classes, badges = [], []
+    if picked:
+        classes.append("picked")
+        badges.append(f"<span class='bpe-badge pick'>{your_pick}</span>")
+    if revealed and option.chosen:
+        classes.append("chosen")
+        badges.insert(0, f"<span class='bpe-badge chosen'>{chosen}</span>")
+    elif revealed and option.tied:
+        badges.insert(0, f"<span class='bpe-badge tied'>{tied}</span>")
+    return classes, badges
+
+
 def options_html(
     run: TrainedRun, q: Question, pick: int | None, revealed: bool, show_counts: bool, mode: str, presentation: bool
 ) -> str:
     """The pairs offered, numbered 1-9 as the keys that pick them. Counts are ``?`` until the reveal
     unless ``show_counts``. After the reveal the rule's pair, the tied ones and the pick are marked."""
-    # Outside the f-strings below: the message extractor does not look inside them.
-    your_pick, chosen, tied = esc_raw(_("your pick")), esc_raw(_("chosen")), esc_raw(_("tied"))
     body = []
     for i, o in enumerate(q.options):
-        classes, badges = [], []
-        if i == pick:
-            classes.append("picked")
-            badges.append(f"<span class='bpe-badge pick'>{your_pick}</span>")
-        if revealed and o.chosen:
-            classes.append("chosen")
-            badges.insert(0, f"<span class='bpe-badge chosen'>{chosen}</span>")
-        elif revealed and o.tied:
-            badges.insert(0, f"<span class='bpe-badge tied'>{tied}</span>")
+        classes, badges = option_marks(o, i == pick, revealed)
         count = f"{o.count:,}" if revealed or show_counts else "?"
         body.append(
             f"<tr class='{' '.join(classes)}' data-option='{i + 1}'><td class='num'><kbd>{i + 1}</kbd></td>"
