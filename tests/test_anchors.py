@@ -10,7 +10,7 @@ from course_notebooks import corpus
 
 from bpe_core.algorithms.anchors import SENTENCEPIECE_SPECIALS, agreement, unigram_anchor, wordpiece_anchor
 from bpe_core.algorithms.seam import train
-from bpe_core.algorithms.wordpiece import SPECIAL_TOKENS
+from bpe_core.algorithms.wordpiece_run import SPECIAL_TOKENS
 from bpe_core.config import TrainConfig
 from bpe_core.i18n import translations
 from bpe_core.inputs import SettingError

@@ -7,7 +7,7 @@ import pytest
 from course_notebooks import corpus, run_cells
 
 from bpe_core.algorithms.seam import get_algorithm, step_why, train
-from bpe_core.algorithms.wordpiece import SPECIAL_TOKENS, encode_word
+from bpe_core.algorithms.wordpiece_run import SPECIAL_TOKENS, encode_word
 from bpe_core.config import TrainConfig
 from bpe_core.pretokenize import word_counts
 from bpe_core.teaching.step_view import CHOSEN, step_view

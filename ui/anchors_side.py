@@ -9,7 +9,7 @@ import streamlit as st
 
 from bpe_core import TrainConfig
 from bpe_core.algorithms.anchors import agreement, unigram_anchor, wordpiece_anchor
-from bpe_core.algorithms.wordpiece import SPECIAL_TOKENS
+from bpe_core.algorithms.wordpiece_run import SPECIAL_TOKENS
 from bpe_core.inputs import SettingError
 from ui.field_stepper import error_text
 from ui.i18n import _

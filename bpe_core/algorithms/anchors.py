@@ -23,7 +23,7 @@ from ..checking.merge_agreement import MergeOverlap, merge_overlap
 from ..i18n import N_
 from ..inputs import EXTRA_HINT, SettingError
 from ..pretokenize_field import SPACE_MARK
-from .wordpiece import SPECIAL_TOKENS
+from .wordpiece_run import SPECIAL_TOKENS
 
 #: Word repeats per line fed to the real trainers, and the most UTF-8 bytes a line of repeats takes (sentencepiece
 #: skips a line longer than its ``max_sentence_length``, 4,192 bytes unless raised: a longer word raises it).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..algorithms import unigram, wordpiece
+from ..algorithms import unigram, wordpiece_run
 from ..inputs import InputError
 from ..pretokenize_field import BERT, METASPACE, SPACE_MARK, field_pieces
 
@@ -20,7 +20,7 @@ _PRE_TOKENIZERS = {
     METASPACE: {"type": "Metaspace", "replacement": SPACE_MARK, "prepend_scheme": "always", "split": True},
 }
 _DECODERS = {
-    "WordPiece": {"type": "WordPiece", "prefix": wordpiece.PREFIX, "cleanup": True},
+    "WordPiece": {"type": "WordPiece", "prefix": wordpiece_run.PREFIX, "cleanup": True},
     "Unigram": {"type": "Metaspace", "replacement": SPACE_MARK, "prepend_scheme": "always", "split": True},
 }
 
@@ -30,12 +30,12 @@ def tokenizer_json(run) -> dict:
     vocabulary gets ``<unk>`` as id 0, its pieces after it in the run's order, each with its log probability).
     Raises ``ValueError`` for another kind of run."""
     pre = run.config.resolved_pretokenizer
-    if isinstance(run, wordpiece.WordPieceRun):
+    if isinstance(run, wordpiece_run.WordPieceRun):
         model = {
             "type": "WordPiece",
-            "unk_token": wordpiece.UNK,
-            "continuing_subword_prefix": wordpiece.PREFIX,
-            "max_input_chars_per_word": wordpiece.MAX_WORD_CHARS,
+            "unk_token": wordpiece_run.UNK,
+            "continuing_subword_prefix": wordpiece_run.PREFIX,
+            "max_input_chars_per_word": wordpiece_run.MAX_WORD_CHARS,
             "vocab": {v: i for i, v in enumerate(run.vocabulary())},
         }
     elif isinstance(run, unigram.UnigramRun):
@@ -87,7 +87,7 @@ class FieldTokenizer:
         out: list[str] = []
         for word in field_pieces(text, self.pretokenizer):
             if self.kind == "WordPiece":
-                out.extend(wordpiece.encode_word(word, self.ids))
+                out.extend(wordpiece_run.encode_word(word, self.ids))
             else:
                 out.extend(unigram.encode_word(word, self._model, self._maxlen))
         return out
