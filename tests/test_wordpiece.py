@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from course_notebooks import corpus, run_cells
 
+from bpe_core.algorithms.reference_wordpiece import train_wordpiece
 from bpe_core.algorithms.seam import get_algorithm, step_why, train
 from bpe_core.algorithms.wordpiece_run import SPECIAL_TOKENS, encode_word
 from bpe_core.config import TrainConfig
@@ -141,3 +142,26 @@ def test_every_steps_score_table_is_the_best_pairs_with_equal_scores_in_first_se
         rows = [(a, b, c, tokens[a], tokens[b], c / (tokens[a] * tokens[b])) for (a, b), c in pairs.items()]
         table = run.snapshot(step).table
         assert [tuple(r) for r in table] == sorted(rows, key=lambda r: -r[5])[: len(table)], step
+
+
+@pytest.mark.parametrize(
+    ("text", "merges"),
+    [
+        # A book's pages: most merges rewrite a word where both parts stand once (the trainer's short path).
+        ("english", 300),
+        # Words of one repeated symbol and pairs that overlap (a line of dashes, ``aaaa``, ``abab``): the
+        # trainer's general path, where a word holds the merged pair or one of its parts more than once.
+        ("------- ------------ aaaa aaa aa abab ababab baba aab aabb mississippi " * 5, 20),
+        # Unspaced Chinese: a line is one long word, rewritten at many places by one merge.
+        ("chinese", 150),
+    ],
+    ids=["english", "repeats", "chinese"],
+)
+def test_the_trainer_makes_the_textbook_loops_merges_on_real_text(text, merges):
+    from corpus_excerpts import CHINESE, ENGLISH, corpus_slice
+
+    text = {"english": corpus_slice(ENGLISH, 0, 30_000), "chinese": corpus_slice(CHINESE, 3_000, 3_000)}.get(text, text)
+    words = word_counts(text, "bert")
+    run = train(words, TrainConfig(algorithm="wordpiece", num_merges=merges))
+    assert run.num_steps == merges
+    assert train_wordpiece(words, len(run.vocabulary())) == run.vocabulary()

@@ -40,6 +40,8 @@ from .wordpiece_run import ScoreRow, WordPieceRun, WordPieceStep, join_pieces
 #: A token's count bound is this fraction of its count (see WordPieceTraining._push): the smaller, the rarer
 #: the re-pushes of its pairs and the more pairs each best-pair search looks at.
 _SLACK = 0.97
+# A ScoreRow made from a tuple of its fields in C: its __new__ is a Python function (ten of them a step).
+_new_row = tuple.__new__
 
 
 class WordPieceTraining:
@@ -194,7 +196,7 @@ class WordPieceTraining:
         a, b = table[0]
         pc, tc = self._pair_count, self._token_count
         scores = self._scores
-        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], scores[x, y]) for x, y in table)
+        rows = tuple(_new_row(ScoreRow, (x, y, pc[p], tc[x], tc[y], scores[p])) for p in table for x, y in (p,))
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
@@ -203,60 +205,12 @@ class WordPieceTraining:
             run.values.append(value)
             run.value_to_id[value] = new
             run.created_step.append(step)
-        # Only pairs with a or b lose occurrences, so only they can vanish; a pair of two other tokens keeps
-        # its count and score, so the rescoring below is of the pairs of a, b and the new token alone.
-        gone_pairs: set = set()
-        pc, pair_words, token_pairs, splits, history, freqs = (
-            self._pair_count,
-            self._pair_words,
-            self._token_pairs,
-            self._splits,
-            run._history,
-            run.freqs,
-        )
-        words = list(pair_words[a, b])  # (in any order: a word's rewrite does not depend on another's)
-        merged, touched = 0, {a, b, new}
-        for w in words:
-            old, f = splits[w], freqs[w]
-            out, i, n = [], 0, len(old)
-            while i < n:
-                t = old[i]
-                if t == a and i + 1 < n and old[i + 1] == b:
-                    out.append(new)
-                    i += 2
-                else:
-                    out.append(t)
-                    i += 1
-            # A pair of two tokens other than a, b and the new one is in the word as often after as before.
-            old_pairs = [p for p in zip(old, old[1:]) if p[0] in touched or p[1] in touched]
-            new_pairs = [p for p in zip(out, out[1:]) if p[0] in touched or p[1] in touched]
-            for p in old_pairs:
-                pc[p] -= f
-            for p in new_pairs:
-                pc[p] += f
-                if p[0] == new or p[1] == new:
-                    pair_words.setdefault(p, set()).add(w)
-                    token_pairs.setdefault(p[0], set()).add(p)
-                    token_pairs.setdefault(p[1], set()).add(p)
-            gone = set(old_pairs).difference(new_pairs)
-            for p in gone:
-                pair_words[p].discard(w)
-            gone_pairs |= gone
-            splits[w] = out
-            history[w].append((step, tuple(out)))
-            merged += f * (n - len(out))
-        tc = self._token_count
+        merged, words_changed = self._rewrite(a, b, new, step)
         tc[a] -= merged  # each merge takes one a and one b (twice a when a is b) and makes one new token
         tc[b] -= merged
         tc[new] += merged
         self._tokens -= merged
-        for p in gone_pairs:
-            if pc[p] <= 0:
-                del pc[p]
-                del pair_words[p]
-                for t in p:
-                    token_pairs[t].discard(p)
-        low = self._low
+        low, token_pairs = self._low, self._token_pairs
         if is_new or tc[new] < low[new]:
             low[new] = tc[new] * _SLACK
         self._push(token_pairs.get(new, ()))
@@ -267,10 +221,88 @@ class WordPieceTraining:
         first = rows[0]
         snap = WordPieceStep(
             step, a, b, new, is_new, first.count, first.left_count, first.right_count, first.score,
-            ties, "first-seen", rows, run.vocab_size, self._tokens, len(words),
+            ties, "first-seen", rows, run.vocab_size, self._tokens, words_changed,
         )  # fmt: off
         run.snapshots.append(snap)
         return snap
+
+    def _rewrite(self, a: int, b: int, new: int, step: int) -> tuple[int, int]:
+        """Merge ``a`` and ``b`` into ``new`` in every word that holds the pair, and update the pair counts and
+        which words hold each pair; return the merges made (weighted by word frequency) and the words rewritten.
+
+        Only pairs with ``a`` or ``b`` lose occurrences, so only they can vanish; a pair of two other tokens keeps
+        its count and score, so the caller rescores the pairs of ``a``, ``b`` and ``new`` alone. The pair ``a b``
+        itself vanishes everywhere (left to right without overlap, no ``a`` stays next to a ``b``)."""
+        pc, pair_words, token_pairs = self._pair_count, self._pair_words, self._token_pairs
+        splits, history, freqs = self._splits, self.run._history, self.run.freqs
+        ab = (a, b)
+        words = pair_words.pop(ab)  # (in any order: a word's rewrite does not depend on another's)
+        del pc[ab]
+        token_pairs[a].discard(ab)
+        token_pairs[b].discard(ab)
+        gone_pairs: set = set()  # pairs that lost occurrences: deleted below if none is left
+        created: list = []  # pairs no word held before
+        merged = 0
+        simple = a != b and new != a and new != b
+        for w in words:
+            old, f = splits[w], freqs[w]
+            if simple and old.count(a) == 1 and old.count(b) == 1:
+                # Most words: one merge, where a and b stand once each, so only the pairs with the neighbours
+                # change, (x, a) -> (x, new) and (b, y) -> (new, y), and the old ones leave the word.
+                i = old.index(a)
+                out = old[:i]
+                out.append(new)
+                out += old[i + 2 :]
+                lost = [(old[i - 1], a)] if i else []
+                gained = [(old[i - 1], new)] if i else []
+                if i + 2 < len(old):
+                    lost.append((b, old[i + 2]))
+                    gained.append((new, old[i + 2]))
+                left = lost
+                merged += f
+            else:
+                out, i, n = [], 0, len(old)
+                while i < n:
+                    t = old[i]
+                    if t == a and i + 1 < n and old[i + 1] == b:
+                        out.append(new)
+                        i += 2
+                    else:
+                        out.append(t)
+                        i += 1
+                # The word's pairs before and after, counted in C: a word of repeated symbols (a line of
+                # dashes) has many occurrences but few distinct pairs, and only the counts that differ matter.
+                before, after = Counter(zip(old, old[1:])), Counter(zip(out, out[1:]))
+                del before[ab]
+                lost = [p for p, c in before.items() for _ in range(c - after[p])]
+                gained = [p for p, c in after.items() for _ in range(c - before[p])]
+                left = [p for p in before if p not in after]
+                merged += f * (n - len(out))
+            for p in lost:
+                pc[p] -= f
+            for p in left:
+                pair_words[p].discard(w)
+            gone_pairs.update(left)
+            for p in gained:
+                pc[p] += f
+                held = pair_words.get(p)
+                if held is None:
+                    pair_words[p] = {w}
+                    created.append(p)
+                else:
+                    held.add(w)
+            splits[w] = out
+            history[w].append((step, tuple(out)))
+        for p in created:
+            token_pairs.setdefault(p[0], set()).add(p)
+            token_pairs.setdefault(p[1], set()).add(p)
+        for p in gone_pairs:
+            if pc[p] <= 0:
+                del pc[p]
+                del pair_words[p]
+                for t in p:
+                    token_pairs[t].discard(p)
+        return merged, len(words)
 
 
 class WordPiece:
