@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from course_notebooks import corpus, run_cells
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe_core.algorithms.reference_wordpiece import train_wordpiece
 from bpe_core.algorithms.seam import get_algorithm, step_why, train
@@ -122,16 +124,12 @@ def test_the_quiz_offers_the_pairs_without_scores_and_grades_ties_apart():
     assert wordpiece_question(run, 1) == options  # the same order on every rerun
 
 
-def test_every_steps_score_table_is_the_best_pairs_with_equal_scores_in_first_seen_order():
-    # A book's first 200 kB: many pairs share the score of the table's last row, and which of them the table
-    # shows is the first seen, as in the course's loop, at every step (the chosen pair is not the only row).
-    from corpus_excerpts import ENGLISH, corpus_slice
-
-    words = word_counts(corpus_slice(ENGLISH, 0, 200_000), "bert")
-    run = train(words, TrainConfig(algorithm="wordpiece", num_merges=40))
+def _tables_are_the_recounts(words: dict, run) -> None:
+    """Every step's score table is the best rows of a recount of that step's segmentations, equal scores in
+    first-seen order (a dict keeps the order pairs are first seen in: words in order, positions left to right)."""
     freqs = list(words.values())
     for step in range(1, run.num_steps + 1):
-        pairs: dict = {}  # insertion order: first seen (words in order, positions left to right)
+        pairs: dict = {}
         tokens: dict = {}
         for i, f in enumerate(freqs):
             seg = run.segmentation(i, step - 1)
@@ -142,6 +140,22 @@ def test_every_steps_score_table_is_the_best_pairs_with_equal_scores_in_first_se
         rows = [(a, b, c, tokens[a], tokens[b], c / (tokens[a] * tokens[b])) for (a, b), c in pairs.items()]
         table = run.snapshot(step).table
         assert [tuple(r) for r in table] == sorted(rows, key=lambda r: -r[5])[: len(table)], step
+
+
+def test_every_steps_score_table_is_the_best_pairs_with_equal_scores_in_first_seen_order():
+    # A book's first 200 kB: many pairs share the score of the table's last row, and which of them the table
+    # shows is the first seen, as in the course's loop, at every step (the chosen pair is not the only row).
+    from corpus_excerpts import ENGLISH, corpus_slice
+
+    words = word_counts(corpus_slice(ENGLISH, 0, 200_000), "bert")
+    _tables_are_the_recounts(words, train(words, TrainConfig(algorithm="wordpiece", num_merges=40)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.text("ab", min_size=1, max_size=9), st.integers(1, 3), min_size=1, max_size=10))
+def test_every_steps_score_table_is_the_recount_on_generated_corpora(words):
+    # Two letters: many equal scores, and merges that make a token already made (a + ##bb and ab + ##b).
+    _tables_are_the_recounts(words, train(words, TrainConfig(algorithm="wordpiece", num_merges=60)))
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,8 @@ from .wordpiece_run import ScoreRow, WordPieceRun, WordPieceStep, join_pieces
 #: A token's count bound is this fraction of its count (see WordPieceTraining._push): the smaller, the rarer
 #: the re-pushes of its pairs and the more pairs each best-pair search looks at.
 _SLACK = 0.97
+#: A pair scoring at least this fraction of the table's last row stays in the pool (see WordPieceTraining._best).
+_NEAR = _SLACK * _SLACK
 # A ScoreRow made from a tuple of its fields in C: its __new__ is a Python function (ten of them a step).
 _new_row = tuple.__new__
 
@@ -79,6 +81,7 @@ class WordPieceTraining:
         self._heap: list = []
         self._pool: list = []  # pairs out of the heap, scored at every step (see _best)
         self._scores: dict = {}  # the exact scores _best found at this step
+        self._seen: dict = {}  # pair -> its first occurrence as _first_seen found it
         self._low: dict[int, float] = {t: c * _SLACK for t, c in self._token_count.items()}
         self._push(self._pair_count)
 
@@ -111,10 +114,19 @@ class WordPieceTraining:
             if c > 0:
                 push(heap, (-(c / (low[p[0]] * low[p[1]])), p))
 
-    def _first_seen(self, p: tuple[int, int]) -> tuple[int, int]:
+    def _first_seen(self, p: tuple[int, int]) -> tuple[int, int, int]:
+        """The pair's first occurrence as a sort key ``(word, position, version)``: its first word type, its
+        first position there, and how many segmentations that word has had (its version)."""
+        # Kept until that word is rewritten: a pair never comes back to a word it left, and only a merge whose
+        # token already existed (not is_new) can bring an old pair to an earlier word (_merge clears the keys).
+        seen = self._seen.get(p)
+        if seen is not None and seen[2] == len(self.run._history[seen[0]]):
+            return seen
         w = min(self._pair_words[p])
         split = self._splits[w]
-        return w, next(i for i in range(len(split) - 1) if (split[i], split[i + 1]) == p)
+        i = next(i for i in range(len(split) - 1) if (split[i], split[i + 1]) == p)
+        seen = self._seen[p] = (w, i, len(self.run._history[w]))
+        return seen
 
     def _best(self, k: int) -> tuple[list, int]:
         """The best ``k`` pairs (at least every pair tied with the best, and every pair tied with the last),
@@ -122,8 +134,9 @@ class WordPieceTraining:
         heap, pc, tc, pop = self._heap, self._pair_count, self._token_count, heapq.heappop
         scores: dict = {}  # the last table's pairs and the popped ones, if live -> exact score
         kth: list = []  # the k best exact scores so far (a min-heap)
-        # The last table's pairs are held out of the heap (_pool): most are in this table too, and scoring
-        # them again is cheaper than popping and pushing them every step.
+        # The last table's pairs and those just below it are held out of the heap (_pool): most are in this
+        # table too, or would come out of the heap again (their keys are up to 1 / _SLACK² above their scores),
+        # and scoring them again is cheaper than popping and pushing them every step.
         for p in self._pool:
             c = pc.get(p, 0)
             if c > 0:
@@ -148,8 +161,9 @@ class WordPieceTraining:
             return [], 0
         self._scores = scores  # (read by _merge for the table's rows)
         taken = sorted(((s, p) for p, s in scores.items() if s >= kth[0]), key=itemgetter(0), reverse=True)
-        self._pool = [p for _, p in taken]
-        self._push(p for p, s in scores.items() if s < kth[0])
+        near = kth[0] * _NEAR
+        self._pool = [p for p, s in scores.items() if s >= near]
+        self._push(p for p, s in scores.items() if s < near)
         i = 0
         while i < len(taken):  # equal scores in first-seen order (found only where scores are equal)
             j = i + 1
@@ -200,6 +214,8 @@ class WordPieceTraining:
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
+        if not is_new:
+            self._seen.clear()
         if is_new:
             new = len(run.values)
             run.values.append(value)
