@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import gettext
 import heapq
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterator
+from itertools import chain, repeat
 from operator import itemgetter
 
 from ..i18n import N_
@@ -42,6 +43,7 @@ from .wordpiece_run import ScoreRow, WordPieceRun, WordPieceStep, join_pieces
 _SLACK = 0.97
 #: A pair scoring at least this fraction of the table's last row stays in the pool (see WordPieceTraining._best).
 _NEAR = _SLACK * _SLACK
+_tail = itemgetter(slice(1, None))  # a list without its first item
 # A ScoreRow made from a tuple of its fields in C: its __new__ is a Python function (ten of them a step).
 _new_row = tuple.__new__
 
@@ -73,7 +75,7 @@ class WordPieceTraining:
             )
         self._splits = [list(h[0][1]) for h in run._history]
         self._pair_count: Counter = Counter()
-        self._pair_words: dict[tuple[int, int], set[int]] = {}
+        self._pair_words: dict[tuple[int, int], set[int]] = {}  # (made by _count_words)
         self._token_count: Counter = Counter()
         self._token_pairs: dict[int, set] = {}
         self._count_words()
@@ -88,19 +90,27 @@ class WordPieceTraining:
     # ---------------------------------------------------------------------------------- the counts
     def _count_words(self) -> None:
         """The counts of every word's characters and pairs, which words hold each pair, which pairs each token."""
-        pc, tc, pair_words = self._pair_count, self._token_count, self._pair_words
-        for w, (split, f) in enumerate(zip(self._splits, self.run.freqs)):
-            for t in split:
-                tc[t] += f
-            for p in zip(split, split[1:]):
-                pc[p] += f
-                held = pair_words.get(p)
-                if held is None:
-                    pair_words[p] = {w}
-                else:
-                    held.add(w)
+        splits, freqs, pc = self._splits, self.run.freqs, self._pair_count
+        # Every pair occurrence, word after word, and for each pair the word of each occurrence (a word that
+        # holds it twice is listed twice): made in C, no Python statement per occurrence (a book has hundreds of
+        # thousands). A pair's count is then the sum of those words' frequencies.
+        pairs = chain.from_iterable(map(zip, splits, map(_tail, splits)))
+        owners = chain.from_iterable(map(repeat, range(len(splits)), map(len, map(_tail, splits))))
+        held: defaultdict = defaultdict(list)
+        deque(map(list.append, map(held.__getitem__, pairs), owners), 0)
+        freq_of = freqs.__getitem__
+        for p, ws in held.items():
+            pc[p] = sum(map(freq_of, ws))
+        self._pair_words = dict(zip(held, map(set, held.values())))
+        # A token stands either first in its word or second in a pair.
+        tc: dict = {}
+        for t, f in zip(map(itemgetter(0), splits), freqs):
+            tc[t] = tc.get(t, 0) + f
+        for p, c in pc.items():
+            tc[p[1]] = tc.get(p[1], 0) + c
+        self._token_count.update(tc)
         token_pairs = self._token_pairs
-        for p in pc:  # (after the words: once per pair, not once per occurrence)
+        for p in pc:  # (once per pair, not once per occurrence)
             token_pairs.setdefault(p[0], set()).add(p)
             token_pairs.setdefault(p[1], set()).add(p)
 
