@@ -15,13 +15,14 @@ The loop:
    without its ``##`` (``a + ##b`` -> ``ab``, ``##f + ##u`` -> ``##fu``). A string made twice is one entry.
 5. **Stopping.** At the vocabulary size (special tokens and alphabet included), or when no pair is left.
 
-Encoding (:func:`~bpe_core.algorithms.wordpiece_run.encode_word`) is not the merges replayed but BERT's greedy longest-match-first per word, with
-``[UNK]`` for a word that cannot be covered. ``tokenizers``' ``WordPieceTrainer`` trains with BPE's rule
-(the most frequent pair) and only renames the result (huggingface/tokenizers#1777).
+Encoding (:func:`~bpe_core.algorithms.wordpiece_run.encode_word`) is not the merges replayed but BERT's greedy
+longest-match-first per word, with ``[UNK]`` for a word that cannot be covered. ``tokenizers``' ``WordPieceTrainer``
+trains with BPE's rule (the most frequent pair) and only renames the result (huggingface/tokenizers#1777).
 
-The counts are kept incrementally (a merge recounts only the words it rewrites). A heap holds an upper bound
-of each pair's score, so a merge re-pushes a token's pairs only when its count falls below its bound; the best
-pairs are those whose exact score no bound left in the heap can reach.
+The counts are kept incrementally: a merge touches only the words that hold its pair, and in most of them only the
+two pairs beside it change. A heap holds an upper bound of each pair's score, so a merge re-pushes a token's pairs
+only when its count falls below its bound; the best pairs are those whose exact score no bound left in the heap can
+reach.
 """
 
 from __future__ import annotations
@@ -44,8 +45,6 @@ _SLACK = 0.97
 #: A pair scoring at least this fraction of the table's last row stays in the pool (see WordPieceTraining._best).
 _NEAR = _SLACK * _SLACK
 _tail = itemgetter(slice(1, None))  # a list without its first item
-# A ScoreRow made from a tuple of its fields in C: its __new__ is a Python function (ten of them a step).
-_new_row = tuple.__new__
 
 
 class WordPieceTraining:
@@ -220,7 +219,7 @@ class WordPieceTraining:
         a, b = table[0]
         pc, tc = self._pair_count, self._token_count
         scores = self._scores
-        rows = tuple(_new_row(ScoreRow, (x, y, pc[p], tc[x], tc[y], scores[p])) for p in table for x, y in (p,))
+        rows = tuple(ScoreRow(x, y, pc[x, y], tc[x], tc[y], scores[x, y]) for x, y in table)
         value = join_pieces(run.values[a], run.values[b])
         new = run.value_to_id.get(value)
         is_new = new is None
