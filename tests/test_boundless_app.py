@@ -13,7 +13,8 @@ from bpe_core import TrainConfig, train
 from bpe_core.algorithms.boundless import BoundlessTrainer
 from bpe_core.algorithms.boundless_encode import BoundlessModel
 from bpe_core.algorithms.boundless_run import is_supermerge, run_words
-from bpe_core.algorithms.removal import REMOVAL
+from bpe_core.algorithms.reference import merge
+from bpe_core.algorithms.removal import REMOVAL, split_back
 from bpe_core.algorithms.seam import step_why
 from bpe_core.algorithms.trainer import corpus_words
 from bpe_core.pretokenize import pretokenize
@@ -29,18 +30,6 @@ def _run(tau=0.6, merges=160):
         algorithm="boundless", variant="byte", pretokenizer="gpt2", num_merges=merges, picky_threshold=tau
     )
     return train(corpus_words(TEXT, cfg), cfg)
-
-
-def _merge(tokens: list, left: bytes, right: bytes) -> list:
-    out, i = [], 0
-    while i < len(tokens):
-        if i + 1 < len(tokens) and tokens[i] == left and tokens[i + 1] == right:
-            out.append(left + right)
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
 
 
 def _replay(pieces: tuple, steps) -> list[bytes]:
@@ -68,9 +57,9 @@ def _replay(pieces: tuple, steps) -> list[bytes]:
             if frozen[i]:
                 continue
             if kind == REMOVAL:
-                groups[i] = [x for t in g for x in ([bytes((b,)) for b in t] if t == left else [t])]
+                groups[i] = split_back(g, left)
             else:
-                groups[i] = _merge(g, left, right)
+                groups[i] = merge(g, left, right)
     return [t for g in groups for t in g]
 
 

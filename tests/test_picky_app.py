@@ -9,7 +9,8 @@ from app_helpers import new_app, no_exception
 
 from bpe_core import TrainConfig, train
 from bpe_core.algorithms.picky import PickyTrainer
-from bpe_core.algorithms.removal import REMOVAL
+from bpe_core.algorithms.reference import merge
+from bpe_core.algorithms.removal import REMOVAL, split_back
 from bpe_core.algorithms.seam import STEP_KINDS, algorithm_names, step_why
 from bpe_core.algorithms.trainer import corpus_words
 from bpe_core.teaching.field_quiz import picky_answers
@@ -32,21 +33,7 @@ def _replay(word: str, steps) -> list[bytes]:
     left to right without overlap, a removal splits the token into its bytes."""
     tokens = [bytes((b,)) for b in word.encode()]
     for kind, token, left, right in steps:
-        if kind == REMOVAL:
-            split = []
-            for t in tokens:
-                split += [bytes((b,)) for b in t] if t == token else [t]
-            tokens = split
-            continue
-        out, i = [], 0
-        while i < len(tokens):
-            if i + 1 < len(tokens) and tokens[i] == left and tokens[i + 1] == right:
-                out.append(token)
-                i += 2
-            else:
-                out.append(tokens[i])
-                i += 1
-        tokens = out
+        tokens = split_back(tokens, token) if kind == REMOVAL else merge(tokens, left, right)
     return tokens
 
 

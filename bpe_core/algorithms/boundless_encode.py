@@ -29,6 +29,8 @@ from pathlib import Path
 
 from ..byte_display import from_gpt2, to_gpt2
 from ..inputs import InputError
+from .reference import merge
+from .removal import split_back
 
 MODEL_FILE = "boundless.json"
 FORMAT = "bpe_explorer boundless"
@@ -120,9 +122,9 @@ class BoundlessModel:
                 break
             done = best
             if isinstance(what, tuple):
-                tokens = _merge(tokens, what)
+                tokens = merge(tokens, *what)
             else:
-                tokens = [b for t in tokens for b in ([bytes((x,)) for x in t] if t == what else [t])]
+                tokens = split_back(tokens, what)
             single = tokens[0] if len(tokens) == 1 else None
             if single != singles[-1]:
                 marks.append(best)
@@ -222,20 +224,6 @@ def load_boundless_model(model_dir) -> BoundlessModel | None:
         return BoundlessModel(steps, str(doc["pretokenizer"]), doc.get("pattern"), doc.get("tau"))
     except (AttributeError, KeyError, TypeError, ValueError) as err:
         raise InputError(f"{path}: the BoundlessBPE model is malformed ({err}).") from None
-
-
-def _merge(tokens: list, pair: tuple) -> list:
-    """``pair`` joined in ``tokens``, left to right without overlap."""
-    a, b = pair
-    out, i, n = [], 0, len(tokens)
-    while i < n:
-        if i + 1 < n and tokens[i] == a and tokens[i + 1] == b:
-            out.append(a + b)
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
 
 
 def boundless_token_counts(

@@ -1,5 +1,5 @@
 """A removal: a step that takes a token out of the vocabulary (step kind ``"removal"``, :data:`REMOVAL`), for any
-algorithm that removes tokens while it trains (PickyBPE, :mod:`bpe_core.algorithms.picky_run`; later BoundlessBPE).
+algorithm that removes tokens while it trains (PickyBPE, :mod:`bpe_core.algorithms.picky_run`; BoundlessBPE, :mod:`bpe_core.algorithms.boundless_run`).
 
 An algorithm that removes records a :class:`RemovalStep` for each removal, as a step of its own. Its run must
 answer what every run of a stepped algorithm answers (``num_steps``, ``snapshot(k)``, ``words``, ``freqs``,
@@ -49,3 +49,9 @@ class RemovalStep(NamedTuple):
     def kind(self) -> str:
         """``"removal"``."""
         return REMOVAL
+
+
+def split_back(tokens: list[bytes], token: bytes) -> list[bytes]:
+    """``tokens`` (byte strings) with each ``token`` split back into its single bytes, as a removal leaves a word
+    once the token is out of the vocabulary (PickyBPE's and BoundlessBPE's rule); the other tokens as they are."""
+    return [piece for t in tokens for piece in ([bytes((b,)) for b in t] if t == token else [t])]
