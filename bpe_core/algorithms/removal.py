@@ -1,5 +1,6 @@
 """A removal: a step that takes a token out of the vocabulary (step kind ``"removal"``, :data:`REMOVAL`), for any
-algorithm that removes tokens while it trains (PickyBPE, :mod:`bpe_core.algorithms.picky_run`; BoundlessBPE, :mod:`bpe_core.algorithms.boundless_run`).
+algorithm that removes tokens while it trains (PickyBPE, :mod:`bpe_core.algorithms.picky_run`; BoundlessBPE,
+:mod:`bpe_core.algorithms.boundless_run`).
 
 An algorithm that removes records a :class:`RemovalStep` for each removal, as a step of its own. Its run must
 answer what every run of a stepped algorithm answers (``num_steps``, ``snapshot(k)``, ``words``, ``freqs``,
