@@ -6,6 +6,7 @@ Every problem is an :class:`InputError` with a message meant for a person, never
 from __future__ import annotations
 
 import gettext
+import json
 import os
 import re
 from typing import NamedTuple
@@ -241,3 +242,12 @@ def line_ends(text: str) -> LineEnds:
 def to_lf(text: str) -> str:
     """``text`` with every CR LF pair and every lone CR written as LF (nothing else changes)."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_json(path):
+    """The JSON document of the file ``path`` (a ``pathlib.Path``; any JSON value). Raises :class:`InputError`
+    (one line) for a file that cannot be read, is not UTF-8 or is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(f"{path} cannot be read as JSON ({err}).") from None

@@ -28,7 +28,7 @@ from bisect import bisect_left, insort
 from pathlib import Path
 
 from ..byte_display import from_gpt2, to_gpt2
-from ..inputs import InputError
+from ..inputs import InputError, read_json
 from .reference import merge
 from .removal import split_back
 
@@ -209,10 +209,7 @@ def load_boundless_model(model_dir) -> BoundlessModel | None:
     path = Path(model_dir) / MODEL_FILE
     if not path.is_file():
         return None
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(f"{path} cannot be read as JSON ({err}).") from None
+    doc = read_json(path)
     try:
         if doc.get("format") != FORMAT or doc.get("version") != 1:
             raise ValueError("not a BoundlessBPE model of version 1")

@@ -8,11 +8,10 @@ No special token is an ``added_tokens`` entry: ``[CLS]`` in a text is split as t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..algorithms import unigram, wordpiece_run
-from ..inputs import InputError
+from ..inputs import InputError, read_json
 from ..pretokenize_field import BERT, METASPACE, SPACE_MARK, field_pieces
 
 _PRE_TOKENIZERS = {
@@ -115,10 +114,7 @@ def load_field_model(model_dir) -> FieldTokenizer | None:
     path = Path(model_dir) / "tokenizer.json"
     if not path.is_file():
         return None
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(f"{path} cannot be read as JSON ({err}).") from None
+    doc = read_json(path)
     model = doc.get("model") if isinstance(doc, dict) else None
     kind = model.get("type") if isinstance(model, dict) else None
     if kind not in ("WordPiece", "Unigram"):
