@@ -204,3 +204,16 @@ def test_fuzz_decode_bytes(data):
         return
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     assert text.encode("utf-8") == body and "\x00" not in text
+
+
+def test_a_model_file_that_is_not_json_is_refused_in_one_line(tmp_path):
+    from bpe_core.algorithms.boundless_encode import load_boundless_model
+    from bpe_core.formats.field_models import load_field_model
+
+    (tmp_path / "tokenizer.json").write_text('{"model": ', encoding="utf-8")
+    (tmp_path / "boundless.json").write_bytes(b"\xff\xfe")
+    for load, name in ((load_field_model, "tokenizer.json"), (load_boundless_model, "boundless.json")):
+        with pytest.raises(InputError, match=rf"{name} cannot be read as JSON \(.+\)\.$") as err:
+            load(tmp_path)
+        assert "\n" not in str(err.value)
+    assert load_field_model(tmp_path / "nothing") is None and load_boundless_model(tmp_path / "nothing") is None
