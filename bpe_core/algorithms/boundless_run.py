@@ -87,8 +87,7 @@ class BoundlessRun(PickyRun):
         self.pieces = list(runs)
         self.words = ["".join(r) for r in runs]
         self.freqs = list(runs.values())
-        self._history = [[(0, tuple(w.encode("utf-8")))] for w in self.words]
-        self._tokens0 = sum(f * len(w.encode("utf-8")) for w, f in zip(self.words, self.freqs))
+        self._start_from_bytes()
         self.extras = {"supermerges": set()}
 
 

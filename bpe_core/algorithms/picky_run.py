@@ -12,7 +12,6 @@ event: ``num_merges`` counts merges only, so a run of N merges has N steps plus 
 from __future__ import annotations
 
 import gettext
-from bisect import bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -20,6 +19,7 @@ from ..byte_display import render_bytes
 from ..i18n import N_
 from .removal import RemovalStep
 from .seam import StepWhy, register
+from .stepped_run import SegmentedRun
 
 #: The kind of a PickyBPE merge (:data:`bpe_core.algorithms.seam.STEP_KINDS`): BPE's choice, with its parts' IoS.
 PICKY_MERGE = "picky_merge"
@@ -60,57 +60,35 @@ class PickyMergeStep(NamedTuple):
         return PICKY_MERGE
 
 
-class PickyRun:
-    """A PickyBPE run, read-only for the app: the steps' records, the tokens (ids: the 256 bytes, then each merge's
-    token in merge order; a removed token keeps its id), any word's segmentation at any step."""
+class PickyRun(SegmentedRun):
+    """A PickyBPE run, read-only for the app: the steps' records (a :class:`PickyMergeStep` or a
+    :class:`~bpe_core.algorithms.removal.RemovalStep` each), the tokens (ids: the 256 bytes, then each merge's token
+    in merge order; a removed token keeps its id), any word's segmentation at any step."""
 
     def __init__(self, config, words: dict[str, int]):
-        self.config = config
+        super().__init__(config, words)
         self.threshold = config.picky_threshold
-        self.words = list(words)
-        self.freqs = list(words.values())
-        self.snapshots: list = []
-        self.stop_reason: str | None = None
-        self.extras: dict = {}
-        self.algorithm = None
         self.values: list[bytes] = [bytes((b,)) for b in range(256)]
         self.value_to_id = {v: i for i, v in enumerate(self.values)}
         self.num_base = 256
         self.created_step = [0] * 256
-        # Each word's segmentations: (step, token ids) from step 0 on, one entry per step that changed it.
-        self._history = [[(0, tuple(w.encode("utf-8")))] for w in self.words]
-        self._tokens0 = sum(f * len(w.encode("utf-8")) for w, f in words.items())
+        self._start_from_bytes()
 
-    @property
-    def num_steps(self) -> int:
-        """Steps done (merges and removals)."""
-        return len(self.snapshots)
+    def _start_from_bytes(self) -> None:
+        """Step 0 of :attr:`words`: each word its UTF-8 bytes (``_history``, ``_tokens0``: see
+        :class:`~bpe_core.algorithms.stepped_run.SegmentedRun`)."""
+        encoded = [w.encode("utf-8") for w in self.words]
+        self._history = [[(0, tuple(b))] for b in encoded]
+        self._tokens0 = sum(f * len(b) for b, f in zip(encoded, self.freqs))
 
     @property
     def vocab_size(self) -> int:
         """Tokens in the live vocabulary now (removed ones left out)."""
         return self.snapshots[-1].vocab_size if self.snapshots else self.num_base
 
-    def snapshot(self, step: int):
-        """The record of ``step`` (1-based): a :class:`PickyMergeStep` or a
-        :class:`~bpe_core.algorithms.removal.RemovalStep`. Raises ``IndexError``."""
-        if not 1 <= step <= len(self.snapshots):
-            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
-        return self.snapshots[step - 1]
-
     def token_text(self, tid: int, mode: str = "utf8") -> str:
         """The token's bytes as display text (``mode``: utf8, hex, escaped or gpt2)."""
         return render_bytes(self.values[tid], mode)
-
-    def segmentation(self, index: int, step: int) -> list[int]:
-        """Token ids of word type ``index`` after ``step`` steps (0: its bytes)."""
-        hist = self._history[index]
-        return list(hist[bisect_right(hist, (max(0, step), (1 << 62,))) - 1][1])
-
-    def corpus_tokens(self, step: int) -> int:
-        """Tokens in the whole corpus after ``step`` steps (each word's tokens times its frequency)."""
-        step = max(0, min(step, self.num_steps))
-        return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
 
 
 class PickyTraining:

@@ -32,6 +32,7 @@ from typing import NamedTuple
 from ..i18n import N_
 from ..inputs import SettingError
 from .seam import StepWhy, register
+from .stepped_run import SteppedRun
 
 #: The kind of a Unigram step (:data:`bpe_core.algorithms.seam.STEP_KINDS`): one pruning round.
 PRUNE = "prune"
@@ -183,40 +184,23 @@ def _best_path(n: int, edges, model: list, with_tokens: bool):
     return [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)], best[n]
 
 
-class UnigramRun:
+class UnigramRun(SteppedRun):
     """A Unigram run, read-only for the app: token ids are seed positions (:meth:`token_text`); step ``k`` is
     the vocabulary after ``k`` rounds."""
 
     def __init__(self, config, words: dict[str, int], seed: dict[str, int]):
-        self.config = config
-        self.words = list(words)
-        self.freqs = list(words.values())
+        super().__init__(config, words)
         self.values = list(seed)
         self.value_to_id = {v: i for i, v in enumerate(self.values)}
         self.seed_counts = list(seed.values())
         self.num_base = len(self.values)
-        self.snapshots: list[UnigramRound] = []
-        self.stop_reason: str | None = None
-        self.extras: dict = {}
-        self.algorithm = None
         self.loss0 = 0.0
         self._models: dict[int, dict[str, float]] = {}
-
-    @property
-    def num_steps(self) -> int:
-        """Rounds done."""
-        return len(self.snapshots)
 
     @property
     def vocab_size(self) -> int:
         """Tokens in the vocabulary after the last round."""
         return self.snapshots[-1].vocab_size if self.snapshots else self.num_base
-
-    def snapshot(self, step: int) -> UnigramRound:
-        """The record of round ``step`` (1-based). Raises ``IndexError``."""
-        if not 1 <= step <= len(self.snapshots):
-            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
-        return self.snapshots[step - 1]
 
     def token_text(self, tid: int, mode: str = "utf8") -> str:
         """The token as text."""

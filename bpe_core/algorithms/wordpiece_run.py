@@ -5,8 +5,9 @@ segmentation at any step) and BERT's encoding of a word. The training that fills
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import NamedTuple
+
+from .stepped_run import SegmentedRun
 
 #: BERT's special tokens, the first ids of every WordPiece vocabulary.
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -73,18 +74,12 @@ def join_pieces(left: str, right: str) -> str:
     return left + right[len(PREFIX) :] if right.startswith(PREFIX) else left + right
 
 
-class WordPieceRun:
-    """A WordPiece run, read-only for the app: the steps' records, the vocabulary, any word's segmentation at
-    any step. Token arguments and results are ids (see :meth:`token_text`)."""
+class WordPieceRun(SegmentedRun):
+    """A WordPiece run, read-only for the app: the steps' records (:class:`WordPieceStep`, one a merge), the
+    vocabulary, any word's segmentation at any step. Token arguments and results are ids (see :meth:`token_text`)."""
 
     def __init__(self, config, words: dict[str, int]):
-        self.config = config
-        self.words = list(words)
-        self.freqs = list(words.values())
-        self.snapshots: list[WordPieceStep] = []
-        self.stop_reason: str | None = None
-        self.extras: dict = {}
-        self.algorithm = None
+        super().__init__(config, words)
         inner: set[str] = set()  # the characters that do not start a word somewhere
         for w in self.words:
             inner.update(w[1:])
@@ -100,20 +95,9 @@ class WordPieceRun:
         self._tokens0 = sum(f * len(w) for w, f in words.items())
 
     @property
-    def num_steps(self) -> int:
-        """Merges done."""
-        return len(self.snapshots)
-
-    @property
     def vocab_size(self) -> int:
         """Tokens in the vocabulary now (special tokens and alphabet included)."""
         return len(self.values)
-
-    def snapshot(self, step: int) -> WordPieceStep:
-        """The record of ``step`` (1-based). Raises ``IndexError``."""
-        if not 1 <= step <= len(self.snapshots):
-            raise IndexError(f"step {step} is outside 1..{len(self.snapshots)}")
-        return self.snapshots[step - 1]
 
     def token_text(self, tid: int, mode: str = "utf8") -> str:
         """The token as text (``##`` included)."""
@@ -125,16 +109,6 @@ class WordPieceRun:
             return list(self.values)
         size = self.snapshots[step - 1].vocab_size if step >= 1 else self.num_base
         return self.values[:size]
-
-    def segmentation(self, index: int, step: int) -> list[int]:
-        """Token ids of word type ``index`` after ``step`` merges (0: its characters)."""
-        hist = self._history[index]
-        return list(hist[bisect_right(hist, (max(0, step), (1 << 62,))) - 1][1])
-
-    def corpus_tokens(self, step: int) -> int:
-        """Tokens in the whole corpus after ``step`` merges (each word's tokens times its frequency)."""
-        step = max(0, min(step, self.num_steps))
-        return self.snapshots[step - 1].corpus_tokens if step else self._tokens0
 
 
 def encode_word(word: str, vocab) -> list[str]:
