@@ -20,8 +20,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from ..i18n import N_
-from .picky_run import IOS, PickyMergeStep, PickyRun, removal_why
-from .removal import RemovalStep
+from .picky_run import PickyRun, merge_record, removal_record, removal_why
 from .seam import StepWhy, register
 
 #: The pre-tokenizers that keep the whole text in order, neighbour after neighbour, as supermerges need (the
@@ -178,47 +177,17 @@ class BoundlessTraining:
         for event in trainer.steps():
             step = len(snaps) + 1
             if event.kind == "merge":
-                token = len(run.values)
-                run.values.append(event.token)
-                ids[event.token] = token
-                run.created_step.append(step)
+                token = run.add_token(event.token, step)
                 last_merge = step
                 if event.supermerge:
                     run.extras["supermerges"].add(step)
                     changed = self._supermerge(event.left, event.right, token)
                 else:
                     changed = self._holding(trainer.words.touched)
-                snap = PickyMergeStep(
-                    step,
-                    event.merges,
-                    ids[event.left],
-                    ids[event.right],
-                    token,
-                    event.count,
-                    round(event.count / event.ios[0]),
-                    round(event.count / event.ios[1]),
-                    *event.ios,
-                    (),
-                    event.vocab_size,
-                    0,
-                    len(changed),
-                )
+                snap = merge_record(event, step, token, ids, 0, len(changed))
             else:
                 changed = self._holding(trainer.words.touched)
-                merge = snaps[last_merge - 1]
-                snaps[last_merge - 1] = merge._replace(removes=(*merge.removes, ids[event.left]))
-                snap = RemovalStep(
-                    step,
-                    ids[event.left],
-                    event.ios[0],
-                    run.threshold,
-                    IOS,
-                    last_merge,
-                    event.count,
-                    len(changed),
-                    event.vocab_size,
-                    0,
-                )
+                snap = removal_record(run, event, step, last_merge, 0, len(changed))
             for w in changed:
                 seg = tuple(chain.from_iterable(map(ids_of.__getitem__, self._groups[w])))
                 tokens += run.freqs[w] * (len(seg) - len(history[w][-1][1]))

@@ -90,6 +90,37 @@ class PickyRun(SegmentedRun):
         """The token's bytes as display text (``mode``: utf8, hex, escaped or gpt2)."""
         return render_bytes(self.values[tid], mode)
 
+    def add_token(self, value: bytes, step: int) -> int:
+        """Give the token a merge at ``step`` made its id (the next one); returns it."""
+        token = len(self.values)
+        self.values.append(value)
+        self.value_to_id[value] = token
+        self.created_step.append(step)
+        return token
+
+
+def merge_record(event, step: int, token: int, ids: dict, corpus_tokens: int, words_changed: int) -> PickyMergeStep:
+    """The record of a trainer's merge ``event`` (a :class:`~bpe_core.algorithms.picky.PickyEvent` or
+    BoundlessBPE's) as step ``step``: ``token`` the new token's id, ``ids`` the run's ids by bytes; its parts'
+    counts worked out from the pair's count and their IoS."""
+    count, (left_ios, right_ios) = event.count, event.ios
+    return PickyMergeStep(
+        step, event.merges, ids[event.left], ids[event.right], token, count, round(count / left_ios),
+        round(count / right_ios), left_ios, right_ios, (), event.vocab_size, corpus_tokens, words_changed,
+    )  # fmt: skip
+
+
+def removal_record(run, event, step: int, last_merge: int, corpus_tokens: int, words_changed: int) -> RemovalStep:
+    """The record of a trainer's removal ``event`` as step ``step``, caused by the merge of step ``last_merge``,
+    whose record in ``run`` gets the removed token in its ``removes``."""
+    token = run.value_to_id[event.left]
+    merge = run.snapshots[last_merge - 1]
+    run.snapshots[last_merge - 1] = merge._replace(removes=(*merge.removes, token))
+    return RemovalStep(
+        step, token, event.ios[0], run.threshold, IOS, last_merge, event.count, words_changed, event.vocab_size,
+        corpus_tokens,
+    )  # fmt: skip
+
 
 class PickyTraining:
     """A PickyBPE training: ``run`` fills as :meth:`steps` yields each step's record.
@@ -126,44 +157,12 @@ class PickyTraining:
         for event in trainer.steps():
             step = len(snaps) + 1
             if event.kind == "merge":
-                token = len(run.values)
-                run.values.append(event.token)
-                ids[event.token] = token
-                run.created_step.append(step)
                 tokens -= event.count
                 last_merge = step
-                snap = PickyMergeStep(
-                    step,
-                    event.merges,
-                    ids[event.left],
-                    ids[event.right],
-                    token,
-                    event.count,
-                    round(event.count / event.ios[0]),
-                    round(event.count / event.ios[1]),
-                    *event.ios,
-                    (),
-                    event.vocab_size,
-                    tokens,
-                    len(trainer.touched),
-                )
+                snap = merge_record(event, step, run.add_token(event.token, step), ids, tokens, len(trainer.touched))
             else:
-                token = ids[event.left]
                 tokens += event.count * (len(event.left) - 1)
-                merge = snaps[last_merge - 1]
-                snaps[last_merge - 1] = merge._replace(removes=(*merge.removes, token))
-                snap = RemovalStep(
-                    step,
-                    token,
-                    event.ios[0],
-                    run.threshold,
-                    IOS,
-                    last_merge,
-                    event.count,
-                    len(trainer.touched),
-                    event.vocab_size,
-                    tokens,
-                )
+                snap = removal_record(run, event, step, last_merge, tokens, len(trainer.touched))
             for i in trainer.touched:
                 history[i].append((step, tuple(map(ids.__getitem__, trainer.words[i]))))
             snaps.append(snap)
