@@ -13,6 +13,7 @@ reference's events and its tokens of a held-out text, so the facts are kept besi
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import sys
@@ -26,17 +27,21 @@ RECALC = 10**9
 REFERENCE = CORPORA.parent / "references" / "boundlessbpe"
 
 
-@cache
-def reference():
-    """The reference's ``boundlessbpetrain`` and ``boundlessbpeinference`` modules."""
+def reference_modules(*names: str) -> list:
+    """The modules ``names`` of the reference's package ``boundlessbpe``, imported from ``shared/references``."""
     sys.path.insert(0, str(REFERENCE))
     try:
         with warnings.catch_warnings():  # its patterns hold "\\p" in plain byte strings (its own source, not ours)
             warnings.simplefilter("ignore", DeprecationWarning)
-            from boundlessbpe import boundlessbpeinference, boundlessbpetrain
+            return [importlib.import_module(f"boundlessbpe.{name}") for name in names]
     finally:
         sys.path.remove(str(REFERENCE))
-    return boundlessbpetrain, boundlessbpeinference
+
+
+@cache
+def reference():
+    """The reference's ``boundlessbpetrain`` and ``boundlessbpeinference`` modules."""
+    return reference_modules("boundlessbpetrain", "boundlessbpeinference")
 
 
 def oracle_train(docs: list[str], pattern: str, tau: float, merges: int, tmp_path) -> dict:

@@ -13,30 +13,21 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import sys
-import warnings
 
 import pytest
+from boundless_oracle import reference_modules
 from cli_process import assert_clean_error, cli, write
-from corpus_excerpts import CHINESE, CORPORA, ENGLISH, excerpt
+from corpus_excerpts import CHINESE, ENGLISH, excerpt
 
 from bpe_core import TrainConfig
 from bpe_core.algorithms.picky import PickyTrainer
 from bpe_core.algorithms.trainer import corpus_words
 from bpe_core.pretokenize import GPT2_PATTERN
 
-REFERENCE = CORPORA.parent / "references" / "boundlessbpe"
-
 
 @pytest.fixture(scope="module")
 def oracle():
-    sys.path.insert(0, str(REFERENCE))
-    try:
-        with warnings.catch_warnings():  # its patterns hold "\\p" in plain byte strings (its own source, not ours)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            from boundlessbpe import pickybpe, util
-    finally:
-        sys.path.remove(str(REFERENCE))
+    pickybpe, util = reference_modules("pickybpe", "util")
     published = pickybpe.blow_up
     pickybpe.blow_up = lambda tokens, bad: util.blow_up(tokens, bad, [bytes((b,)) for b in bad])
     yield pickybpe
