@@ -134,6 +134,25 @@ def wait_for_layout(page) -> None:
     page.wait_for_function(NEXT_FRAMES)
 
 
+def wait_for_attribute(page, element_id: str, attr: str, value: str, timeout: int | None = None) -> None:
+    """Wait until the element ``element_id`` exists and its attribute ``attr`` is ``value`` (the data attributes
+    the class's screens carry for tests: ``data-step``, ``data-grade``...), at most ``timeout`` ms (``None``: the
+    page's default timeout)."""
+    page.wait_for_function(
+        "([id, a, v]) => { const e = document.getElementById(id); return e && e.getAttribute(a) === v; }",
+        arg=[element_id, attr, value],
+        timeout=timeout,
+    )
+
+
+def person_page(browser, size: dict, timeout: int, locale: str = "zh-TW"):
+    """A page in a fresh browser context (its own cookies: a person of their own) of ``size`` (``{"width": ...,
+    "height": ...}``), light colours, in ``locale``, waiting at most ``timeout`` ms by default."""
+    page = browser.new_context(viewport=size, color_scheme="light", locale=locale).new_page()
+    page.set_default_timeout(timeout)
+    return page
+
+
 def assert_stays(page, getter: str, ms: int, what: str) -> None:
     """Assert that nothing changes: the value ``getter`` (a JavaScript function, ``"() => ..."``) returns
     stays what it is now for ``ms`` milliseconds. For "autoplay is off: no step comes" and "no press was

@@ -11,7 +11,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser import app_on_store, assert_no_exception, assert_stays, save_screenshot, wait_for_app
+from browser import (
+    app_on_store,
+    assert_no_exception,
+    assert_stays,
+    person_page,
+    save_screenshot,
+    wait_for_app,
+    wait_for_attribute,
+)
 
 from bpe_core import train
 from bpe_core.teaching.quiz import question
@@ -47,21 +55,6 @@ def question4():
     return question(run, 4)
 
 
-def _page(browser, size: dict):
-    ctx = browser.new_context(viewport=size, color_scheme="light", locale="zh-TW")
-    page = ctx.new_page()
-    page.set_default_timeout(WAIT_MS)
-    return page
-
-
-def _wait_attr(page, element_id: str, attr: str, value: str) -> None:
-    page.wait_for_function(
-        "([id, a, v]) => { const e = document.getElementById(id); return e && e.getAttribute(a) === v; }",
-        arg=[element_id, attr, value],
-        timeout=WAIT_MS,
-    )
-
-
 def _ahead_steps(page) -> list[int]:
     text = page.locator("#bpe-ahead script").first.text_content()
     return sorted(int(k) for k in json.loads(text))
@@ -79,13 +72,13 @@ def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question
     top = [i for i, o in enumerate(q.options) if o.count == q.count]
     assert len(top) == 2  # l + o and o + w, 7 times each
     code, key = classes.start({"preset": PRESET}, step=3)
-    teacher, phone = _page(browser, LAPTOP), _page(browser, PHONE)
+    teacher, phone = person_page(browser, LAPTOP, WAIT_MS), person_page(browser, PHONE, WAIT_MS)
     try:
         teacher.goto(f"{server.url}/?class={code}&teacher={key}&lang={lang}", wait_until="domcontentloaded")
         teacher.locator(".st-key-class-ask button:visible").first.wait_for()
         phone.goto(f"{server.url}/?class={code}&lang={lang}", wait_until="domcontentloaded")
-        _wait_attr(phone, "bpe-class-view", "data-follow", "1")
-        _wait_attr(phone, "bpe-step-label", "data-step", "3")
+        wait_for_attribute(phone, "bpe-class-view", "data-follow", "1")
+        wait_for_attribute(phone, "bpe-step-label", "data-step", "3")
         wait_for_app(phone, timeout=WAIT_MS)
 
         # The follower cannot step ahead: Next and Last off, → does nothing, no step past 3 in the page.
@@ -126,10 +119,10 @@ def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question
         # The phone picks the rule's pair; the reveal: its verdict is right, its counts come back, the chart says 正確.
         phone.locator(f".st-key-class-pick-{q.answer} button").first.click()
         phone.locator(f".st-key-class-pick-{q.answer} [data-testid='stBaseButton-primary']").wait_for()
-        _wait_attr(teacher, "bpe-class-answered", "data-answered", "1")
+        wait_for_attribute(teacher, "bpe-class-answered", "data-answered", "1")
         teacher.locator(".st-key-class-reveal button:visible").first.click()
         teacher.locator("#bpe-class-shares").wait_for()
-        _wait_attr(phone, "bpe-quiz-verdict", "data-grade", "right")
+        wait_for_attribute(phone, "bpe-quiz-verdict", "data-grade", "right")
         wait_for_app(phone, timeout=WAIT_MS)
         assert phone.locator("#bpe-quiz-pairs td.count").all_inner_texts() == [f"{o.count}" for o in q.options]
         assert phone.locator(".st-key-stepper-next button:visible").first.is_disabled()  # the teacher is still at 3
@@ -147,7 +140,7 @@ def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question
 
 def test_the_solo_quiz_on_a_phone_offers_every_pair_without_counts(class_server, browser, question4):
     server, _ = class_server
-    phone = _page(browser, PHONE)
+    phone = person_page(browser, PHONE, WAIT_MS)
     try:
         phone.goto(f"{server.url}/?preset={PRESET}&step=3&quiz=1&lang=zh-Hant", wait_until="domcontentloaded")
         phone.locator("#bpe-quiz-pairs").wait_for()

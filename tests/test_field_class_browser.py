@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from browser import app_on_store, assert_no_exception, save_screenshot, wait_for_app
+from browser import app_on_store, assert_no_exception, person_page, save_screenshot, wait_for_app, wait_for_attribute
 
 from bpe_core.teaching.field_class import question, value_text
 from bpe_server.corpus_store import CorpusStore
@@ -50,34 +50,19 @@ def _question(params: dict, step: int, extra: dict):
     return question(preset_corpus(p).train(cfg), step + 1)
 
 
-def _page(browser, size: dict):
-    ctx = browser.new_context(viewport=size, color_scheme="light", locale="zh-TW")
-    page = ctx.new_page()
-    page.set_default_timeout(WAIT_MS)
-    return page
-
-
-def _wait_attr(page, element_id: str, attr: str, value: str) -> None:
-    page.wait_for_function(
-        "([id, a, v]) => { const e = document.getElementById(id); return e && e.getAttribute(a) === v; }",
-        arg=[element_id, attr, value],
-        timeout=WAIT_MS,
-    )
-
-
 @pytest.mark.parametrize("algo", list(CLASSES))
 def test_a_field_class_on_a_phone_and_a_laptop(class_server, browser, algo):
     server, classes = class_server
     params, step, extra = CLASSES[algo]
     q = _question(params, step, extra)
     code, key = classes.start(params, step=step)
-    teacher, phone = _page(browser, LAPTOP), _page(browser, PHONE)
+    teacher, phone = person_page(browser, LAPTOP, WAIT_MS), person_page(browser, PHONE, WAIT_MS)
     try:
         teacher.goto(f"{server.url}/?class={code}&teacher={key}&lang=zh-Hant", wait_until="domcontentloaded")
         teacher.locator(".st-key-class-ask button:visible").first.wait_for()
         phone.goto(f"{server.url}/?class={code}&lang=zh-Hant", wait_until="domcontentloaded")
-        _wait_attr(phone, "bpe-class-view", "data-follow", "1")
-        _wait_attr(phone, "bpe-step-label", "data-step", str(step))
+        wait_for_attribute(phone, "bpe-class-view", "data-follow", "1")
+        wait_for_attribute(phone, "bpe-step-label", "data-step", str(step))
         wait_for_app(phone, timeout=WAIT_MS)
         assert phone.locator(".st-key-stepper-next button:visible").first.is_disabled()  # not past the teacher
         save_screenshot(phone, f"field_class/{algo}-phone-step")
@@ -101,10 +86,10 @@ def test_a_field_class_on_a_phone_and_a_laptop(class_server, browser, algo):
 
         phone.locator(f".st-key-class-pick-{q.answer} button").first.click()
         phone.locator(f".st-key-class-pick-{q.answer} [data-testid='stBaseButton-primary']").wait_for()
-        _wait_attr(teacher, "bpe-class-answered", "data-answered", "1")
+        wait_for_attribute(teacher, "bpe-class-answered", "data-answered", "1")
         teacher.locator(".st-key-class-reveal button:visible").first.click()
         teacher.locator("#bpe-class-shares").wait_for()
-        _wait_attr(phone, "bpe-quiz-verdict", "data-grade", "right")
+        wait_for_attribute(phone, "bpe-quiz-verdict", "data-grade", "right")
         wait_for_app(phone, timeout=WAIT_MS)
         assert phone.locator("#bpe-quiz-verdict").inner_text().startswith("答對了！")
         shown = phone.locator("#bpe-quiz-pairs td.count").all_inner_texts()

@@ -23,6 +23,7 @@ from browser import (
     assert_stays,
     save_screenshot,
     wait_for_app,
+    wait_for_attribute,
 )
 from playwright.sync_api import expect
 
@@ -92,13 +93,6 @@ def _wait_step(page, step: int) -> None:
     page.wait_for_function(
         "(s) => { const l = document.getElementById('bpe-step-label'); return l && l.dataset.step === s; }",
         arg=str(step), timeout=WAIT_MS,
-    )  # fmt: skip
-
-
-def _wait_attr(page, element_id: str, attr: str, value: str) -> None:
-    page.wait_for_function(
-        "([id, a, v]) => { const e = document.getElementById(id); return e && e.getAttribute(a) === v; }",
-        arg=[element_id, attr, value], timeout=WAIT_MS,
     )  # fmt: skip
 
 
@@ -220,7 +214,7 @@ def test_a_class_of_three(class_server, contexts):
     third.get_by_role("textbox", name="Nickname (optional)").fill("<b>Zoë</b>")
     _click(third, "Join", "#bpe-class-status")
     third.locator("#bpe-class-status").get_by_text("you are <b>Zoë</b>").wait_for()
-    _wait_attr(teacher, "bpe-class-status", "data-students", "3")
+    wait_for_attribute(teacher, "bpe-class-status", "data-students", "3")
     students = (laptop, phone, third)
 
     # Three steps: one press, one step, on every screen.
@@ -273,9 +267,9 @@ def test_a_class_of_three(class_server, contexts):
     _pick(third, 2)
     _pick(laptop, 1)
     counts = [0, 2, 1] + [0] * (n - 3)
-    _wait_attr(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
+    wait_for_attribute(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
     assert classes.tally(code, merge).counts == tuple(counts)
-    _wait_attr(teacher, "bpe-class-answered", "data-answered", "3")  # of four: the forger counts as a student
+    wait_for_attribute(teacher, "bpe-class-answered", "data-answered", "3")  # of four: the forger counts as a student
     _wait_histogram(teacher, counts)
 
     # The phone with an open question: the step label and the answer buttons on the first screen.
@@ -298,17 +292,17 @@ def test_a_class_of_three(class_server, contexts):
         wait_for_app(page, timeout=WAIT_MS)
         page.locator("#bpe-class-question").wait_for()
     assert teacher.locator(".st-key-stepper-first button:visible").inner_text().strip() == "⏮"  # still presenting
-    _wait_attr(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
+    wait_for_attribute(teacher, "bpe-class-answered", "data-counts", ",".join(map(str, counts)))
     phone.locator(".st-key-class-pick-1 [data-testid='stBaseButton-primary']").wait_for()  # the phone's pick kept
 
     # Reveal: each student's verdict is the grade of their pick; the teacher sees the shares.
     _click(teacher, "Reveal", "#bpe-class-shares")
     grades = classes.tally(code, merge).grades
     for page, pick in zip(students, (1, 1, 2), strict=True):
-        _wait_attr(page, "bpe-quiz-verdict", "data-grade", grades[pick])
+        wait_for_attribute(page, "bpe-quiz-verdict", "data-grade", grades[pick])
     picked = [grades[1], grades[1], grades[2]]
     for g in ("right", "tied", "wrong"):
-        _wait_attr(teacher, "bpe-class-shares", f"data-{g}", str(picked.count(g)))
+        wait_for_attribute(teacher, "bpe-class-shares", f"data-{g}", str(picked.count(g)))
 
     # On past the revealed merge, then the end: the summary on every screen, each student's own score.
     step = _press_next_once(teacher, students, classes, code)
@@ -316,8 +310,8 @@ def test_a_class_of_three(class_server, contexts):
     teacher.get_by_role("button", name="More", exact=True).click()
     _click(teacher, "End the class", "text=The class is over: summary")
     for page, pick in zip(students, (1, 1, 2), strict=True):
-        _wait_attr(page, "bpe-class-score", "data-right", "1" if grades[pick] == "right" else "0")
-        _wait_attr(page, "bpe-class-score", "data-asked", "1")
+        wait_for_attribute(page, "bpe-class-score", "data-right", "1" if grades[pick] == "right" else "0")
+        wait_for_attribute(page, "bpe-class-score", "data-asked", "1")
     _no_horizontal_overflow(phone)
     save_screenshot(phone, "live_class/phone-summary", full_page=True)
     for page in (teacher, *students):
@@ -360,8 +354,8 @@ def test_a_following_student_is_sent_no_step_past_the_teachers(class_server, con
     student = contexts(*PHONE.values())
     hold = ServerHold(student)
     _open(student, f"{server.url}/?class={code}")
-    _wait_attr(student, "bpe-class-view", "data-follow", "1")
-    _wait_attr(student, "bpe-ahead", "data-n", "1")
+    wait_for_attribute(student, "bpe-class-view", "data-follow", "1")
+    wait_for_attribute(student, "bpe-ahead", "data-n", "1")
     assert student.evaluate(_AHEAD_STEPS) == [0, 1]
 
     hold.hold()
@@ -369,7 +363,7 @@ def test_a_following_student_is_sent_no_step_past_the_teachers(class_server, con
     assert_stays(student, "() => document.getElementById('bpe-step-label').dataset.step", 2_000,
                  "a student's step before the server drew the teacher's next one")  # fmt: skip
     hold.release()
-    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    wait_for_attribute(student, "bpe-class-view", "data-step", "2")
     _wait_step(student, 2)
     expect(student.locator("#bpe-merge-card")).to_contain_text("Merge 2")
     assert student.evaluate(_AHEAD_STEPS) == [0, 1, 2]
@@ -380,7 +374,7 @@ def test_a_following_student_is_sent_no_step_past_the_teachers(class_server, con
     _wait_step(student, 1)
     assert student.locator("#bpe-class-view").get_attribute("data-step") == "2"  # the server has not drawn it
     hold.release()
-    _wait_attr(student, "bpe-class-view", "data-step", "1")
+    wait_for_attribute(student, "bpe-class-view", "data-step", "1")
     wait_for_app(student)
 
     hold.hold()
@@ -390,7 +384,7 @@ def test_a_following_student_is_sent_no_step_past_the_teachers(class_server, con
     assert_stays(student, "() => document.getElementById('bpe-step-label').dataset.step", 2_500,
                  "a student's step while the question on its next merge is open")  # fmt: skip
     hold.release()
-    _wait_attr(student, "bpe-class-question", "data-merge", "1")
+    wait_for_attribute(student, "bpe-class-question", "data-merge", "1")
     expect(student.locator("#bpe-merge-card")).to_have_count(0)
     assert_no_exception(student)
 
@@ -417,7 +411,7 @@ def _a_student_at_step_one(class_server, contexts):
     code, key = classes.start({"preset": "textbook-low"}, step=1)
     student = contexts()
     _open(student, f"{server.url}/?class={code}")
-    _wait_attr(student, "bpe-class-view", "data-step", "1")
+    wait_for_attribute(student, "bpe-class-view", "data-step", "1")
     wait_for_app(student)
     return classes, code, key, student
 
@@ -431,7 +425,7 @@ def test_a_screen_whose_step_view_stops_being_redrawn_reloads_and_follows_again(
     joined = classes.state(code).students
     student.evaluate(_LOSE_SYNC_PRESSES)
     classes.set_step(code, key, 2)
-    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    wait_for_attribute(student, "bpe-class-view", "data-step", "2")
     assert student.evaluate("() => window.__bpeBeforeReload === undefined"), "the step view came back without a reload"
     _wait_step(student, 2)
     assert classes.state(code).students == joined, "the reload joined the class as a new student"
@@ -454,7 +448,7 @@ def test_a_screen_streamlit_can_no_longer_update_reloads_and_follows_again(class
     with student.expect_navigation(timeout=WAIT_MS):
         student.evaluate(_THROW_AS_STREAMLIT_DID)
     classes.set_step(code, key, 2)
-    _wait_attr(student, "bpe-class-view", "data-step", "2")
+    wait_for_attribute(student, "bpe-class-view", "data-step", "2")
     _wait_step(student, 2)
     assert classes.state(code).students == joined, "the reload joined the class as a new student"
     wait_for_app(student)
