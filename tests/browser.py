@@ -153,6 +153,14 @@ def person_page(browser, size: dict, timeout: int, locale: str = "zh-TW"):
     return page
 
 
+def assert_on_first_screen(page, locator) -> None:
+    """Assert that the first element of ``locator`` is drawn wholly within the viewport's height: on the first
+    screen of a projector or a phone, with no scrolling."""
+    box, height = locator.first.bounding_box(), page.viewport_size["height"]
+    assert box is not None, f"{locator} is not drawn"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{locator} at {box}, the screen is {height} px"
+
+
 def assert_stays(page, getter: str, ms: int, what: str) -> None:
     """Assert that nothing changes: the value ``getter`` (a JavaScript function, ``"() => ..."``) returns
     stays what it is now for ``ms`` milliseconds. For "autoplay is off: no step comes" and "no press was

@@ -6,7 +6,7 @@ a phone (390×844), where the long words wrap. Screenshots: test-artifacts/bound
 from __future__ import annotations
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot
+from browser import assert_no_exception, assert_on_first_screen, open_app, save_screenshot
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -25,8 +25,7 @@ def test_a_supermerge_step_opened_by_a_link(app_server, page, width, height):
     expect(page.get_by_text("A supermerge: two neighbouring pre-tokens")).to_be_visible()
     expect(page.get_by_role("slider", name="Step").first).to_have_value("147")
     if width >= 1000:  # on a projector the step's kind and its badge are on the first screen
-        box = kind.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= height
+        assert_on_first_screen(page, kind)
     save_screenshot(page, f"boundless-supermerge-{width}x{height}")
     page.get_by_text("Where two pre-tokens join (before → after):").scroll_into_view_if_needed()
     # A word here is a run of pre-tokens, shown with visible spaces (no break): its line still wraps on a phone.

@@ -14,6 +14,7 @@ import pytest
 from browser import (
     app_on_store,
     assert_no_exception,
+    assert_on_first_screen,
     assert_stays,
     person_page,
     save_screenshot,
@@ -60,11 +61,6 @@ def _ahead_steps(page) -> list[int]:
     return sorted(int(k) for k in json.loads(text))
 
 
-def _within_first_screen(page, locator) -> None:
-    box, height = locator.bounding_box(), page.viewport_size["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
-
-
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question4, lang):
     server, classes = class_server
@@ -106,7 +102,7 @@ def test_a_fair_question_on_a_phone_and_a_laptop(class_server, browser, question
             labels.append(button.inner_text().strip())
             assert button.bounding_box()["height"] >= 44  # a touch target
         for i in top:
-            _within_first_screen(phone, phone.locator(f".st-key-class-pick-{i} button").first)
+            assert_on_first_screen(phone, phone.locator(f".st-key-class-pick-{i} button"))
         assert {labels[i].split(". ", 1)[1] for i in top} == {"l + o", "o + w"}, labels
         assert not any("·" in label for label in labels), labels
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

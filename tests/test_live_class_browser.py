@@ -20,6 +20,7 @@ from browser import (
     ServerHold,
     app_on_store,
     assert_no_exception,
+    assert_on_first_screen,
     assert_stays,
     save_screenshot,
     wait_for_app,
@@ -125,11 +126,6 @@ def _box(page, selector: str) -> dict:
     return box
 
 
-def _within_first_screen(page, selector: str) -> None:
-    box, height = _box(page, selector), page.viewport_size["height"]
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} at {box}, the screen is {height} px"
-
-
 def _apart(page, one: str, other: str) -> None:
     a, b = _box(page, one), _box(page, other)
     overlap = min(a["x"] + a["width"], b["x"] + b["width"]) > max(a["x"], b["x"]) and min(
@@ -170,7 +166,7 @@ def test_the_normal_stepper_on_a_phone_keeps_prev_and_next_side_by_side(class_se
     wait_for_app(page, timeout=WAIT_MS)
     prev, nxt = _box(page, ".st-key-stepper-prev button:visible"), _box(page, ".st-key-stepper-next button:visible")
     assert abs(prev["y"] - nxt["y"]) < 4 and prev["x"] + prev["width"] <= nxt["x"], (prev, nxt)
-    _within_first_screen(page, ".st-key-stepper-next button:visible")
+    assert_on_first_screen(page, page.locator(".st-key-stepper-next button:visible"))
     _no_horizontal_overflow(page)
 
 
@@ -224,7 +220,7 @@ def test_a_class_of_three(class_server, contexts):
     # The phone in a class: the step label and the merge card on the first screen, nothing wider than the phone.
     wait_for_app(phone, timeout=WAIT_MS)
     for selector in ("#bpe-step-label", "#bpe-merge-card"):
-        _within_first_screen(phone, selector)
+        assert_on_first_screen(phone, phone.locator(selector))
     _no_horizontal_overflow(phone)
     _apart(phone, "#bpe-step-label", ".st-key-stepper-first button:visible")  # the label clear of the buttons
 
@@ -274,9 +270,9 @@ def test_a_class_of_three(class_server, contexts):
 
     # The phone with an open question: the step label and the answer buttons on the first screen.
     wait_for_app(phone, timeout=WAIT_MS)
-    _within_first_screen(phone, "#bpe-step-label")
+    assert_on_first_screen(phone, phone.locator("#bpe-step-label"))
     for i in range(min(n, 4)):
-        _within_first_screen(phone, f".st-key-class-pick-{i} button")
+        assert_on_first_screen(phone, phone.locator(f".st-key-class-pick-{i} button"))
         assert _box(phone, f".st-key-class-pick-{i} button")["height"] >= 44  # a touch target
     _no_horizontal_overflow(phone)
     save_screenshot(teacher, "live_class/teacher-presenting-question")

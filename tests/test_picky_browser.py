@@ -5,7 +5,7 @@ projector (1280×720) and readable on a phone (390×844). Screenshots: test-arti
 from __future__ import annotations
 
 import pytest
-from browser import assert_no_exception, open_app, save_screenshot
+from browser import assert_no_exception, assert_on_first_screen, open_app, save_screenshot
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,7 @@ def test_a_removal_step_opened_by_a_link(app_server, page, width, height):
     # The link's step is the slider's: the fourth step, the first removal.
     expect(page.get_by_role("slider", name="Step").first).to_have_value("4")
     if width >= 1000:  # on a projector the removed token is on the first screen
-        box = removed.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= height
+        assert_on_first_screen(page, removed)
     save_screenshot(page, f"picky-removal-{width}x{height}")
     # (The app scrolls inside its main block, so a full-page picture would show no more: scroll to the words.)
     page.get_by_text("Where it splits back (before → after):").scroll_into_view_if_needed()
