@@ -15,6 +15,7 @@ from cli_process import assert_clean_error, cli, write
 from corpus_excerpts import CHINESE, EMOJI, ENGLISH, WIKI, excerpt, read_corpus
 
 from bpe_core import TrainConfig, train
+from bpe_core.algorithms.reference import count_pairs, merge
 from bpe_core.algorithms.superbpe import (
     STAGE2_PATTERN,
     is_superword,
@@ -48,23 +49,8 @@ def as_bytes(pieces: list[str]) -> list[tuple[list[bytes], int]]:
 
 
 def pair_counts(words) -> dict:
-    counts: dict = {}
-    for seq, f in words:
-        for pair in zip(seq, seq[1:]):
-            counts[pair] = counts.get(pair, 0) + f
-    return counts
-
-
-def merge_word(seq: list, pair: tuple) -> list:
-    out, i = [], 0
-    while i < len(seq):
-        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
-            out.append(seq[i] + seq[i + 1])
-            i += 2
-        else:
-            out.append(seq[i])
-            i += 1
-    return out
+    seqs, freqs = zip(*words) if words else ((), ())
+    return count_pairs(seqs, freqs)
 
 
 def learn(words, n: int, min_frequency: int) -> tuple[list, list]:
@@ -78,7 +64,7 @@ def learn(words, n: int, min_frequency: int) -> tuple[list, list]:
         if counts[best] < min_frequency:
             break
         merges.append(best)
-        words = [(merge_word(seq, best), f) for seq, f in words]
+        words = [(merge(seq, *best), f) for seq, f in words]
     return merges, words
 
 
@@ -94,7 +80,7 @@ def textbook_superbpe(text: str, pretokenizer: str, t: int, n: int, min_frequenc
     for pair in stage1:
         if pair in pair_counts(words2):
             kept.append(pair)
-            words2 = [(merge_word(seq, pair), f) for seq, f in words2]
+            words2 = [(merge(seq, *pair), f) for seq, f in words2]
     return kept + learn(words2, n - len(kept), min_frequency)[0]
 
 
