@@ -91,7 +91,7 @@ class PickyRun(SegmentedRun):
         return render_bytes(self.values[tid], mode)
 
     def add_token(self, value: bytes, step: int) -> int:
-        """Give the token a merge at ``step`` made its id (the next one); returns it."""
+        """Give ``value``, the token the merge of ``step`` made, the next id, and return that id."""
         token = len(self.values)
         self.values.append(value)
         self.value_to_id[value] = token
